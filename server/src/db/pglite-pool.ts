@@ -116,6 +116,11 @@ export function createPGliteDriver(db: PGlite): PGliteDriverModule {
   }
 
   class Pool extends EventEmitter {
+    // TypeORM passes pg connection options; there is nothing to connect to.
+    constructor(_options?: unknown) {
+      super();
+    }
+
     get totalCount(): number {
       return 1;
     }

@@ -1,0 +1,51 @@
+import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
+
+/** Stable error codes the server puts in `extensions.code` (DESIGN.md, "One error type"). */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'INVALID_CREDENTIALS'
+  | 'BAD_USER_INPUT'
+  | 'RATE_LIMITED'
+  | 'CONFLICT'
+  | 'INSUFFICIENT_CREDITS'
+  | 'NOT_FOUND'
+  | 'FORBIDDEN';
+
+interface ErrorWithExtensions {
+  message?: string;
+  extensions?: Record<string, unknown> | null;
+}
+
+function codesOf(errors: ReadonlyArray<ErrorWithExtensions> | undefined): string[] {
+  return (errors ?? []).map((e) => String(e.extensions?.code ?? ''));
+}
+
+/** The first `extensions.code` of an Apollo error (GraphQL errors, or a non-2xx body with errors). */
+export function errorCode(error: unknown): string | undefined {
+  if (CombinedGraphQLErrors.is(error)) return codesOf(error.errors)[0];
+  if (ServerError.is(error)) {
+    if (error.statusCode === 401) return 'UNAUTHENTICATED';
+    try {
+      const body = JSON.parse(error.bodyText) as { errors?: ErrorWithExtensions[] };
+      return codesOf(body.errors)[0];
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The server's human message of the first GraphQL error, if any. */
+export function errorMessage(error: unknown): string | undefined {
+  if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message;
+  return undefined;
+}
+
+export function resultIsUnauthenticated(result: { errors?: ReadonlyArray<ErrorWithExtensions> }): boolean {
+  return codesOf(result.errors).includes('UNAUTHENTICATED');
+}
+
+export function errorIsUnauthenticated(error: unknown): boolean {
+  if (ServerError.is(error) && error.statusCode === 401) return true;
+  return errorCode(error) === 'UNAUTHENTICATED';
+}

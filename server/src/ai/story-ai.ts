@@ -1,0 +1,300 @@
+/**
+ * The one interface every generation in Taleforge goes through (SPEC §7: descriptions, questions,
+ * images, characters, chapters, missions, styles, summaries). Two implementations exist: the offline
+ * storyteller (no network, deterministic) and the OpenAI-compatible provider. Services depend on this
+ * file only; `createStoryAI` in ./index.ts picks the implementation from configuration.
+ *
+ * Every result type here is backed by a zod schema, and both providers run their output through it
+ * before returning: model output is untrusted, and the offline storyteller is held to the same bar so
+ * a bug in it can never corrupt a storyline either.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Stats
+
+/**
+ * Six stats on one scale: 1–20, where 10 is a capable adult, 14 is notably gifted, 18+ is legendary.
+ * Starting characters land between 4 and 17; chapters raise a stat by 1–3 at a time, capped at 20.
+ */
+export const STAT_NAMES = ['strength', 'agility', 'endurance', 'intellect', 'wisdom', 'charisma'] as const;
+export type StatName = (typeof STAT_NAMES)[number];
+export const STAT_MIN = 1;
+export const STAT_MAX = 20;
+
+const statValue = z.number().int().min(STAT_MIN).max(STAT_MAX);
+export const statsSchema = z.object({
+  strength: statValue,
+  agility: statValue,
+  endurance: statValue,
+  intellect: statValue,
+  wisdom: statValue,
+  charisma: statValue,
+});
+export type Stats = z.infer<typeof statsSchema>;
+
+/** Plain text only: chapter and description text is rendered as text, never as HTML. */
+const plainText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((s) => !/[<>]/.test(s), 'must be plain text (no angle brackets)');
+
+const shortLine = (max: number) => plainText(1, max).refine((s) => !s.includes('\n'), 'must be one line');
+
+// ---------------------------------------------------------------------------------------------
+// Worlds
+
+export const WORLD_DESCRIPTION_MAX = 1200;
+
+export interface WorldDescriptionInput {
+  /** The player's idea: a few words or a draft description. May be empty (we invent one). */
+  idea: string;
+  /** Upper bound on the result length in characters; clamped to [200, 1200]. */
+  maxLength?: number;
+}
+export const worldDescriptionSchema = z.object({ description: plainText(40, WORLD_DESCRIPTION_MAX) });
+export type WorldDescriptionResult = z.infer<typeof worldDescriptionSchema>;
+
+export interface WorldQuestionsInput {
+  worldDescription: string;
+}
+export const worldQuestionsSchema = z.object({
+  questions: z.array(shortLine(200).refine((q) => q.endsWith('?'), 'a question ends with "?"')).min(3).max(5),
+});
+export type WorldQuestionsResult = z.infer<typeof worldQuestionsSchema>;
+
+export interface WorldImageInput {
+  worldDescription: string;
+  /** Same description + seed → same offline picture. */
+  seed?: number;
+}
+export interface WorldImageResult {
+  mime: 'image/jpeg' | 'image/png';
+  bytes: Buffer;
+  width: number;
+  height: number;
+  /** 'procedural' when the offline art was used (offline mode, or the images API failed). */
+  source: 'model' | 'procedural';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Characters
+
+export interface CharacterProfileSource {
+  skills: string;
+  personalityTraits: string;
+  freeTime: string;
+  pastTimes?: string;
+}
+export type CharacterInput =
+  | { worldDescription: string; questions: string[]; answers: string[]; username: string; seed?: number }
+  | { worldDescription: string; profile: CharacterProfileSource; username: string; seed?: number };
+
+export const specialSchema = z.object({ name: shortLine(60), description: plainText(10, 400) });
+export const characterSchema = z.object({
+  username: shortLine(60),
+  stats: statsSchema,
+  description: plainText(80, 3000),
+  traits: z.array(shortLine(40)).min(3).max(5),
+  strengths: z.array(shortLine(120)).min(2).max(5),
+  weaknesses: z.array(shortLine(120)).min(1).max(4),
+  special: specialSchema,
+});
+export type CharacterResult = z.infer<typeof characterSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Chapters
+
+export const READING_LEVEL_MIN = 1;
+export const READING_LEVEL_MAX = 12;
+
+export interface ChapterCharacter {
+  name: string;
+  description: string;
+  stats: Record<string, number>;
+  traits: string[];
+  special?: { name: string; description: string } | null;
+}
+export interface PastChapter {
+  text: string;
+  /** The action the player took before this chapter was written (null for the first chapter). */
+  playerChoice?: string | null;
+}
+export interface ChapterInput {
+  worldDescription: string;
+  character: ChapterCharacter;
+  /** Current mission objective; null when the player has none. */
+  mission: string | null;
+  /** The current setting text (from an earlier `newSetting`), if any. */
+  setting?: string | null;
+  /** Rolling summary of chapters older than `recentChapters` (see context-budget.ts). */
+  summary: string;
+  /** The most recent chapters, oldest first, verbatim. */
+  recentChapters: PastChapter[];
+  /** 1-based number of the chapter being written (total chapters so far + 1). */
+  chapterNumber: number;
+  /** What the player chose or typed; null/empty for the opening chapter. */
+  action: string | null;
+  /** 1 (early reader) … 12 (adult literary). Changes sentence length and vocabulary. */
+  readingLevel: number;
+  seed: number;
+  /** The tier's context budget; the provider keeps the prompt within it. */
+  maxContextTokens: number;
+}
+
+export const CHAPTER_TEXT_MAX = 6000;
+export const statIncreasesSchema = z.partialRecord(z.enum(STAT_NAMES), z.number().int().min(1).max(3));
+export const chapterResultSchema = z.object({
+  text: plainText(200, CHAPTER_TEXT_MAX),
+  choices: z
+    .array(shortLine(160))
+    .min(3)
+    .max(4)
+    .refine((c) => new Set(c.map((x) => x.toLowerCase())).size === c.length, 'choices must be distinct'),
+  statIncreases: statIncreasesSchema,
+  /** Text of the new setting when the story moved somewhere new; null otherwise. */
+  newSetting: plainText(20, 800).nullable(),
+  missionCompleted: z.boolean(),
+  /** The next objective when the mission completed (or when there was none); null otherwise. */
+  newMission: shortLine(240).nullable(),
+});
+export type ChapterResult = z.infer<typeof chapterResultSchema>;
+
+/**
+ * A chapter stream yields `delta` events as prose is written (persist them as they come: a dropped
+ * client connection must not lose the chapter) and exactly one `final` event last. The final result
+ * is schema-validated and authoritative: its `text` may differ from the concatenated deltas when the
+ * model's output had to be repaired, so the caller should overwrite the provisional text with it.
+ */
+export type ChapterEvent = { type: 'delta'; text: string } | { type: 'final'; result: ChapterResult; usage: Usage[] };
+
+// ---------------------------------------------------------------------------------------------
+// Missions, styles, summaries
+
+export interface MissionInput {
+  worldDescription: string;
+  character: { name: string; description?: string; traits?: string[] };
+  previousMission?: string | null;
+  seed?: number;
+}
+export const missionSchema = z.object({ objective: shortLine(240) });
+export type MissionResult = z.infer<typeof missionSchema>;
+
+export const STYLE_FIELDS = [
+  'containerBackground',
+  'contentBackground',
+  'contentTextColor',
+  'ContainerTextColor',
+  'statsPanelBackground',
+  'statsPanelTextColor',
+  'statsItemBackground',
+  'statsItemTextColor',
+  'buttonBackground',
+  'buttonTextColor',
+  'borderColor',
+  'fontFamily',
+  'borderRadius',
+] as const;
+export type StyleField = (typeof STYLE_FIELDS)[number];
+/** SPEC §3 setting style set. Values are design tokens that passed style-guard.ts, never raw CSS. */
+export type StyleSet = Record<StyleField, string>;
+/** Shape check only; field-level safety (patterns, allow-list, contrast) lives in style-guard.ts. */
+export const rawStyleSetSchema = z.object(
+  Object.fromEntries(STYLE_FIELDS.map((f) => [f, z.string().max(200)])) as Record<StyleField, z.ZodString>,
+);
+
+export interface StylesInput {
+  settingDescription: string;
+}
+export interface SummarizeInput {
+  previousSummary: string;
+  /** Chapters to fold into the summary, oldest first. */
+  chapters: PastChapter[];
+  /** Soft cap on the summary length in tokens (see context-budget.ts); default 400. */
+  maxTokens?: number;
+}
+export const SUMMARY_MAX_CHARS = 4000;
+export const summarySchema = z.object({ summary: plainText(1, SUMMARY_MAX_CHARS) });
+export type SummaryResult = z.infer<typeof summarySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Usage and options
+
+/** Token usage of one request to a provider (offline reports estimates with provider 'offline'). */
+export interface Usage {
+  provider: 'openai' | 'offline';
+  operation: StoryAIOperation;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Prompt tokens served from the provider's prompt cache, when it reports them. */
+  cachedPromptTokens: number;
+  durationMs: number;
+  /** 1 for the first try; higher when the request was retried or repaired. */
+  attempt: number;
+}
+export type StoryAIOperation =
+  | 'worldDescription'
+  | 'worldQuestions'
+  | 'worldImage'
+  | 'character'
+  | 'chapter'
+  | 'mission'
+  | 'styles'
+  | 'summary';
+
+export interface CallOptions {
+  /** Abort when the caller goes away; the provider cancels the upstream request. */
+  signal?: AbortSignal;
+}
+
+export interface StoryAI {
+  /** 'offline' or 'openai' — for logs and health output. */
+  readonly kind: 'offline' | 'openai';
+  generateWorldDescription(input: WorldDescriptionInput, opts?: CallOptions): Promise<WorldDescriptionResult>;
+  generateWorldQuestions(input: WorldQuestionsInput, opts?: CallOptions): Promise<WorldQuestionsResult>;
+  generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult>;
+  generateCharacter(input: CharacterInput, opts?: CallOptions): Promise<CharacterResult>;
+  /** Streams the chapter; see ChapterEvent. Errors surface as a rejected iteration (AppError). */
+  streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent>;
+  generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult>;
+  /** Always returns a safe style set (sanitized; failing fields fall back to the defaults). */
+  generateStyles(input: StylesInput, opts?: CallOptions): Promise<StyleSet>;
+  summarize(input: SummarizeInput, opts?: CallOptions): Promise<SummaryResult>;
+}
+
+/** Drains a chapter stream, returning the final result (and the deltas, for callers that want them). */
+export async function collectChapter(
+  stream: AsyncIterable<ChapterEvent>,
+): Promise<{ result: ChapterResult; deltas: string[]; usage: Usage[] }> {
+  const deltas: string[] = [];
+  for await (const ev of stream) {
+    if (ev.type === 'delta') deltas.push(ev.text);
+    else return { result: ev.result, deltas, usage: ev.usage };
+  }
+  throw new Error('chapter stream ended without a final result');
+}
+
+/** Clamp helpers shared by both providers so inputs are normalised the same way. */
+export function clampReadingLevel(level: number): number {
+  if (!Number.isFinite(level)) return 8;
+  return Math.min(READING_LEVEL_MAX, Math.max(READING_LEVEL_MIN, Math.round(level)));
+}
+export function clampMaxLength(maxLength: number | undefined): number {
+  if (maxLength === undefined || !Number.isFinite(maxLength)) return WORLD_DESCRIPTION_MAX;
+  return Math.min(WORLD_DESCRIPTION_MAX, Math.max(200, Math.floor(maxLength)));
+}
+
+/** Applies stat increases, capping at STAT_MAX; unknown stat names in `stats` are kept as they are. */
+export function applyStatIncreases(stats: Record<string, number>, inc: Record<string, number | undefined>): Record<string, number> {
+  const out: Record<string, number> = { ...stats };
+  for (const [k, v] of Object.entries(inc)) {
+    if (v === undefined) continue;
+    out[k] = Math.min(STAT_MAX, (out[k] ?? 10) + v);
+  }
+  return out;
+}

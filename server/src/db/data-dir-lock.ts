@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * PGlite does not lock its files; a second process on the same folder would diverge and lose writes.
+ * We take an exclusive lock file holding our pid. A lock left by a process that no longer exists
+ * (crash, kill -9) is stale and taken over.
+ */
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `Another Taleforge process (pid ${pid}) is already using the data folder ${dataDir}.\n` +
+        `Stop it first, or start this one with a different DATA_DIR (or a DATABASE_URL for several instances).`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'taleforge.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new DataDirLockedError(dataDir, pid);
+      }
+      fs.rmSync(file, { force: true }); // stale: its owner is gone
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}

@@ -1,0 +1,35 @@
+import { AppSecret } from '../modules/auth/app-secret.entity';
+import { RefreshToken, Session } from '../modules/auth/session.entity';
+import { User } from '../modules/auth/user.entity';
+import { CreditTransaction } from '../modules/billing/credit-transaction.entity';
+import { PaymentEvent } from '../modules/billing/payment-event.entity';
+import { Subscription } from '../modules/billing/subscription.entity';
+import { Tier } from '../modules/billing/tier.entity';
+import { Character } from '../modules/characters/character.entity';
+import { Media } from '../modules/media/media.entity';
+import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
+import { UserSettings } from '../modules/profile/user-settings.entity';
+import { Chapter } from '../modules/stories/chapter.entity';
+import { Mission } from '../modules/stories/mission.entity';
+import { SupportMessage } from '../modules/support/support-message.entity';
+import { World } from '../modules/worlds/world.entity';
+
+/** Every entity of the product; the data source and the migration generator both use this list. */
+export const ENTITIES = [
+  User,
+  Session,
+  RefreshToken,
+  AppSecret,
+  UserSettings,
+  UserCharacterProfile,
+  Media,
+  World,
+  Character,
+  Chapter,
+  Mission,
+  Tier,
+  Subscription,
+  CreditTransaction,
+  PaymentEvent,
+  SupportMessage,
+];

@@ -1,0 +1,67 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { User } from './user.entity';
+
+/**
+ * A sign-in: one family of rotated refresh tokens. Access tokens carry its id (`sid`), so revoking
+ * the session (sign-out, or reuse of a spent refresh token) ends every token of the family at once.
+ */
+@Entity('sessions')
+export class Session {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('ix_sessions_user')
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  lastRefreshedAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  /** 'sign_out' | 'refresh_token_reuse' | 'expired' */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  revokedReason: string | null;
+
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  userAgent: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip: string | null;
+}
+
+/** One opaque refresh token, stored only as its SHA-256. Single use: `usedAt` marks it spent. */
+@Entity('refresh_tokens')
+export class RefreshToken {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('ix_refresh_tokens_session')
+  @Column({ type: 'uuid' })
+  sessionId: string;
+
+  @ManyToOne(() => Session, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id' })
+  session?: Session;
+
+  @Index('uq_refresh_tokens_hash', { unique: true })
+  @Column({ type: 'char', length: 64 })
+  tokenHash: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  usedAt: Date | null;
+}

@@ -1,0 +1,83 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { World } from '../worlds/world.entity';
+
+@ObjectType()
+export class SpecialAbility {
+  @Field()
+  name: string;
+
+  @Field()
+  description: string;
+}
+
+@ObjectType({ description: 'A saved character, owned by one player, living in one world.' })
+@Entity('characters')
+@Index('ix_characters_user', ['userId', 'createdAt'])
+export class Character {
+  @Field(() => ID)
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  /** Null once the world is deleted: the character survives and shows 'Unknown World'. */
+  @Field(() => ID, { nullable: true })
+  @Column({ type: 'uuid', nullable: true })
+  worldId: string | null;
+
+  @ManyToOne(() => World, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'world_id' })
+  world?: World | null;
+
+  @Field()
+  @Column({ type: 'varchar', length: 80 })
+  name: string;
+
+  @Field(() => GraphQLJSONObject, { description: 'Stat name → value.' })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  stats: Record<string, number>;
+
+  @Field()
+  @Column({ type: 'text' })
+  description: string;
+
+  @Field(() => [String])
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  traits: string[];
+
+  @Field(() => [String])
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  strengths: string[];
+
+  @Field(() => [String])
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  weaknesses: string[];
+
+  @Field(() => SpecialAbility)
+  @Column({ type: 'jsonb', default: () => `'{"name": "", "description": ""}'` })
+  special: SpecialAbility;
+
+  /** The setting text of the latest chapter that changed it; drives the immersive styles. */
+  @Field(() => String, { nullable: true })
+  @Column({ type: 'text', nullable: true })
+  currentSetting: string | null;
+
+  /** Rolling summary of chapters [0, summaryThroughIndex], updated incrementally (context budget). */
+  @Column({ type: 'text', default: '' })
+  storySummary: string;
+
+  @Column({ type: 'integer', default: -1 })
+  summaryThroughIndex: number;
+
+  @Field()
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

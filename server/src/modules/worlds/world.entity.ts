@@ -1,0 +1,63 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { Media } from '../media/media.entity';
+
+export const WORLD_DESCRIPTION_MAX = 1200;
+
+@ObjectType({ description: 'A story world: featured, shared by its owner, or private to its owner.' })
+@Entity('worlds')
+@Check('ck_worlds_description_length', `char_length("description") <= ${WORLD_DESCRIPTION_MAX}`)
+@Index('ix_worlds_featured', ['featured', 'createdAt'])
+export class World {
+  @Field(() => ID)
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  /** Null for the worlds we seed (featured). */
+  @Index('ix_worlds_owner')
+  @Column({ type: 'uuid', nullable: true })
+  ownerId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'owner_id' })
+  owner?: User | null;
+
+  @Field()
+  @Column({ type: 'varchar', length: 120 })
+  name: string;
+
+  @Field()
+  @Column({ type: 'text' })
+  description: string;
+
+  @Field(() => [String])
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  questions: string[];
+
+  @Column({ type: 'uuid', nullable: true })
+  imageMediaId: string | null;
+
+  @ManyToOne(() => Media, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'image_media_id' })
+  image?: Media | null;
+
+  @Field(() => String, { nullable: true, description: 'Detected or chosen genre, e.g. cyberpunk.' })
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  genre: string | null;
+
+  @Field()
+  @Column({ type: 'boolean', default: false })
+  sharedGlobally: boolean;
+
+  @Field()
+  @Column({ type: 'boolean', default: false })
+  featured: boolean;
+
+  @Field()
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
