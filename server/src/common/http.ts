@@ -1,0 +1,38 @@
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { AppError, httpStatusFor, isAppError } from './app-error';
+import type { RequestMeta } from '../modules/auth/auth.service';
+
+export function requestMeta(req: Request): RequestMeta {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip, userAgent: typeof ua === 'string' ? ua : undefined };
+}
+
+/** Maps express/body-parser failures (malformed JSON, oversized body) to our coded errors. */
+export function toAppError(err: unknown): AppError | null {
+  if (isAppError(err)) return err;
+  const type = (err as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed') return new AppError('BAD_USER_INPUT', 'Malformed JSON body.');
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new AppError('BAD_USER_INPUT', 'Unsupported request encoding.');
+  }
+  return null;
+}
+
+/** The REST error body of the product API: `{ error, code }` with the code's HTTP status. */
+export function sendError(res: Response, e: AppError): void {
+  if (e.code === 'RATE_LIMITED' && typeof e.details?.retryAfterSeconds === 'number') {
+    res.setHeader('Retry-After', String(e.details.retryAfterSeconds));
+  }
+  res.status(httpStatusFor(e.code)).json({ error: e.message, code: e.code, ...(e.details ?? {}) });
+}
+
+export function restErrorHandler(log: (e: unknown) => void): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    const e = toAppError(err);
+    if (e) return sendError(res, e);
+    log(err);
+    sendError(res, new AppError('INTERNAL', 'Internal server error'));
+  };
+}

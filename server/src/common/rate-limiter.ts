@@ -1,0 +1,40 @@
+/**
+ * Fixed-window counters keyed by (bucket, subject). In memory by default; step 7 adds a Redis
+ * implementation of the same interface so limits hold across instances.
+ */
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private lastSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    const now = this.now();
+    this.sweep(now);
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    const retryAfterSeconds = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+    return { allowed: w.count <= limit, remaining: Math.max(0, limit - w.count), retryAfterSeconds };
+  }
+
+  /** Drops expired windows now and then, so memory stays bounded by the active keys. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}

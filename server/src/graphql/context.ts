@@ -1,0 +1,20 @@
+import type { AuthUser, RequestMeta } from '../modules/auth/auth.service';
+import type { Services } from '../services';
+
+export interface GraphQLContext {
+  user: AuthUser | null;
+  meta: RequestMeta;
+  services: Services;
+}
+
+/** Reads "Bearer <token>" from an Authorization header (HTTP) or connection param (WebSocket). */
+export function bearerToken(header: unknown): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return m?.[1];
+}
+
+export async function buildContext(services: Services, authorization: unknown, meta: RequestMeta): Promise<GraphQLContext> {
+  const user = await services.auth.authenticate(bearerToken(authorization));
+  return { user, meta, services };
+}

@@ -1,0 +1,36 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { isAppError } from '../common/app-error';
+
+/** Codes Apollo itself produces for bad requests; their messages are safe and useful to clients. */
+const APOLLO_CLIENT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/**
+ * Our AppErrors pass with their code and message; request errors from Apollo keep theirs; anything
+ * else is logged and masked, so internals (SQL, stack traces) never reach a client.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown, log: (e: unknown) => void = console.error): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (isAppError(original)) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, ...(original.details ?? {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && APOLLO_CLIENT_CODES.has(code)) {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  }
+  log(original);
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
+}

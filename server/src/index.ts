@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config/env';
+import { DataDirLockedError } from './db/data-dir-lock';
+
+/** Boot: env → database (migrated, seeded) → app → listen; SIGINT/SIGTERM drain and close cleanly. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApp(config);
+  const port = await app.listen();
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  process.stdout.write(`Taleforge is running at http://localhost:${port}  (GraphQL: /graphql, playground: /graphiql; data: ${where})\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stdout.write('Forced exit.\n');
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`\n${signal} received: finishing requests and closing the database…\n`);
+    const force = setTimeout(() => {
+      process.stderr.write('Shutdown took longer than 15 s; exiting anyway.\n');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    app.close().then(
+      () => {
+        process.stdout.write('Stopped cleanly.\n');
+        process.exit(0);
+      },
+      (e) => {
+        process.stderr.write(`Error during shutdown: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError || e instanceof DataDirLockedError) {
+    process.stderr.write(`${e.message}\n`);
+  } else if ((e as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    process.stderr.write(`Port already in use: ${(e as Error).message}. Set PORT to another port.\n`);
+  } else {
+    process.stderr.write(`Taleforge failed to start: ${(e as Error)?.stack ?? String(e)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,133 @@
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
+import { AppError, httpStatusFor } from '../../common/app-error';
+import { requestMeta, toAppError } from '../../common/http';
+import { bearerToken } from '../../graphql/context';
+import type { Services } from '../../services';
+import type { IssuedSession } from './auth.service';
+import type { User } from './user.entity';
+
+/**
+ * A GoTrue-compatible identity surface (the calls @supabase/auth-js makes), so a stock GoTrue or
+ * Supabase auth client can sign in against us. Thin: every rule lives in AuthService.
+ */
+export function authRestRouter(services: Services, bodyLimit: number, log: (e: unknown) => void): express.Router {
+  const r = express.Router();
+  r.use(express.json({ limit: bodyLimit }));
+
+  r.post('/signup', async (req, res) => {
+    const body = objectBody(req);
+    const data = (body.data ?? body.options) as Record<string, unknown> | undefined;
+    const session = await services.auth.signUp(
+      { email: body.email, password: body.password, username: data?.username ?? body.username },
+      requestMeta(req),
+    );
+    res.json(goTrueSession(session));
+  });
+
+  r.post('/token', async (req, res) => {
+    const body = objectBody(req);
+    switch (req.query.grant_type) {
+      case 'password':
+        res.json(goTrueSession(await services.auth.signIn({ email: body.email, password: body.password }, requestMeta(req))));
+        return;
+      case 'refresh_token':
+        res.json(goTrueSession(await services.auth.refresh(body.refresh_token, requestMeta(req))));
+        return;
+      default:
+        throw AppError.badInput('grant_type must be password or refresh_token.', 'grant_type');
+    }
+  });
+
+  r.post('/logout', async (req, res) => {
+    const user = await authenticated(services, req);
+    await services.auth.signOut(user.sessionId);
+    res.status(204).end();
+  });
+
+  r.get('/user', async (req, res) => {
+    const me = await authenticated(services, req);
+    const user = await services.auth.userById(me.id);
+    if (!user) throw AppError.unauthenticated();
+    res.json(goTrueUser(user));
+  });
+
+  r.use(goTrueErrorHandler(log));
+  return r;
+}
+
+async function authenticated(services: Services, req: Request) {
+  const user = await services.auth.authenticate(bearerToken(req.headers.authorization));
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token', { reason: 'bad_jwt' });
+  return user;
+}
+
+function objectBody(req: Request): Record<string, unknown> {
+  const b: unknown = req.body;
+  if (b === undefined || b === null || typeof b !== 'object' || Array.isArray(b)) {
+    throw AppError.badInput('Expected a JSON object body.');
+  }
+  return b as Record<string, unknown>;
+}
+
+export function goTrueUser(user: User) {
+  return {
+    id: user.id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: user.email,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+    user_metadata: { username: user.username },
+    app_metadata: { provider: 'email', providers: ['email'] },
+    identities: [],
+  };
+}
+
+export function goTrueSession(s: IssuedSession) {
+  return {
+    access_token: s.accessToken,
+    token_type: s.tokenType,
+    expires_in: s.expiresIn,
+    expires_at: s.expiresAt,
+    refresh_token: s.refreshToken,
+    user: goTrueUser(s.user),
+  };
+}
+
+/** GoTrue's error codes, which auth clients branch on. */
+function goTrueCode(e: AppError): string {
+  switch (e.code) {
+    case 'INVALID_CREDENTIALS':
+      return 'invalid_credentials';
+    case 'CONFLICT':
+      return 'user_already_exists';
+    case 'RATE_LIMITED':
+      return 'over_request_rate_limit';
+    case 'BAD_USER_INPUT':
+      return e.details?.field === 'password' ? 'weak_password' : e.details?.field === 'email' ? 'email_address_invalid' : 'validation_failed';
+    case 'PAYLOAD_TOO_LARGE':
+      return 'request_too_large';
+    case 'UNAUTHENTICATED':
+      return typeof e.details?.reason === 'string' ? e.details.reason : 'bad_jwt';
+    default:
+      return 'unexpected_failure';
+  }
+}
+
+function goTrueErrorHandler(log: (e: unknown) => void): ErrorRequestHandler {
+  return (err, _req, res: Response, next) => {
+    if (res.headersSent) return next(err);
+    let e = toAppError(err);
+    if (!e) {
+      log(err);
+      e = new AppError('INTERNAL', 'Internal server error');
+    }
+    // GoTrue answers refresh failures with 400, not 401: auth clients then sign out instead of retrying.
+    const refreshFailure = e.code === 'UNAUTHENTICATED' && typeof e.details?.reason === 'string' && e.details.reason.startsWith('refresh_token');
+    const status = refreshFailure || e.code === 'CONFLICT' ? (refreshFailure ? 400 : 422) : httpStatusFor(e.code);
+    if (e.code === 'RATE_LIMITED' && typeof e.details?.retryAfterSeconds === 'number') {
+      res.setHeader('Retry-After', String(e.details.retryAfterSeconds));
+    }
+    res.status(status).json({ code: status, error_code: goTrueCode(e), msg: e.message });
+  };
+}

@@ -1,0 +1,217 @@
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Config } from '../../config/env';
+import type { SubscriptionService } from '../billing/subscription.service';
+import { UserCharacterProfile } from '../profile/character-profile.entity';
+import { UserSettings } from '../profile/user-settings.entity';
+import { AppSecret } from './app-secret.entity';
+import { normalizeEmail, validatePassword, validateUsername } from './auth.validation';
+import { hashPassword, verifyPassword } from './password';
+import { RefreshToken, Session } from './session.entity';
+import { AccessTokens, hashToken, newRefreshToken } from './tokens';
+import { User } from './user.entity';
+
+export interface RequestMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface IssuedSession {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+  expiresIn: number;
+  tokenType: 'bearer';
+  user: User;
+  sessionId: string;
+}
+
+/** Who is calling, as resolved from a valid access token of a live session. */
+export interface AuthUser {
+  id: string;
+  email: string;
+  username: string;
+  createdAt: Date;
+  sessionId: string;
+}
+
+export const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
+
+export class AuthService {
+  private constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: Config,
+    private readonly tokens: AccessTokens,
+    private readonly limiter: RateLimiter,
+    private readonly subscriptions: SubscriptionService,
+  ) {}
+
+  static async create(
+    dataSource: DataSource,
+    config: Config,
+    limiter: RateLimiter,
+    subscriptions: SubscriptionService,
+  ): Promise<AuthService> {
+    const secret = config.jwtSecret ?? (await AuthService.generatedSecret(dataSource, 'jwt'));
+    return new AuthService(dataSource, config, new AccessTokens(secret, config.accessTokenTtlSeconds), limiter, subscriptions);
+  }
+
+  /** A secret generated once and shared by every instance through the database. */
+  private static async generatedSecret(dataSource: DataSource, name: string): Promise<string> {
+    await dataSource.query(`INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
+      name,
+      crypto.randomBytes(48).toString('base64url'),
+    ]);
+    const row = await dataSource.getRepository(AppSecret).findOneByOrFail({ name });
+    return row.value;
+  }
+
+  async signUp(input: { email: unknown; username: unknown; password: unknown }, meta: RequestMeta = {}): Promise<IssuedSession> {
+    const email = normalizeEmail(input.email);
+    const username = validateUsername(input.username);
+    const password = validatePassword(input.password);
+    await this.limit('signup', email, meta);
+    const passwordHash = await hashPassword(password); // slow on purpose; outside any transaction
+    return this.dataSource.transaction(async (m) => {
+      const users = m.getRepository(User);
+      // ON CONFLICT keeps two simultaneous sign-ups with one email from both succeeding.
+      const inserted = (await m.query(
+        `INSERT INTO users (email, username, password_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (email) DO NOTHING RETURNING id`,
+        [email, username, passwordHash],
+      )) as Array<{ id: string }>;
+      if (inserted.length === 0) throw new AppError('CONFLICT', 'User already registered', { field: 'email' });
+      const user = await users.findOneByOrFail({ id: inserted[0].id });
+      await m.getRepository(UserSettings).insert({ userId: user.id });
+      await m.getRepository(UserCharacterProfile).insert({ userId: user.id });
+      await this.subscriptions.startFree(m, user.id);
+      return this.issue(m, user, meta);
+    });
+  }
+
+  async signIn(input: { email: unknown; password: unknown }, meta: RequestMeta = {}): Promise<IssuedSession> {
+    if (typeof input.email !== 'string' || input.email.trim() === '') throw AppError.badInput('email is required.', 'email');
+    if (typeof input.password !== 'string' || input.password === '') throw AppError.badInput('password is required.', 'password');
+    const email = input.email.trim().toLowerCase();
+    await this.limit('signin', email, meta);
+    const user = email.length <= 254 ? await this.dataSource.getRepository(User).findOneBy({ email }) : null;
+    const ok = input.password.length <= 1024 && (await verifyPassword(user?.passwordHash ?? null, input.password));
+    // One message whether the email exists or not.
+    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
+    return this.dataSource.transaction((m) => this.issue(m, user, meta));
+  }
+
+  /**
+   * Single-use rotation. Presenting a token that was already used means it leaked (or a client
+   * raced): the whole session is revoked, so neither the thief nor the victim can go on with it.
+   */
+  async refresh(refreshToken: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
+    if (typeof refreshToken !== 'string' || refreshToken.length < 16 || refreshToken.length > 512) {
+      throw new AppError('UNAUTHENTICATED', 'Invalid refresh token', { reason: 'refresh_token_not_found' });
+    }
+    const outcome = await this.dataSource.transaction(async (m) => {
+      const rows = (await m.query(
+        `SELECT t.id, t.used_at, t.expires_at, s.id AS session_id, s.revoked_at, s.user_id
+           FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+          WHERE t.token_hash = $1
+          FOR UPDATE OF t, s`,
+        [hashToken(refreshToken)],
+      )) as Array<{ id: string; used_at: Date | null; expires_at: Date; session_id: string; revoked_at: Date | null; user_id: string }>;
+      const row = rows[0];
+      if (!row || row.revoked_at) return { kind: 'invalid' as const, reason: 'refresh_token_not_found' };
+      if (row.used_at) {
+        await m.getRepository(Session).update({ id: row.session_id }, { revokedAt: new Date(), revokedReason: 'refresh_token_reuse' });
+        return { kind: 'invalid' as const, reason: 'refresh_token_already_used' };
+      }
+      if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'invalid' as const, reason: 'session_expired' };
+      const now = new Date();
+      await m.getRepository(RefreshToken).update({ id: row.id }, { usedAt: now });
+      await m.getRepository(Session).update({ id: row.session_id }, { lastRefreshedAt: now, ip: meta.ip ?? null });
+      const user = await m.getRepository(User).findOneByOrFail({ id: row.user_id });
+      const token = newRefreshToken();
+      await m.getRepository(RefreshToken).insert({
+        sessionId: row.session_id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
+      });
+      return { kind: 'ok' as const, session: this.present(user, row.session_id, token) };
+    });
+    // Thrown after the transaction so a reuse revocation is committed, not rolled back with the error.
+    if (outcome.kind === 'invalid') throw new AppError('UNAUTHENTICATED', 'Invalid refresh token', { reason: outcome.reason });
+    return outcome.session;
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    await this.dataSource
+      .getRepository(Session)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()', revokedReason: 'sign_out' })
+      .where('id = :id AND revoked_at IS NULL', { id: sessionId })
+      .execute();
+  }
+
+  /** Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked. */
+  async authenticate(accessToken: string | undefined): Promise<AuthUser | null> {
+    if (!accessToken) return null;
+    const claims = this.tokens.verify(accessToken);
+    if (!claims) return null;
+    const rows = (await this.dataSource.query(
+      `SELECT u.id, u.email, u.username, u.created_at
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
+      [claims.sessionId, claims.userId],
+    )) as Array<{ id: string; email: string; username: string; created_at: Date }>;
+    const r = rows[0];
+    return r ? { id: r.id, email: r.email, username: r.username, createdAt: new Date(r.created_at), sessionId: claims.sessionId } : null;
+  }
+
+  async userById(id: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ id });
+  }
+
+  private async issue(m: EntityManager, user: User, meta: RequestMeta): Promise<IssuedSession> {
+    const now = new Date();
+    const session = await m.getRepository(Session).save({
+      userId: user.id,
+      lastRefreshedAt: now,
+      userAgent: meta.userAgent?.slice(0, 256) ?? null,
+      ip: meta.ip?.slice(0, 64) ?? null,
+    });
+    const token = newRefreshToken();
+    await m.getRepository(RefreshToken).insert({
+      sessionId: session.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
+    });
+    return this.present(user, session.id, token);
+  }
+
+  private present(user: User, sessionId: string, refreshToken: string): IssuedSession {
+    const access = this.tokens.sign({ sub: user.id, sid: sessionId, email: user.email, username: user.username });
+    return {
+      accessToken: access.token,
+      refreshToken,
+      expiresAt: access.expiresAt,
+      expiresIn: access.expiresIn,
+      tokenType: 'bearer',
+      user,
+      sessionId,
+    };
+  }
+
+  private async limit(bucket: string, email: string, meta: RequestMeta): Promise<void> {
+    const { perIpPerWindow, perEmailPerWindow, windowSeconds } = this.config.authRateLimit;
+    const checks = [this.limiter.hit(`${bucket}:email:${email}`, perEmailPerWindow, windowSeconds)];
+    if (meta.ip) checks.push(this.limiter.hit(`${bucket}:ip:${meta.ip}`, perIpPerWindow, windowSeconds));
+    const results = await Promise.all(checks);
+    const blocked = results.find((r) => !r.allowed);
+    if (blocked) {
+      throw new AppError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.', {
+        retryAfterSeconds: blocked.retryAfterSeconds,
+      });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { User } from './user.entity';
+
+@ObjectType({ description: 'A signed-in session: a 1-hour access token and a single-use refresh token.' })
+export class AuthSession {
+  @Field()
+  accessToken: string;
+
+  @Field({ description: 'Opaque and single-use: each refresh returns a new one. Reusing one revokes the session.' })
+  refreshToken: string;
+
+  @Field(() => Int, { description: 'Unix time (seconds) when the access token expires.' })
+  expiresAt: number;
+
+  @Field(() => Int)
+  expiresIn: number;
+
+  @Field()
+  tokenType: string;
+
+  @Field(() => User)
+  user: User;
+}
+
+@InputType()
+export class SignUpInput {
+  @Field()
+  email: string;
+
+  @Field()
+  username: string;
+
+  @Field()
+  password: string;
+}
+
+@InputType()
+export class SignInInput {
+  @Field()
+  email: string;
+
+  @Field()
+  password: string;
+}

@@ -1,0 +1,43 @@
+import { AppError } from '../../common/app-error';
+import { PASSWORD_MAX, PASSWORD_MIN } from './password';
+
+// Pragmatic address check (RFC 5321 lengths, one @, a dotted domain, no spaces or markup characters);
+// the real proof of an address is a confirmation mail, which the SPEC does not show.
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+// Letters and digits of any script, spaces and a few joiners; no markup, quotes-as-code or controls.
+const USERNAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} _.'-]*[\p{L}\p{N}])?$/u;
+
+export const USERNAME_MIN = 2;
+export const USERNAME_MAX = 40;
+
+function requireString(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw AppError.badInput(`${field} is required.`, field);
+  return value;
+}
+
+export function normalizeEmail(value: unknown): string {
+  const email = requireString(value, 'email').trim().toLowerCase();
+  if (email.length > 254 || !EMAIL.test(email)) throw AppError.badInput('Please enter a valid email address.', 'email');
+  return email;
+}
+
+export function validateUsername(value: unknown): string {
+  const username = requireString(value, 'username').trim().replace(/\s+/g, ' ');
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) {
+    throw AppError.badInput(`Username must be ${USERNAME_MIN}–${USERNAME_MAX} characters.`, 'username');
+  }
+  if (!USERNAME.test(username)) {
+    throw AppError.badInput('Username may contain letters, numbers, spaces, and . _ \' - only.', 'username');
+  }
+  return username;
+}
+
+/** Passwords are taken as typed (no trimming): every character counts, including spaces. */
+export function validatePassword(value: unknown): string {
+  const password = requireString(value, 'password');
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+    throw AppError.badInput(`Password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`, 'password');
+  }
+  return password;
+}

@@ -1,0 +1,65 @@
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+
+/** The one signing algorithm we accept: a token claiming another (or "none") is rejected. */
+const ALGORITHM = 'HS256' as const;
+const ISSUER = 'taleforge';
+const AUDIENCE = 'authenticated';
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+  email: string;
+  username: string;
+}
+
+export interface SignedAccessToken {
+  token: string;
+  expiresAt: number;
+  expiresIn: number;
+}
+
+export class AccessTokens {
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  sign(claims: AccessClaims, now = Math.floor(Date.now() / 1000)): SignedAccessToken {
+    const expiresAt = now + this.ttlSeconds;
+    const token = jwt.sign(
+      {
+        sub: claims.sub,
+        session_id: claims.sid,
+        email: claims.email,
+        role: 'authenticated',
+        user_metadata: { username: claims.username },
+        iat: now,
+        exp: expiresAt,
+      },
+      this.secret,
+      { algorithm: ALGORITHM, issuer: ISSUER, audience: AUDIENCE },
+    );
+    return { token, expiresAt, expiresIn: this.ttlSeconds };
+  }
+
+  /** Returns the user and session ids, or null for any invalid, expired or foreign token. */
+  verify(token: string): { userId: string; sessionId: string } | null {
+    try {
+      const p = jwt.verify(token, this.secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+      if (typeof p !== 'object' || typeof p.sub !== 'string' || typeof p.session_id !== 'string') return null;
+      return { userId: p.sub, sessionId: p.session_id };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Opaque refresh tokens: 256 random bits, URL-safe. Only their SHA-256 is stored. */
+export function newRefreshToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
