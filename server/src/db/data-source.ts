@@ -11,6 +11,8 @@ import { createPGliteDriver } from './pglite-pool';
 export interface Database {
   dataSource: DataSource;
   kind: 'pglite' | 'postgres';
+  /** The embedded instance (PGlite only), e.g. to dump a migrated template in tests. */
+  pglite?: PGlite;
   /** Closes TypeORM, then PGlite (flushing its files), then releases the data-folder lock. */
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
     return {
       dataSource,
       kind: 'pglite',
+      pglite: db,
       close: async () => {
         try {
           if (dataSource.isInitialized) await dataSource.destroy();

@@ -38,7 +38,7 @@ export class Chapter {
   @Column({ type: 'boolean', default: true })
   isSelected: boolean;
 
-  @Field()
+  @Field(() => String)
   @Column({ type: 'varchar', length: 16, default: 'complete' })
   status: ChapterStatus;
 

@@ -28,7 +28,7 @@ export class Mission {
   @Column({ type: 'timestamptz' })
   startedAt: Date;
 
-  @Field()
+  @Field(() => String)
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status: MissionStatus;
 

@@ -1,0 +1,143 @@
+/**
+ * Reads a world description the way a human storyteller would skim it: which genre it is, and which
+ * proper nouns it names (people, places, factions). The offline storyteller writes in that genre's
+ * register and reuses those names, and invents a few more in the same style, seeded by the text.
+ */
+import { GENRES, type Genre } from './genres';
+import { Rng, hashString } from './prng';
+
+export interface WorldModel {
+  genre: Genre;
+  /** Second-best genre when it scored close to the first (e.g. "haunted pirate ship"). */
+  secondary: Genre | null;
+  /** Stable hash of the description: same world → same invented names. */
+  key: number;
+  /** Named in the description first, then invented ones. Never empty. */
+  people: string[];
+  places: string[];
+  factions: string[];
+  /** Names the description itself used (for tests and to prefer them in prose). */
+  namedInText: string[];
+}
+
+const TITLES = new Set(
+  'king queen lord lady captain sir dame doctor dr detective sheriff prince princess emperor empress admiral professor mayor father mother sister brother baron baroness duke duchess count countess commander agent general marshal inspector chief saint st archmage high priest priestess warlord governor senator chancellor elder master mistress'.split(
+    ' ',
+  ),
+);
+const PLACE_WORDS =
+  /\b(city|coast|isles?|islands?|mountains?|sea|station|kingdom|empire|valley|forest|woods?|keep|port|bay|peaks?|wastes?|wasteland|sprawl|reach|district|town|village|desert|plains?|river|lake|marsh|fen|citadel|tower|spire|harbou?r|moon|planet|world|realm|lands?|vale|gulch|creek|springs|falls|heights|sector|quarter|hollow|isle|archipelago|cay|reef|street|square|market|deep|abyss|temple|shrine|castle|fortress|sanctum|ridge|canyon|mesa|county|territory|colony|outpost|base|system|nebula|belt|dome|arcology|docks?)\b/i;
+const FACTION_WORDS =
+  /\b(order|guild|council|company|corp|corporation|brotherhood|sisterhood|alliance|republic|federation|syndicate|church|house|clan|legion|inquisition|collective|dominion|crew|cult|circle|league|court|family|gang|society|covenant|tribe|union|navy|army|authority|consortium|empire|assembly|cabal|coven|watch|dynamics|industries|inc)\b/i;
+const STOP = new Set(
+  'the a an in on at it its this that these those there when where who what once now but and or for from with without here every each all some long after before beneath under above across through few many most only they we you our their his her he she as if yet so no not even far deep high i my one two three four five legends legend rumors rumours nobody none everyone something nothing today tomorrow tonight new old great last first years centuries ages since until while during beyond within among between upon amid then though although because will would can could may might must should here\'s welcome imagine picture explore play become live forge'.split(
+    ' ',
+  ),
+);
+
+function titleCaseRun(text: string): Array<{ name: string; before: string; after: string }> {
+  const out: Array<{ name: string; before: string; after: string }> = [];
+  // Capitalised words, optionally joined by "of", "of the", "de", "-", e.g. "Order of the Dawn".
+  const re = /\b([A-Z][\p{L}'’-]*(?:\s+(?:of\s+the\s+|of\s+|de\s+|del\s+|van\s+|von\s+)?[A-Z][\p{L}'’-]*)*)/gu;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const before = text.slice(Math.max(0, m.index - 24), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 4);
+    out.push({ name: m[0], before, after });
+  }
+  return out;
+}
+
+function genreScores(lower: string): Array<{ genre: Genre; score: number }> {
+  return GENRES.map((genre) => {
+    let score = 0;
+    for (const kw of genre.keywords) {
+      const re = new RegExp(`\\b${kw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g');
+      const hits = lower.match(re)?.length ?? 0;
+      score += hits * (kw.includes(' ') ? 2 : 1);
+    }
+    return { genre, score };
+  }).sort((a, b) => b.score - a.score);
+}
+
+export function detectGenre(description: string): { genre: Genre; secondary: Genre | null } {
+  const scores = genreScores(description.toLowerCase());
+  const best = scores[0] as { genre: Genre; score: number };
+  if (best.score === 0) {
+    // No signal at all: pick by hash so empty-ish worlds still differ from each other.
+    return { genre: GENRES[hashString(description) % GENRES.length] as Genre, secondary: null };
+  }
+  const second = scores[1];
+  return { genre: best.genre, secondary: second && second.score > 0 && second.score >= best.score * 0.6 ? second.genre : null };
+}
+
+function inventName(genre: Genre, rng: Rng): string {
+  return `${rng.pick(genre.firstNames)} ${rng.pick(genre.lastNames)}`;
+}
+export function inventPlace(genre: Genre, rng: Rng): string {
+  return `${rng.pick(genre.placeStarts)}${rng.pick(genre.placeEnds)}`.trim();
+}
+
+const cache = new Map<string, WorldModel>();
+
+/** Memoised: every chapter reads the same description, and parsing it each time would waste the budget. */
+export function readWorld(description: string): WorldModel {
+  const hit = cache.get(description);
+  if (hit) return hit;
+  const model = buildWorldModel(description);
+  if (cache.size > 500) cache.delete(cache.keys().next().value as string);
+  cache.set(description, model);
+  return model;
+}
+
+function buildWorldModel(description: string): WorldModel {
+  const { genre, secondary } = detectGenre(description);
+  const key = hashString(description);
+  const rng = new Rng(key);
+  const people: string[] = [];
+  const places: string[] = [];
+  const factions: string[] = [];
+  const namedInText: string[] = [];
+
+  for (const { name: rawName, before, after } of titleCaseRun(description)) {
+    const words = rawName.split(/\s+/);
+    // Drop sentence-initial stop words ("The Iron Coast" → "Iron Coast", "In" → nothing).
+    while (words.length > 0 && STOP.has((words[0] as string).toLowerCase())) words.shift();
+    if (words.length === 0) continue;
+    let name = words.join(' ');
+    const firstLower = (words[0] as string).toLowerCase();
+    const prevWord = before.trim().split(/\s+/).pop()?.toLowerCase() ?? '';
+    if (name.length < 3 || name.length > 40) continue;
+    if (TITLES.has(firstLower) && words.length === 1) continue;
+    const hadArticle = /\bthe\s*$/i.test(before) || /^the\s/i.test(rawName);
+    let bucket: string[];
+    if (FACTION_WORDS.test(name)) bucket = factions;
+    else if (TITLES.has(firstLower) || TITLES.has(prevWord) || /^['’]s/.test(after)) bucket = people;
+    else if (PLACE_WORDS.test(name) || /\b(in|at|from|to|of|across|beyond|near|into|toward|towards|on)\s*$/i.test(before)) bucket = places;
+    else bucket = words.length === 1 ? people : places;
+    if (hadArticle && bucket !== people) name = `the ${name}`;
+    if (TITLES.has(prevWord) && bucket === people) name = `${prevWord[0]?.toUpperCase()}${prevWord.slice(1)} ${name}`;
+    if (!bucket.some((n) => n.toLowerCase() === name.toLowerCase())) {
+      bucket.push(name);
+      namedInText.push(name);
+    }
+  }
+
+  // Invented names fill out the cast; they come after the world's own so prose prefers those.
+  while (people.length < 6) {
+    const n = inventName(genre, rng);
+    if (!people.includes(n)) people.push(n);
+  }
+  while (places.length < 5) {
+    const p = inventPlace(genre, rng);
+    if (!places.includes(p)) places.push(p);
+  }
+  for (const f of rng.shuffle(genre.factions)) if (factions.length < 3 && !factions.includes(f)) factions.push(f);
+  return { genre, secondary, key, people, places, factions, namedInText };
+}
+
+/** The short form of a person's name for prose ("Captain Anne Bonny" → "Anne"). */
+export function shortName(full: string): string {
+  const words = full.split(/\s+/).filter((w) => !TITLES.has(w.toLowerCase()));
+  return words[0] ?? full;
+}

@@ -1,0 +1,1 @@
+// placeholder until the client helper writes it

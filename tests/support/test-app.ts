@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import { createApp, type App } from '../../server/src/app';
+import { loadConfig, type Config } from '../../server/src/config/env';
+import { TEMPLATE_FILE } from './template';
+
+export interface GqlResult<T = Record<string, unknown>> {
+  status: number;
+  data?: T;
+  errors?: Array<{ message: string; extensions?: { code?: string; [k: string]: unknown } }>;
+}
+
+export interface TestApp {
+  app: App;
+  url: string;
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
+  rest(method: string, path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole product in-process on a free port. On PGlite each test file gets its own in-memory
+ * database loaded from the migrated, seeded template the global setup made; with DATABASE_URL
+ * every file shares the already migrated and seeded PostgreSQL, and tests use unique data.
+ */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const config = loadConfig(
+    { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+    {
+      databaseInMemory: true,
+      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, windowSeconds: 60 },
+      ...overrides,
+    },
+  );
+  const usePg = Boolean(config.databaseUrl);
+  const app = await createApp(config, {
+    seed: false,
+    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
+  });
+  const port = await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    async gql(query, variables, token) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const json = (await res.json()) as GqlResult<any>;
+      return { status: res.status, data: json.data ?? undefined, errors: json.errors };
+    },
+    async rest(method, path, body, token, headers = {}) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    close: () => app.close(),
+  };
+}
+
+let counter = 0;
+/** A unique, valid identity per call, so tests never collide on shared PostgreSQL. */
+export function newIdentity(prefix = 'player') {
+  counter++;
+  const tag = `${Date.now().toString(36)}${process.pid.toString(36)}${counter}`;
+  return { email: `${prefix}.${tag}@example.com`, username: `${prefix} ${counter}`, password: `correct horse ${tag}` };
+}
+
+export const SIGN_UP = /* GraphQL */ `
+  mutation SignUp($input: SignUpInput!) {
+    signUp(input: $input) { accessToken refreshToken expiresAt expiresIn tokenType user { id email username createdAt } }
+  }
+`;
+
+export async function signUp(t: TestApp, identity = newIdentity()) {
+  const r = await t.gql<{ signUp: { accessToken: string; refreshToken: string; user: { id: string } } }>(SIGN_UP, { input: identity });
+  if (!r.data) throw new Error(`sign-up failed: ${JSON.stringify(r.errors)}`);
+  return { ...identity, ...r.data.signUp };
+}
