@@ -25,18 +25,24 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Folders this process holds: a second open from the same process is refused too. */
+const held = new Set<string>();
+
 export function lockDataDir(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'taleforge.lock');
+  if (held.has(file)) throw new DataDirLockedError(dataDir, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx');
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       let released = false;
+      held.add(file);
       return () => {
         if (released) return;
         released = true;
+        held.delete(file);
         try {
           if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.unlinkSync(file);
         } catch {
@@ -46,6 +52,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      // Our own pid in a leftover file means a previous life of a container's PID 1: stale.
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
         throw new DataDirLockedError(dataDir, pid);
       }

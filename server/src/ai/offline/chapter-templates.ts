@@ -1,0 +1,468 @@
+/**
+ * Sentence families of the offline storyteller. Every sentence a chapter contains comes from one
+ * family, used at most once per chapter. A family's variant is `cores × mods`; the variant for a
+ * chapter is picked by an affine permutation of the chapter number (prng.ts), so any 30 consecutive
+ * chapters use 30 different variants of every family (each family has ≥ 30) — no sentence can repeat
+ * verbatim regardless of what the random slot fillers turn out to be. Genre register and the world's
+ * names come in through the slots ({place}, {npc}, {threat}, {sky}, {sensory}, …).
+ *
+ * Rules for writers: mods must differ from one another at every reading tier; no "!" or "?" inside a
+ * sentence (it would split into fragments that can repeat); `pre` mods end with a comma.
+ */
+import type { ActionKind } from './text';
+
+export interface Family {
+  cores: string[];
+  mods: string[];
+  pos: 'pre' | 'post';
+}
+
+export const CONTINUE: Family = {
+  pos: 'pre',
+  cores: [
+    '{name} had not forgotten {prev}',
+    '{prev} [stayed|lingered|lingered, unresolved,] in {name}\'s thoughts',
+    '{name} [thought again about|turned over|turned over once more] {prev}',
+    '{name} [went over|went back over|went back over, piece by piece,] {prev}',
+    '{prev} [was still on|still weighed on|weighed heavily on] {name}\'s mind',
+    '{name} [could not stop thinking about|could not set aside|found it impossible to set aside] {prev}',
+  ],
+  mods: [
+    '[Later|Some time later|When the moment had passed and the dust had settled],',
+    '[Now|By now|With the immediate danger behind {them}],',
+    '[Even then|Even so|Even as the scene around {them} shifted],',
+    '[Quietly|In a quiet moment|In the brief quiet that followed],',
+    '[At last|In the end|After what felt like a long while],',
+    '[Again|Once again|Not for the first time that day],',
+  ],
+};
+
+export const ACTION: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [chose|decided|resolved] to {action}',
+    '{name} [made up {their} mind|made a choice|made {their} choice without further hesitation]: {they} would {action}',
+    '[There was one thing to do|The next step seemed clear|The way forward seemed, for once, perfectly clear]: {name} would {action}',
+    '{name} [took a breath and set out to|steadied {themself} and set out to|gathered {their} nerve and set out to] {action}',
+    '[No more waiting|Enough waiting|Enough hesitation] — {name} would {action}',
+    '{name} [went to|moved to|moved decisively to] {action}',
+  ],
+  mods: [
+    ', [right away|without delay|without a moment\'s further delay]',
+    ', [before anyone could stop {them}|before anyone could argue|before anyone present could raise an objection]',
+    ', [heart pounding|pulse quick|pulse quickening with every step]',
+    ', [as calm as {they} could be|as calmly as possible|with as much composure as {they} could summon]',
+    ', [hoping it was right|trusting {their} gut|trusting instincts that had not failed {them} yet]',
+    ', [alone|on {their} own|without asking anyone\'s leave]',
+  ],
+};
+
+/** One list of cores per action kind; the mods are shared. The kind decides what happens next. */
+export const CONSEQ_CORES: Record<ActionKind, string[]> = {
+  combat: [
+    '{threat} [came at|rushed|surged toward] {name}, and {they} met the attack [head on|head-on|head-on, every lesson of {their} past suddenly useful]',
+    'the fight [was short and hard|was short, loud and ugly|was brief, brutal and over almost before it had begun]',
+    '{name} [hit hard and fast|struck hard and fast|struck with a speed that surprised even {them}], and {threat} [fell back|gave ground|gave ground, snarling]',
+    'blows [came fast|were traded fast|were traded in a blur], and {name} [kept {their} feet|kept {their} footing|kept {their} footing through sheer stubbornness]',
+    '{name} [dodged once, then twice|ducked one blow and then another|slipped one blow, then another, reading the rhythm of the fight]',
+  ],
+  social: [
+    '{npc} [listened|listened closely|listened with the wary patience of someone who had heard many promises]',
+    'words [mattered here|carried weight here|carried more weight here than any blade]',
+    '{name} [spoke plainly|spoke plainly and kindly|chose each word with care, neither pleading nor boasting]',
+    '{npc} [laughed at first, then stopped|laughed at first, and then went quiet|laughed at first, and then, slowly, stopped laughing]',
+    'the talk [went on|went on for a while|wound on through suspicion toward something like trust]',
+  ],
+  investigate: [
+    '{name} [looked closely|looked closer|looked closer, the way a jeweller studies a flawed stone]',
+    'a small detail [stood out|caught {their} eye|caught {their} eye that everyone else had missed]',
+    'a clue pointing to {artifact} [was there|turned up|turned up where no one had thought to look]',
+    'marks in the dust [told a story|told a story of their own|told a story of hurried feet and a door closed in haste]',
+    '{name} [found a clue|found what {they} needed|pieced together what had happened, one clue at a time]',
+  ],
+  stealth: [
+    '{name} [kept low|stayed low and quiet|kept low, moving only when the shadows moved]',
+    'no one [saw {them}|noticed {them}|noticed {them}, though it was closer than {they} liked]',
+    '{threat} [passed close by|passed within an arm\'s reach|passed within an arm\'s reach and never once looked down]',
+    '{name} [held {their} breath|held {their} breath and waited|held {their} breath until {their} lungs burned]',
+    '[soft steps|quiet steps|light, patient steps] carried {name} [past the guards|past every watcher|past every watcher and into the dark beyond]',
+  ],
+  travel: [
+    'the road [went on and on|stretched on|unspooled ahead, longer than any map had promised]',
+    '{name} [walked for hours|pressed on for hours|pressed on for hours, the miles falling away behind {them}]',
+    '[the path turned|the trail bent|the trail bent and climbed] toward {placeName}',
+    '{name}\'s [feet hurt|legs ached|legs ached], but {place} [came into view|finally came into view|came into view at last, like a promise kept]',
+    '[new sights|strange new sights|sights {they} had only heard of in stories] [were everywhere|waited at every turn|waited at every turn of the way]',
+  ],
+  rest: [
+    '{name} [sat down and rested|let {themself} rest|allowed {themself}, at last, a moment of rest]',
+    '[sleep came fast|sleep came quickly|sleep came quickly and without dreams]',
+    'a hot meal and a quiet hour [helped a lot|did wonders|did more good than any medicine]',
+    '{name} [tended {their} cuts|tended {their} wounds|cleaned and bound {their} wounds with careful hands]',
+    '[for once, nothing happened|for an hour, nothing went wrong|for one precious hour, nothing at all went wrong]',
+  ],
+  craft: [
+    '{name} [called on|reached for|reached deep for] {special}',
+    '{power} [answered|answered the call|answered, faster and stronger than {they} expected]',
+    'the [work was hard|work was slow|work was painstaking], but it [worked|held|held together in the end]',
+    '[sparks flew|sparks jumped|sparks danced between {their} fingers] as {name} worked',
+    '{name} [got it right|got it right on the second try|got it right on the second try, which was one better than usual]',
+  ],
+  bold: [
+    'it was a [bold move|risky move|move as reckless as it was brave]',
+    '[people stared|heads turned|heads turned all around], but {name} [did not stop|kept going|kept going as if {they} had planned it all along]',
+    '[nothing went as planned|little went as planned|very little went as planned], and yet it [worked|half worked|worked, in its own crooked way]',
+    '{name} [surprised everyone|surprised everyone, even {themself}|surprised everyone present, not least {themself}]',
+    'the gamble [paid off|paid off, mostly|paid off, though not in the way {name} had imagined]',
+  ],
+};
+export const CONSEQ_MODS: string[] = [
+  ', [and {they} felt it|and {they} felt the cost|and {they} would feel the cost of it tomorrow]',
+  ' [near {place}|there by {place}|there in the shadow of {place}]',
+  ', [just as {npc} had said|as {npc} had warned|exactly as {npc} had warned it might]',
+  ', [while {sensory} filled the air|with {sensory} all around|while {sensory} hung all around {them}]',
+  ', [and the moment passed|and then it was done|and then, as suddenly as it had begun, it was over]',
+  ' [this time|for now|for now, at least]',
+];
+
+/** What the action achieved, in terms of the thing acted on. Shared mods with CONSEQ. */
+export const OUTCOME: Family = {
+  pos: 'pre',
+  cores: [
+    '{object} [was not what {they} expected|held a surprise|held a surprise {they} had not bargained for]',
+    '{name} [learned something new about|saw a new side of|began to understand the true nature of] {object}',
+    '{object} [would not be forgotten soon|would stay in {name}\'s memory|would stay in {name}\'s memory for a long time]',
+    '[all of it|every bit of it|every bit of it, in the end,] came back to {object}',
+    '{name} [had been right about|had guessed right about|had, it turned out, guessed right about] {object}',
+  ],
+  mods: [
+    '[Afterwards|After that|When it was over],',
+    '[Oddly|Strangely|Stranger still],',
+    '[In the end|At the end of it|When all was weighed and measured],',
+    '[Either way|One way or another|For better or for worse],',
+    '[Clearly|Plainly|Beyond any doubt],',
+    '[As it turned out|As things turned out|As things turned out that day],',
+  ],
+};
+
+export const ENCOUNTER: Family = {
+  pos: 'pre',
+  cores: [
+    '{npcFull} [was waiting|was waiting there|was waiting there as if by appointment]',
+    '{npcFull} [stepped out|stepped out of the crowd|stepped out of the crowd and fell into step beside {name}]',
+    '{name} [met|ran into|crossed paths with] {npcFull}',
+    '{npcFull} [called out to {name}|called {name}\'s name|called {name}\'s name from across the way]',
+    '{name} [spotted|noticed|caught sight of] {npcFull} [waving|beckoning|beckoning with unmistakable urgency]',
+    'a voice [said hello|called out|called out from the shadows]; it was {npcFull}',
+  ],
+  mods: [
+    '[Then|Just then|At that very moment],',
+    '[Soon|Before long|Before the hour was out],',
+    '[Nearby|Close by|Not a dozen paces away],',
+    '[Oddly enough|Strangely enough|As chance would have it],',
+    '[Luckily|As luck would have it|As luck — or fate — would have it],',
+    '[Suddenly|All at once|Without any warning],',
+  ],
+};
+
+/** Dialogue: the core opens the quotation, the mod closes it with a speech tag. */
+export const DIALOGUE: Family = {
+  pos: 'post',
+  cores: [
+    '“[{oath}, you came|{oath}, you actually came|{oath} — I had almost given up on you]',
+    '“[{threatCap} is close|{threatCap} is close, and getting closer|Mark my words: {threat} is closer than anyone here believes]',
+    '“[You need to hurry|There is not much time|There is less time than you think, {name}]',
+    '“[I know about {artifact}|I have heard talk of {artifact}|I know where the trail to {artifact} begins]',
+    '“[Stay away from {faction}|Keep clear of {faction}|Whatever {faction} offers you, refuse it]',
+    '“[Go to {placeName}|Try {placeName}|If you want answers, start at {placeName}]',
+  ],
+  mods: [
+    ',” {npc} [said|said softly|said, in a voice meant for {name} alone]',
+    ',” {npc} [said with a grin|said, grinning|said, with a grin that did not reach the eyes]',
+    ',” {npc} [whispered|whispered fast|whispered, glancing over one shoulder]',
+    ',” {npc} [told {name}|told {name} plainly|told {name}, without a trace of doubt]',
+    ',” {npc} [warned|warned, frowning|warned, brow furrowed in worry]',
+    ',” {npc} [added with a shrug|said, and shrugged|added, with a shrug that fooled no one]',
+  ],
+};
+
+export const REPLY: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [nodded|nodded slowly|nodded slowly, weighing every word]',
+    '{name} [said nothing|kept quiet|kept {their} own counsel for the moment]',
+    '{name} [thanked {npc}|thanked {npc} warmly|thanked {npc}, meaning it more than {they} could say]',
+    '{name} [asked one more question|pressed for details|pressed for details, refusing to be put off]',
+    '{name} [smiled|smiled a little|allowed {themself} the ghost of a smile]',
+    'being {trait}, {name} [did not argue|did not argue the point|saw no reason to argue the point]',
+  ],
+  mods: [
+    ', [then looked away|then looked toward {place}|then turned to look toward {place}]',
+    ', [thinking of the mission|thinking about the task ahead|{their} thoughts already on the task ahead]',
+    ' [for a moment|for a long moment|for what felt like a long moment]',
+    ', [and {npc} seemed pleased|and {npc} seemed satisfied|and {npc} seemed, if not pleased, at least satisfied]',
+    ', [unsure what to think|not sure what to believe|uncertain how much of it to believe]',
+    ', [hand on {their} pack|one hand on {their} belt|one hand resting, out of habit, on {their} belt]',
+  ],
+};
+
+export const MISSION: Family = {
+  pos: 'pre',
+  cores: [
+    'the mission [was clear|was still clear|remained as clear as ever]: {mission}',
+    '{name} [was one step closer|had come one step closer|had come one hard-won step closer] to {their} goal — to {mission}',
+    '[each step|every step|every step along the way] [led toward one end|brought {them} nearer to one end|brought {them} nearer to the same end]: to {mission}',
+    '{name} [remembered the task|kept the task in mind|never let the task slip from {their} mind]: {mission}',
+    '[the goal|the purpose|the purpose that had carried {them} this far] [had not changed|had not changed at all|had not changed one bit]: {mission}',
+  ],
+  mods: [
+    '[Still|All the same|In spite of everything],',
+    '[By now|By this point|By this point in the journey],',
+    '[Little by little|Slowly but surely|Slowly, but surely],',
+    '[Deep down|In {their} heart|Somewhere deep in {their} heart],',
+    '[After all this|After all of this|After everything that had happened],',
+    '[Whatever came next|Whatever happened next|Whatever the next hours might bring],',
+  ],
+};
+
+/** Concrete progress on the mission, tied to what just happened. */
+export const PROGRESS: Family = {
+  pos: 'post',
+  cores: [
+    '{npc} [knew something that could help|knew a thing or two that could help|knew something that might well turn the search around]',
+    '[the way to the goal was clearer now|the road to the goal looked clearer now|the road to the goal looked clearer now than it had in days]',
+    '{name} [now had a lead|now had a real lead|now held a lead worth following]',
+    '[one more piece fit|one more piece of the puzzle fit|one more piece of the puzzle slid into place]',
+    '{placeName} [was the next stop|looked like the next stop|looked more and more like the place where it would be decided]',
+  ],
+  mods: [
+    ' [after this|after all this|after the events of the day]',
+    ', [and that was something|and that was not nothing|and that, at least, was something]',
+    ', [{name} was sure of it|{name} felt sure of it|{name} was almost certain of it]',
+    ', [thanks to {npc}|with help from {npc}|thanks in no small part to {npc}]',
+    ' [at last|at long last|at long last, after so many false starts]',
+    ', [if {their} luck held|if luck stayed kind|if luck, for once, stayed kind]',
+  ],
+};
+
+export const COMPLETE: Family = {
+  pos: 'post',
+  cores: [
+    '[and so it was done|and just like that, it was done|and so, after everything, it was done]: {name} had managed to {mission}',
+    '{name} [did it|had done it|had done it at last]: the task to {mission} was complete',
+    'the mission to {mission} [was over|was finished|was finished, and finished well]',
+    '{name} [had kept {their} word|had kept {their} promise|had kept a promise made long ago]: {their} task — to {mission} — was done',
+    '[people cheered|a cheer went up|a cheer went up from those who had watched], because {name} had managed to {mission}',
+  ],
+  mods: [
+    ' [at last|at long last|at long, long last]',
+    ', [and it felt good|and it felt wonderful|and the relief of it was almost dizzying]',
+    ', [and {npc} was the first to say so|and {npc} was the first to notice|and {npc} was the first to offer congratulations]',
+    ', [though the cost was high|though not without cost|though it had cost more than {name} cared to count]',
+    ' [in the end|when all was said and done|when all was said and done, and the dust had cleared]',
+    ', [as the sky changed|as the light changed|as the light over {place} began to change]',
+  ],
+};
+
+export const NEW_MISSION: Family = {
+  pos: 'pre',
+  cores: [
+    '[there was more to do|the story was not over|the story, as stories do, went on]: now {they} had to {newMission}',
+    '[a new task waited|a new task came|a new task arrived almost at once] — to {newMission}',
+    '{npc} [had a new job|had a new request|had already thought of what came next]: {newMission}',
+    '[the next goal was clear|the next goal was plain|the next goal stood out, plain as day]: {newMission}',
+    '{name} [set a new goal|chose a new goal|set {their} sights on a new goal]: to {newMission}',
+  ],
+  mods: [
+    '[Soon|Before long|Before the celebration had quite ended],',
+    '[Even so|Even then|And yet, even then],',
+    '[After that|After a while|Not long afterwards],',
+    '[Of course|Naturally|As was only to be expected],',
+    '[In truth|Truly|If the truth be told],',
+    '[Right away|At once|Almost at once],',
+  ],
+};
+
+export const STAT: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [felt {statAdj} than before|felt {statAdj} than before|could feel {themself} growing {statAdj}]',
+    '[the day|the day\'s trials|the trials of the day] had made {name} {statAdj}',
+    '{name} [was {statAdj} now|was a little {statAdj} now|had become, without quite noticing, a little {statAdj}]',
+    '[something had changed|something in {name} had changed|something in {name} had quietly changed]: {they} were {statAdj}',
+    '{name} [learned something|learned a lesson|learned a lesson worth more than gold], and came away {statAdj}',
+  ],
+  mods: [
+    ' [after that|after all of that|after everything {they} had been through]',
+    ', [and it showed|and it showed in {their} stride|and it showed in every line of {their} bearing]',
+    ', [no doubt about it|without a doubt|of that there could be no doubt]',
+    ', [and {npc} noticed|and {npc} noticed it too|and even {npc} seemed to notice]',
+    ' [today|on this day|on this hard and strange day]',
+    ', [and that would matter|and that would matter soon|and that, {they} suspected, would matter soon]',
+  ],
+};
+
+export const SETTING: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [came to|arrived at|arrived, at last, at] {newPlace}',
+    '[the way led on|the way led onward|the way led onward and away] to {newPlace}',
+    '{newPlace} [was new to {name}|was a new place for {name}|was unlike anywhere {name} had been before]',
+    '{name} [reached|found|found {their} way to] {newPlace}',
+    '[a new place|a new place opened up|a new place opened up before {them}]: {newPlace}',
+  ],
+  mods: [
+    ', [where everything felt new|where everything felt unfamiliar|where everything seemed unfamiliar and strange]',
+    ' [by nightfall|as night fell|as the last light drained from the sky]',
+    ', [where {sensory} filled the air|with {sensory} all around|where {sensory} hung in the air]',
+    ' [after a long trip|after a long walk|after a long and winding road]',
+    ', [and {npc} came too|with {npc} close behind|with {npc} following close behind]',
+    ', [under a strange sky|under a changing sky|beneath a sky that seemed to belong to another world]',
+  ],
+};
+
+export const HOOK: Family = {
+  pos: 'post',
+  cores: [
+    '[now {name} had to choose|now {name} had a choice to make|now {name} faced a choice that could not be put off]',
+    '[what came next|what would come next|whatever would come next] [was up to {name}|was up to {name} alone|was, as always, up to {name} alone]',
+    '{threatCap} [was still out there|was still out there somewhere|was still out there, and surely not idle]',
+    '[somewhere|somewhere close|somewhere close by] a [door slammed|door slammed shut|door slammed, and then there was silence]',
+    '{name} [looked ahead|looked toward {placeName}|turned to look toward {placeName}, thinking hard]',
+  ],
+  mods: [
+    ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
+    ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
+    ' [and waited|and waited for a sign|and waited for some sign of what to do]',
+    ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',
+    ' [once more|once again|once again, as so often before]',
+    ', [and the wind rose|and the wind picked up|and the wind rose, carrying {sensory}]',
+  ],
+};
+
+export const SKY: Family = {
+  pos: 'post',
+  cores: ['above {name}, {sky}', '{sky}', 'out past {place}, {sky}', '{name} looked up: {sky}', 'overhead, {sky}'],
+  mods: [
+    ' [again|once more|once more, as if nothing below mattered]',
+    ', [and it was cold|and the air turned cool|and the air turned cool and restless]',
+    ', [and it was quiet|and everything went quiet|and for a moment the whole world seemed to hold still]',
+    ', [as it had every day|as it did most days|as it did on most days in {worldPlace}]',
+    ', [which felt like a sign|which felt like an omen|which {name} could not help reading as an omen]',
+    ' [for a while|for a long while|for a long while, unchanging]',
+  ],
+};
+
+export const SENSORY: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [noticed|became aware of|became aware, little by little, of] {sensory}',
+    '[there was|all around was|all around hung] {sensory}',
+    '{sensory} [filled the air|filled the air here|filled the air here, impossible to ignore]',
+    '[somewhere|from somewhere|from somewhere nearby] came {sensory}',
+    '{name} [could not ignore|could not shut out|could not quite shut out] {sensory}',
+  ],
+  mods: [
+    ', [and {name} liked it|and it was oddly calming|and it was, strangely, a comfort]',
+    ', [which meant trouble|which was not a good sign|which, in {worldPlace}, was rarely a good sign]',
+    ' [near {place}|all around {place}|all through {place}]',
+    ', [like in a dream|as if in a dream|as if in some half-remembered dream]',
+    ', [as always|same as always|the same as it ever was]',
+    ', [mixed with {sensory2}|along with {sensory2}|tangled up with {sensory2}]',
+  ],
+};
+
+export const INNER: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [thought of home|thought of home for a moment|let {their} thoughts drift home for a moment]',
+    'being {trait} [helped|helped here|helped more than {name} would admit]',
+    '{name} [wondered who to trust|wondered whom to trust|wondered, not for the first time, whom to trust]',
+    '[it was scary|it was frightening|it was unnerving], but {name} was {trait}',
+    '{name} [felt the weight of {their} past|remembered where {they} came from|remembered, with sudden clarity, where {they} had come from]',
+  ],
+  mods: [
+    ' [for a moment|for a heartbeat|for the space of a heartbeat]',
+    ', [then shook it off|then let it go|then put the thought firmly aside]',
+    ', [and {special} stirred|and {special} stirred within|and somewhere within, {special} stirred]',
+    ' [again|yet again|yet again, as {they} often did]',
+    ', [which was a good thing|which was just as well|which was, on reflection, just as well]',
+    ', [and kept moving|and pressed on|and pressed on regardless]',
+  ],
+};
+
+export const PLACE: Family = {
+  pos: 'post',
+  cores: [
+    '{placeCap} [was old|was older than it looked|was far older than it looked]',
+    '[people said|folk said|the old stories said] that {place} [was lucky|had been lucky once|had once been a lucky place]',
+    '{placeCap} [was busy|was busy that day|was busier than usual that day]',
+    '[in {worldPlace}|all across {worldPlace}|everywhere in {worldPlace}], [people talked of|folk whispered of|folk spoke in lowered voices of] {threat}',
+    '{faction} [had been here|had left their mark here|had clearly left their mark here]',
+  ],
+  mods: [
+    ', [and it showed|and it showed everywhere|and it showed in every weathered stone]',
+    ', [said {npc}|or so {npc} claimed|or so {npc} insisted, at least]',
+    ', [it seemed|or so it seemed|or so it seemed to {name}]',
+    ', [to {name}\'s surprise|much to {name}\'s surprise|much to {name}\'s quiet surprise]',
+    ', [for better or worse|for good or ill|for good or for ill]',
+    ' [these days|in these hard days|in these hard and uncertain days]',
+  ],
+};
+
+/** A beat of bodily detail that keeps the prose physical. */
+export const BODY: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [wiped {their} face|wiped the grime from {their} face|wiped the grime and sweat from {their} face]',
+    '{name}\'s [hands shook a little|hands were not quite steady|hands were not as steady as {they} would have liked]',
+    '{name} [took a long drink of water|drank deeply from {their} flask|drank deeply from {their} flask and felt a little better]',
+    '{name} [rolled {their} shoulders|stretched {their} stiff back|stretched, feeling every ache of the last days]',
+    '{name} [laced {their} boots tight|checked {their} gear|checked {their} gear twice, the way old habits demanded]',
+  ],
+  mods: [
+    ' [and stood up|and got to {their} feet|and rose, ready or not]',
+    ', [eyes on {place}|watching {place}|never taking {their} eyes off {place}]',
+    ', [then breathed out|then let out a breath|then let out a long, slow breath]',
+    ' [without a word|without saying a word|without a word to anyone]',
+    ', [thinking fast|mind racing|mind already racing ahead]',
+    ' [in the quiet|in the sudden quiet|in the sudden, ringing quiet]',
+  ],
+};
+
+/** Opening chapter only; chosen by the seed (an opening happens once per story). */
+export const OPENING = {
+  scene: [
+    '{sky}, and {name} stood at {place} in {worldPlace}',
+    'it began, as these things do, at {place} in {worldPlace}, where {sky}',
+    'the story of {name} began at {place}, on a day when {sky}',
+  ],
+  who: [
+    '{name} was {trait} and {trait2}, [and people knew it|and most people in {worldPlace} knew it|a reputation earned the hard way]',
+    'those who knew {name} called {them} {trait}, and {trait2} [too|as well|as well, when it mattered]',
+  ],
+  gift: [
+    '[{their} special gift was {special}|{they} had a gift called {special}|{they} carried a gift few possessed: {special}]',
+    '[{they} could use {special}|{they} had {special} to rely on|{they} had {special} to rely on, when all else failed]',
+  ],
+  mission: [
+    '[The job was simple to say|The task was simple to say and hard to do|The task was easy to state and hard to do]: {mission}',
+    '[{name} had one goal|{name} had one goal above all others|{name} had one goal that outweighed every other]: to {mission}',
+  ],
+  noMission: [
+    '[{name} did not know yet what {they} wanted|{name} had no clear purpose yet|{name} had not yet found a purpose worth the name]',
+  ],
+};
+
+/** Choice templates by kind: imperative phrases the player can pick (and that normaliseAction reads back). */
+export const CHOICES: Record<ActionKind | 'mission', string[]> = {
+  combat: ['Confront {threat}', 'Stand your ground against {threat}', 'Set an ambush for {threat}'],
+  social: ['Ask {npc} about {artifact}', 'Try to win {npc}\'s trust', 'Bargain with {faction}'],
+  investigate: ['Search {place} for clues', 'Examine {artifact} closely', 'Follow the tracks toward {placeName}'],
+  stealth: ['Slip past {threat} unseen', 'Shadow {npc} in secret', 'Sneak into {place} after dark'],
+  travel: ['Set out for {placeName}', 'Take the back way out of {place}', 'Head toward {newPlaceName}'],
+  rest: ['Rest and tend your wounds', 'Make camp and wait for morning', 'Share a meal with {npc}'],
+  craft: ['Use {special}', 'Draw on your {power} to find another way', 'Repair your gear before moving on'],
+  bold: ['Do something no one expects', 'Call out {threat} in front of everyone', 'Stake everything on a single bold move'],
+  mission: ['Focus on the mission: {mission}', 'Push on with the task — {mission}', 'Ask {npc} how to {mission}'],
+};

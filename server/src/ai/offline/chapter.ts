@@ -1,0 +1,301 @@
+/**
+ * The offline chapter writer. A chapter is built paragraph by paragraph from sentence families
+ * (chapter-templates.ts): it picks up the thread of the previous chapter, acts out the player's
+ * action (its kind decides what happens), brings in someone from the world, moves the mission along
+ * (sometimes completing it and proposing the next), and ends on a hook with 3–4 choices.
+ */
+import { STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
+import * as T from './chapter-templates';
+import type { Genre } from './genres';
+import { Rng, affinePermutation, mixSeed, hashString } from './prng';
+import { finishSentence, lowerFirst, normaliseAction, render, splitSentences, upperFirst, wordCount, type ActionKind, type Slots } from './text';
+import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
+import { describeSetting } from './setting';
+
+const KIND_STAT: Record<ActionKind, StatName> = {
+  combat: 'strength',
+  social: 'charisma',
+  investigate: 'intellect',
+  stealth: 'agility',
+  travel: 'endurance',
+  rest: 'wisdom',
+  craft: 'intellect',
+  bold: 'charisma',
+};
+const STAT_ADJ: Record<StatName, string> = {
+  strength: 'stronger',
+  agility: 'quicker',
+  endurance: 'tougher',
+  intellect: 'sharper',
+  wisdom: 'wiser',
+  charisma: 'surer of {their} voice',
+};
+
+export interface OfflineChapter {
+  result: ChapterResult;
+  /** Paragraphs in order; the stream yields their sentences as chunks. */
+  paragraphs: string[][];
+}
+
+interface Ctx {
+  input: ChapterInput;
+  world: WorldModel;
+  genre: Genre;
+  rng: Rng;
+  level: number;
+  storyKey: number;
+  slots: Slots;
+}
+
+/** Picks this chapter's variant of a family (see chapter-templates.ts for why it is scheduled). */
+function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): string {
+  const n = fam.cores.length * fam.mods.length;
+  const idx = affinePermutation(mixSeed(ctx.storyKey, name), n)(ctx.input.chapterNumber);
+  const core = fam.cores[idx % fam.cores.length] as string;
+  const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+  const template = fam.pos === 'pre' ? `${mod} ${core}` : `${core}${mod}`;
+  return finishSentence(render(template, { ...ctx.slots, ...extra }, ctx.level));
+}
+
+function article(phrase: string): string {
+  return /^(the|a|an|[A-Z])/.test(phrase) ? phrase : `the ${phrase}`;
+}
+
+export function writeChapter(input: ChapterInput, level: number): OfflineChapter {
+  const world = readWorld(input.worldDescription);
+  const genre = world.genre;
+  const charName = input.character.name.trim() || 'The traveller';
+  const name = shortName(charName);
+  // The schedule key must be stable for the whole story, whatever seed the caller passes per chapter.
+  const storyKey = mixSeed(world.key, charName);
+  const rng = new Rng(mixSeed(input.seed, input.chapterNumber, input.action ?? '', storyKey));
+  const action = normaliseAction(input.action ?? '');
+  const hasAction = Boolean(input.action && input.action.trim());
+  const isOpening = input.recentChapters.length === 0 && input.summary.trim() === '';
+
+  // Cast for this chapter: keep someone from the previous chapter around half the time.
+  const prevText = input.recentChapters[input.recentChapters.length - 1]?.text ?? input.summary;
+  const knownInPrev = world.people.filter((p) => prevText.includes(shortName(p)));
+  const npcFull = knownInPrev.length > 0 && rng.chance(0.5) ? rng.pick(knownInPrev) : rng.pick(world.people.filter((p) => shortName(p) !== name));
+  const npc = shortName(npcFull);
+  const introduced = prevText.includes(npc);
+  const role = rng.pick(genre.allies);
+  const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
+  const place = settingPlace ?? rng.pick(genre.places);
+  const placeName = rng.pick(world.places.filter((p) => p !== settingPlace)) ?? rng.pick(world.places);
+  const worldPlace = world.places[0] as string;
+  const threat = rng.pick(genre.threats);
+  const traits = input.character.traits.length > 0 ? input.character.traits.map((t) => t.toLowerCase()) : ['determined', 'curious'];
+  const trait = rng.pick(traits);
+  const trait2 = rng.pick(traits.filter((t) => t !== trait).concat(traits.length === 1 ? ['stubborn'] : []));
+  const special = input.character.special?.name ? input.character.special.name : `${upperFirst(genre.power)}`;
+  const nameSet = new Set([...world.people.flatMap((p) => p.split(/\s+/)), ...world.places.flatMap((p) => p.split(/\s+/)), name]);
+  const mission = input.mission?.trim() ? lowerFirst(input.mission.trim().replace(/[.!?]+$/, ''), nameSet) : null;
+  const [sensory, sensory2] = rng.sample(genre.sensory, 2) as [string, string];
+
+  let prev = 'everything that had happened';
+  if (knownInPrev.length > 0) prev = `what ${shortName(rng.pick(knownInPrev))} had said`;
+  else if (input.recentChapters.length > 0) {
+    const lastChoice = input.recentChapters[input.recentChapters.length - 1]?.playerChoice;
+    prev = lastChoice ? `the choice to ${normaliseAction(lastChoice).clause}` : 'the last few hours';
+  }
+
+  const slots: Slots = {
+    name,
+    they: 'they',
+    them: 'them',
+    their: 'their',
+    themself: 'themself',
+    place,
+    placeCap: upperFirst(place),
+    placeName,
+    worldPlace,
+    npc,
+    npcFull: introduced ? npc : `${npcFull}, ${role},`,
+    threat,
+    threatCap: upperFirst(threat),
+    artifact: rng.pick(genre.artifacts),
+    faction: rng.pick(world.factions),
+    sky: rng.pick(genre.sky),
+    sensory,
+    sensory2,
+    oath: rng.pick(genre.oaths),
+    power: genre.power,
+    special,
+    trait,
+    trait2,
+    prev,
+    action: action.clause,
+    object: article(action.object ?? placeName),
+    mission: mission ?? 'find a purpose worth the risk',
+    newPlaceName: rng.pick(world.places),
+  };
+  const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots };
+
+  // --- Decide what happens (before writing, so prose and structured result agree) -------------
+  const missionCompleted = mission !== null && input.chapterNumber >= 3 && rng.chance(hasAction && action.keywords.some((k) => mission.includes(k)) ? 0.4 : 0.2);
+  let newMission: string | null = null;
+  if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission, nameSet);
+  const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
+  let newSetting: string | null = null;
+  let newPlace = '';
+  if (moves) {
+    const candidates = world.places.filter((p) => p !== settingPlace && p !== place);
+    newPlace = candidates.length > 0 && rng.chance(0.7) ? rng.pick(candidates) : inventPlace(genre, rng.fork('place'));
+    newSetting = describeSetting(genre, newPlace, rng.fork('setting'));
+  }
+  const statIncreases: Partial<Record<StatName, number>> = {};
+  const current = (s: StatName) => input.character.stats[s] ?? 10;
+  const grow = (s: StatName, by: number) => {
+    const room = STAT_MAX - current(s) - (statIncreases[s] ?? 0);
+    if (room > 0) statIncreases[s] = (statIncreases[s] ?? 0) + Math.min(by, room);
+  };
+  if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
+  if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), rng.chance(0.3) ? 2 : 1);
+  const grown = Object.keys(statIncreases) as StatName[];
+
+  // --- Write ------------------------------------------------------------------------------------
+  const p1: string[] = [];
+  const p2: string[] = [];
+  const p3: string[] = [];
+  const p4: string[] = [];
+  if (isOpening) {
+    const pickO = (list: string[]) => finishSentence(render(rng.pick(list), slots, level));
+    p1.push(pickO(T.OPENING.scene), pickO(T.OPENING.who), pickO(T.OPENING.gift));
+    p1.push(mission ? pickO(T.OPENING.mission) : pickO(T.OPENING.noMission));
+    if (hasAction) p1.push(fromFamily(ctx, 'action', T.ACTION));
+  } else {
+    p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
+    if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
+    p1.push(fromFamily(ctx, 'action', T.ACTION));
+  }
+  if (hasAction) {
+    const conseq: T.Family = { pos: 'post', cores: T.CONSEQ_CORES[action.kind], mods: T.CONSEQ_MODS };
+    p1.push(fromFamily(ctx, 'conseq', conseq));
+    if (action.object || rng.chance(0.5)) p1.push(fromFamily(ctx, 'outcome', T.OUTCOME));
+  }
+  p2.push(fromFamily(ctx, 'encounter', T.ENCOUNTER));
+  p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
+  p2.push(fromFamily(ctx, 'reply', T.REPLY));
+  if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
+  if (missionCompleted) {
+    p3.push(fromFamily(ctx, 'complete', T.COMPLETE));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+  } else if (mission) {
+    p3.push(fromFamily(ctx, 'mission', T.MISSION));
+    if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+  } else {
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+  }
+  for (const s of grown.slice(0, 1)) p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(STAT_ADJ[s], slots, level) }));
+  p4.push(fromFamily(ctx, 'hook', T.HOOK));
+
+  // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
+  // reading levels need more of them). Each family still appears at most once.
+  const target = 170 + rng.int(level <= 4 ? 60 : 120);
+  const textures: Array<[string, T.Family, string[]]> = rng.shuffle([
+    ['sensory', T.SENSORY, p2],
+    ['place', T.PLACE, p2],
+    ['inner', T.INNER, p3],
+    ['body', T.BODY, p1],
+    ...(p1.some((s) => s.includes(slots.sky as string)) ? [] : ([['sky', T.SKY, p1]] as Array<[string, T.Family, string[]]>)),
+  ]);
+  const count = () => wordCount([...p1, ...p2, ...p3, ...p4].join(' '));
+  const added: Array<[string[], string]> = [];
+  for (const [fname, fam, para] of textures) {
+    if (count() >= target) break;
+    const s = fromFamily(ctx, fname, fam);
+    para.push(s);
+    added.push([para, s]);
+  }
+  if (!missionCompleted && mission && !hasAction && count() < 150) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+  // Never cut the sentences that carry the action, the mission or the hook: only texture goes.
+  while (count() > 400 && added.length > 0) {
+    const [para, s] = added.pop() as [string[], string];
+    para.splice(para.indexOf(s), 1);
+  }
+
+  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
+  // 2–4 paragraphs: a short closing hook joins the paragraph before it.
+  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
+  if (level >= 9) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
+
+  const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
+  return {
+    paragraphs,
+    result: {
+      text,
+      choices,
+      statIncreases,
+      newSetting,
+      missionCompleted,
+      newMission,
+    },
+  };
+}
+
+
+/**
+ * Adult reading levels join some neighbouring sentences into longer periodic ones. Joining (never
+ * splitting) keeps the no-repeat guarantee: a joined sentence contains a sentence that is unique.
+ */
+function joinForLevel(sentences: string[], level: number, rng: Rng, names: ReadonlySet<string>): string[] {
+  const p = level >= 11 ? 0.6 : 0.4;
+  const out: string[] = [];
+  for (const s of sentences) {
+    const last = out[out.length - 1];
+    if (last && /\.$/.test(last) && !/[”"]/.test(last) && !/^[“"]/.test(s) && rng.chance(p)) {
+      out[out.length - 1] = `${last.slice(0, -1)}; ${lowerFirst(s, names)}`;
+    } else out.push(s);
+  }
+  return out;
+}
+
+function firstProperNoun(text: string): string | null {
+  const m = /^(?:the\s+)?([A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)*)/u.exec(text.trim());
+  return m ? (m[0] as string) : null;
+}
+
+export function nextMission(world: WorldModel, rng: Rng, previous: string | null | undefined, names: ReadonlySet<string>): string {
+  const g = world.genre;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const t = rng.pick(g.missions);
+    const npcName = rng.pick(world.people);
+    const m = render(t, {
+      artifact: rng.pick(g.artifacts),
+      ally: rng.pick(g.allies),
+      place: rng.pick(g.places),
+      placeName: rng.pick(world.places),
+      threat: rng.pick(g.threats),
+      faction: rng.pick(world.factions),
+      npc: npcName,
+    }, 8);
+    if (!previous || m.toLowerCase() !== previous.trim().toLowerCase()) return upperFirst(m);
+  }
+  void names;
+  return `Follow the trail beyond ${rng.pick(world.places)}`;
+}
+
+function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null): string[] {
+  const { rng, slots, level } = ctx;
+  const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
+  const picked: Array<ActionKind | 'mission'> = mission ? ['mission', ...kinds.slice(0, rng.chance(0.5) ? 3 : 2)] : kinds.slice(0, rng.chance(0.5) ? 4 : 3);
+  const extra: Slots = { newPlaceName: newPlace ?? (slots.newPlaceName as string), mission: mission ? lowerFirst(mission.replace(/[.!?]+$/, '')) : '' };
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const k of picked) {
+    for (const t of rng.shuffle(T.CHOICES[k])) {
+      const c = upperFirst(render(t, { ...slots, ...extra }, level).replace(/\s+/g, ' ').trim()).slice(0, 160);
+      if (!seen.has(c.toLowerCase())) {
+        seen.add(c.toLowerCase());
+        out.push(c);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Re-exported for tests: the sentences of a chapter text. */
+export { splitSentences, hashString };

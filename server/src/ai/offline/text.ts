@@ -1,0 +1,167 @@
+/**
+ * Small text tools for the offline storyteller: template rendering with reading-level tiers, turning
+ * a player's free-text action into a clause the narrator can use, and sentence utilities.
+ *
+ * Template syntax:
+ *   {slot}          filled from the slot map (missing slots render as an empty string and are a bug)
+ *   [a|b|c]         tiered wording: levels 1–4 take a, 5–8 take b, 9–12 take c ([a|b]: 1–6 / 7–12)
+ */
+
+export type Slots = Record<string, string>;
+
+/** 0: early reader (1–4), 1: middle grades (5–8), 2: adult (9–12). */
+export function band(readingLevel: number): 0 | 1 | 2 {
+  return readingLevel <= 4 ? 0 : readingLevel <= 8 ? 1 : 2;
+}
+
+export function render(template: string, slots: Slots, readingLevel: number): string {
+  const b = band(readingLevel);
+  // Tiers first (they may contain slots), innermost brackets only — tiers never nest.
+  const tiered = template.replace(/\[([^[\]]*)\]/g, (_m, body: string) => {
+    const opts = body.split('|');
+    if (opts.length === 3) return opts[b] as string;
+    if (opts.length === 2) return opts[readingLevel <= 6 ? 0 : 1] as string;
+    return opts[0] as string;
+  });
+  return tiered.replace(/\{(\w+)\}/g, (_m, key: string) => slots[key] ?? '');
+}
+
+/** Capitalises the first letter, and cleans the punctuation seams templates leave behind. */
+export function finishSentence(s: string): string {
+  let t = s
+    .replace(/\s+/g, ' ')
+    .replace(/,\s*,/g, ',')
+    .replace(/,\s*([.!?:;—])/g, '$1')
+    .replace(/\s+([,.;:!?])/g, '$1')
+    .replace(/:\s*:/g, ':')
+    .trim();
+  if (!/[.!?]["”]?$/.test(t)) t += '.';
+  t = t.replace(/([.!?])\.$/, '$1');
+  return upperFirst(t);
+}
+
+export function upperFirst(s: string): string {
+  const i = s.search(/\p{L}/u);
+  if (i < 0) return s;
+  // Keep a leading quote mark in place: "“you came…” → “You came…”.
+  return s.slice(0, i) + (s[i] as string).toUpperCase() + s.slice(i + 1);
+}
+export function lowerFirst(s: string, keep: ReadonlySet<string> = new Set()): string {
+  const first = s.split(/\s+/)[0] ?? '';
+  if (keep.has(first) || /^[A-Z]{2,}/.test(first) || (first.length > 1 && /^[A-Z]/.test(first) && /[A-Z]/.test(first.slice(1)))) return s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** Splits prose into sentences (terminal punctuation, optionally followed by a closing quote). */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?]["”]?)\s+(?=["“]?[A-Z0-9])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+export type ActionKind = 'combat' | 'social' | 'investigate' | 'stealth' | 'travel' | 'rest' | 'craft' | 'bold';
+
+const KIND_VERBS: Record<Exclude<ActionKind, 'bold'>, string[]> = {
+  combat: ['attack', 'fight', 'strike', 'hit', 'shoot', 'kill', 'stab', 'charge', 'duel', 'battle', 'punch', 'kick', 'slay', 'confront', 'ambush', 'defend', 'draw', 'stand', 'face', 'challenge', 'wrestle', 'fire', 'hunt', 'storm'],
+  social: ['ask', 'talk', 'speak', 'tell', 'persuade', 'convince', 'negotiate', 'bargain', 'bribe', 'threaten', 'charm', 'greet', 'thank', 'befriend', 'lie', 'trade', 'buy', 'sell', 'offer', 'apologize', 'apologise', 'plead', 'call', 'question', 'interrogate', 'win', 'recruit', 'warn', 'invite', 'introduce', 'help', 'comfort', 'promise', 'agree', 'refuse', 'accept', 'flirt', 'sing', 'pray'],
+  investigate: ['search', 'look', 'examine', 'inspect', 'investigate', 'read', 'study', 'listen', 'check', 'find', 'explore', 'track', 'follow', 'observe', 'watch', 'analyze', 'analyse', 'scan', 'decipher', 'decode', 'research', 'inquire', 'dig', 'open', 'learn', 'figure', 'consult', 'map', 'solve'],
+  stealth: ['sneak', 'hide', 'steal', 'creep', 'slip', 'pickpocket', 'spy', 'eavesdrop', 'shadow', 'tail', 'lurk', 'pick', 'disguise', 'evade', 'avoid', 'escape', 'flee', 'run', 'vanish', 'lie low'],
+  travel: ['go', 'head', 'travel', 'walk', 'ride', 'sail', 'fly', 'climb', 'cross', 'enter', 'leave', 'return', 'move', 'journey', 'set', 'push', 'press', 'descend', 'ascend', 'swim', 'drive', 'board', 'jump', 'continue', 'take', 'visit', 'reach', 'approach', 'wander', 'march', 'race', 'chase', 'pursue', 'seek', 'venture', 'make'],
+  rest: ['rest', 'sleep', 'eat', 'drink', 'heal', 'camp', 'wait', 'sit', 'relax', 'meditate', 'recover', 'bandage', 'tend', 'cook', 'bathe', 'breathe', 'nap', 'stay'],
+  craft: ['use', 'cast', 'hack', 'build', 'craft', 'repair', 'fix', 'brew', 'enchant', 'summon', 'activate', 'invoke', 'channel', 'forge', 'invent', 'program', 'jack', 'rewire', 'mix', 'write', 'draw upon', 'unleash', 'try', 'light', 'burn', 'cure', 'reload', 'tinker', 'calibrate', 'power'],
+};
+const VERB_KIND = new Map<string, ActionKind>();
+for (const [kind, verbs] of Object.entries(KIND_VERBS) as Array<[ActionKind, string[]]>) for (const v of verbs) if (!VERB_KIND.has(v)) VERB_KIND.set(v, kind);
+
+const EXTRA_VERBS = new Set(
+  'give grab pull push throw catch break smash lift carry drop hold keep let put show turn raise lower knock shout yell whisper scream laugh cry run open close lock unlock shut pay send bring get do be become save rescue protect guard free release destroy burn kiss hug dance play order command demand sacrifice surrender obey ignore deny admit reveal hand pour drink taste smell touch feel grab gather collect pack wake warn report'.split(
+    ' ',
+  ),
+);
+
+export interface NormalisedAction {
+  /** A base-form verb phrase usable after "to": "search the old library". */
+  clause: string;
+  /** The thing acted on, for later references: "the old library" (or null). */
+  object: string | null;
+  kind: ActionKind;
+  /** The lower-cased content words of the action, to check it is visibly used. */
+  keywords: string[];
+}
+
+const PRONOUNS: Array<[RegExp, string]> = [
+  [/\bmyself\b/gi, 'themself'],
+  [/\bourselves\b/gi, 'themselves'],
+  [/\bmy\b/gi, 'their'],
+  [/\bmine\b/gi, 'theirs'],
+  [/\bme\b/gi, 'them'],
+  [/\bour\b/gi, 'their'],
+  [/\bus\b/gi, 'them'],
+  [/\bI\b/g, 'they'],
+  [/\bwe\b/gi, 'they'],
+  [/\byour\b/gi, 'their'],
+  [/\byourself\b/gi, 'themself'],
+];
+
+/**
+ * Turns "I'd like to sneak past my old mentor!" into { clause: "sneak past their old mentor", … }.
+ * First-person present ("I search") is already the base form, which is what makes this work without
+ * a conjugation table. Text we cannot read as a verb phrase is kept verbatim in a safe frame.
+ */
+export function normaliseAction(raw: string): NormalisedAction {
+  let a = raw
+    .replace(/[\u0000-\u001f<>{}[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!?…]+$/, '')
+    .slice(0, 200);
+  a = a.replace(/^["“']|["”']$/g, '').trim();
+  const prefixes = [
+    /^(?:ok(?:ay)?|well|so|then|now|alright|yes|no)[,!]?\s+/i,
+    /^(?:i|we)\s+(?:would|'d|’d)\s+like\s+to\s+/i,
+    /^(?:i|we)\s+(?:want|wanna|need|decide|choose|try|plan|intend|mean|attempt|hope)(?:\s+to)?\s+/i,
+    /^(?:i|we)\s+(?:will|shall|'ll|’ll|am going to|'m going to|’m going to|are going to|'re going to|gonna)\s+/i,
+    /^(?:i|we)\s+(?:carefully|quickly|slowly|quietly|calmly|then|now|also|just)\s+/i,
+    /^(?:let's|let’s|lets|let us)\s+/i,
+    /^(?:i|we)\s+(?=\w)/i,
+    /^(?:please|try to|attempt to)\s+/i,
+  ];
+  for (let pass = 0; pass < 3; pass++) for (const p of prefixes) a = a.replace(p, '');
+  a = a.replace(/^(?:am|'m|’m|are)\s+(\w+ing\b)/i, 'keep $1');
+  for (const [re, to] of PRONOUNS) a = a.replace(re, to);
+  a = a.trim();
+  const words = a.split(/\s+/);
+  const firstRaw = (words[0] ?? '').toLowerCase();
+  // "searches"/"searched" from third-person or past-tense input: strip to the base form if known.
+  const candidates = [firstRaw, firstRaw.replace(/(?:es|s|ed|d)$/, ''), firstRaw.replace(/ies$/, 'y').replace(/ied$/, 'y')];
+  const base = candidates.find((c) => VERB_KIND.has(c) || EXTRA_VERBS.has(c));
+  const keywords = a
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .filter((w) => w.length > 3 && !['their', 'them', 'they', 'themself', 'with', 'from', 'into', 'that', 'this', 'then', 'there', 'about', 'over', 'what', 'where'].includes(w));
+  if (a.length === 0) return { clause: 'press on', object: null, kind: 'travel', keywords: [] };
+  if (base) {
+    const rest = words.slice(1).join(' ');
+    const clause = `${base}${rest ? ` ${rest}` : ''}`;
+    const kind: ActionKind = VERB_KIND.get(base) ?? 'bold';
+    return { clause, object: extractObject(rest), kind, keywords };
+  }
+  // Not a verb phrase ("the red door", "a song for the dead"): act on it as stated.
+  const lowered = lowerFirst(a);
+  return { clause: `act on an idea — ${lowered} —`, object: extractObject(lowered), kind: 'bold', keywords };
+}
+
+function extractObject(rest: string): string | null {
+  const m = /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!and\b|to\b|with\b|before\b|while\b|so\b|then\b)[\p{L}'’-]+){0,2}/iu.exec(rest);
+  if (m) return m[0].replace(/^(?:a|an|some)\s/i, 'the ').replace(/^this\s|^that\s/i, 'the ');
+  return null;
+}
+
+export function joinList(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AuthClient } from '@supabase/auth-js';
+
+/**
+ * The real server process, as `npm start` runs it: embedded PGlite under DATA_DIR, a clear refusal
+ * for a second process on the same folder, clean SIGTERM shutdown, and every record kept on restart.
+ */
+const SERVER = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
+jest.setTimeout(90_000);
+
+interface Running {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function start(dataDir: string): Promise<Running> {
+  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
+  const proc = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+      if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+function exitOf(proc: ChildProcess): Promise<number | null> {
+  return new Promise((r) => (proc.exitCode !== null ? r(proc.exitCode) : proc.on('exit', (c) => r(c))));
+}
+
+describe('the server process on the embedded database', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-boot-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('refuses a second process on the same DATA_DIR, stops cleanly on SIGTERM, and keeps the user after a restart', async () => {
+    const first = await start(dataDir);
+    const email = `boot.${Date.now()}@example.com`;
+    const password = 'correct horse battery';
+
+    // A stock GoTrue/Supabase auth client signs up and in against our /api/auth/v1.
+    const auth = new AuthClient({ url: `${first.url}/api/auth/v1`, autoRefreshToken: false, persistSession: false });
+    const up = await auth.signUp({ email, password, options: { data: { username: 'Boot Tester' } } });
+    expect(up.error).toBeNull();
+    expect(up.data.session?.access_token).toBeTruthy();
+    expect(up.data.user?.user_metadata.username).toBe('Boot Tester');
+    const who = await auth.getUser(up.data.session!.access_token);
+    expect(who.data.user?.email).toBe(email);
+    const refreshed = await auth.refreshSession({ refresh_token: up.data.session!.refresh_token });
+    expect(refreshed.error).toBeNull();
+    expect(refreshed.data.session?.refresh_token).not.toBe(up.data.session!.refresh_token);
+    const bad = await auth.signInWithPassword({ email, password: 'wrong password' });
+    expect(bad.error?.message).toBe('Incorrect email or password.');
+
+    // A second process on the same folder is refused with a clear message.
+    const second = spawn(process.execPath, [SERVER], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let secondOut = '';
+    second.stderr!.on('data', (d) => (secondOut += d));
+    expect(await exitOf(second)).toBe(1);
+    expect(secondOut).toContain('is already using the data folder');
+
+    first.proc.kill('SIGTERM');
+    expect(await exitOf(first.proc)).toBe(0);
+    expect(first.output()).toContain('Stopped cleanly.');
+    expect(fs.existsSync(path.join(dataDir, 'taleforge.lock'))).toBe(false);
+
+    const again = await start(dataDir);
+    try {
+      const auth2 = new AuthClient({ url: `${again.url}/api/auth/v1`, autoRefreshToken: false, persistSession: false });
+      const signIn = await auth2.signInWithPassword({ email, password });
+      expect(signIn.error).toBeNull();
+      expect(signIn.data.user?.user_metadata.username).toBe('Boot Tester');
+      const worlds = await fetch(`${again.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ featuredWorlds { id } }' }),
+      }).then((r) => r.json());
+      expect(worlds.data.featuredWorlds.length).toBeGreaterThanOrEqual(12); // seeded once, not twice
+      expect(worlds.data.featuredWorlds.length).toBeLessThan(24);
+    } finally {
+      again.proc.kill('SIGINT');
+      expect(await exitOf(again.proc)).toBe(0);
+    }
+  });
+});
