@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from './env';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database under data/ on port 4000', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(4000);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir).toBe(path.resolve(__dirname, '..', '..', '..', 'data'));
+    expect(c.publicUrl).toBe('http://localhost:4000');
+  });
+
+  it('PORT, DATA_DIR and DATABASE_URL change it', () => {
+    const c = loadConfig({ PORT: '4555', DATA_DIR: '/tmp/tf-x', DATABASE_URL: 'postgres://u@h:5432/db' });
+    expect(c.port).toBe(4555);
+    expect(c.dataDir).toBe('/tmp/tf-x');
+    expect(c.databaseUrl).toBe('postgres://u@h:5432/db');
+  });
+
+  it('refuses bad values with one message naming every bad variable', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL']) expect(msg).toContain(name);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '  ', PORT: '' }).databaseUrl).toBeUndefined();
+  });
+});
