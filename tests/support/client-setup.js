@@ -22,3 +22,6 @@ if (typeof globalThis.Request === 'undefined') {
     }
   };
 }
+
+// jsdom does not implement scrolling; React Router's <ScrollRestoration> calls it.
+window.scrollTo = () => {};

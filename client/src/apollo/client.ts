@@ -1,0 +1,52 @@
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { OperationTypeNode } from 'graphql';
+import { from, mergeMap } from 'rxjs';
+import { createAuthLink } from './auth-link';
+import { createRefreshRequest } from './refresh-request';
+import { createTokenManager, type TokenManager } from './token-manager';
+
+export const GRAPHQL_PATH = '/graphql';
+
+export interface AppClientOptions {
+  /** Called after a failed refresh cleared the session (navigate to /auth). */
+  onAuthFailure: () => void;
+  uri?: string;
+  fetch?: typeof fetch;
+}
+
+function wsUrl(path: string): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}${path}`;
+}
+
+/**
+ * Subscriptions go over graphql-ws. The WS code is loaded on the first subscription only, so it never
+ * weighs on the first page.
+ */
+function lazyWsLink(tokens: TokenManager): ApolloLink {
+  let link: Promise<ApolloLink> | null = null;
+  const load = () =>
+    (link ??= import('./ws-link').then(({ createWsLink }) => createWsLink(wsUrl(GRAPHQL_PATH), tokens)));
+  return new ApolloLink((operation, forward) =>
+    from(load()).pipe(mergeMap((ws) => ws.request(operation, forward))),
+  );
+}
+
+export function createAppClient(options: AppClientOptions): { client: ApolloClient; tokens: TokenManager } {
+  const uri = options.uri ?? GRAPHQL_PATH;
+  const fetchImpl: typeof fetch = options.fetch ?? ((...args) => fetch(...args));
+  const tokens = createTokenManager({
+    refresh: createRefreshRequest(uri, fetchImpl),
+    onAuthFailure: options.onAuthFailure,
+  });
+  // content-type application/json satisfies Apollo Server's CSRF prevention (STACK.md §10).
+  const http = new HttpLink({ uri, fetch: fetchImpl, headers: { 'content-type': 'application/json' } });
+  const isSubscription = (op: ApolloLink.Operation) => op.operationType === OperationTypeNode.SUBSCRIPTION;
+  const transport = ApolloLink.split(isSubscription, lazyWsLink(tokens), http);
+
+  const client = new ApolloClient({
+    link: ApolloLink.from([createAuthLink(tokens), transport]),
+    cache: new InMemoryCache(),
+  });
+  return { client, tokens };
+}

@@ -1,0 +1,105 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { toast } from 'react-toastify/unstyled';
+import { readSession } from '../../apollo/session-store';
+import { gqlError, sessionPayload } from '../../test/fake-graphql-server';
+import { renderApp } from '../../test/render-app';
+import { AUTH_MESSAGES, SIGN_UP_REDIRECT_DELAY_MS } from './AuthPage';
+
+const field = (label: string) => screen.queryByLabelText(label);
+const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const toggle = () =>
+  fireEvent.click(screen.getByRole('button', { name: /^(Create an account|Use an existing account)$/ }));
+
+async function submitLogin() {
+  fill('Email', 'aria@example.com');
+  fill('Password', 'wrong-pass');
+  fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
+describe('AuthPage', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('login shows email (plain text input) and password, all required, and no username', async () => {
+    await renderApp('/auth');
+    const email = (await screen.findByLabelText('Email')) as HTMLInputElement;
+    expect(email.type).toBe('text');
+    expect(email.required).toBe(true);
+    expect((field('Password') as HTMLInputElement).required).toBe(true);
+    expect(field('Username')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
+  });
+
+  it('toggling to sign-up shows the username field and the Sign Up button, and back', async () => {
+    await renderApp('/auth');
+    await screen.findByLabelText('Email');
+    toggle();
+    expect((field('Username') as HTMLInputElement).required).toBe(true);
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Log In' })).toBeNull();
+    toggle();
+    expect(field('Username')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
+  });
+
+  it("a failed login shows 'Incorrect email or password.' and toggling clears it", async () => {
+    await renderApp('/auth', {
+      AuthPage_signIn: () => gqlError('INVALID_CREDENTIALS', 'Invalid login credentials'),
+    });
+    await screen.findByLabelText('Email');
+    await submitLogin();
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect email or password.');
+    toggle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('Incorrect email or password.')).toBeNull();
+  });
+
+  it("sign-up refused by the server shows the server's message", async () => {
+    await renderApp('/auth', {
+      AuthPage_signUp: () => gqlError('CONFLICT', 'This email is already registered.'),
+    });
+    await screen.findByLabelText('Email');
+    toggle();
+    fill('Email', 'aria@example.com');
+    fill('Username', 'aria');
+    fill('Password', 'secret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This email is already registered.');
+  });
+
+  it("sign-up that throws (network) shows 'Sign up failed. Please try again with valid email.'", async () => {
+    await renderApp('/auth', { AuthPage_signUp: () => ({ networkError: true }) });
+    await screen.findByLabelText('Email');
+    toggle();
+    fill('Email', 'aria@example.com');
+    fill('Username', 'aria');
+    fill('Password', 'secret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(AUTH_MESSAGES.signUpException);
+    expect(AUTH_MESSAGES.signUpException).toBe('Sign up failed. Please try again with valid email.');
+  });
+
+  it('sign-up success: toast, message, signed in, then on to /worlds', async () => {
+    const success = jest.spyOn(toast, 'success');
+    const { router, calls } = await renderApp('/auth', {
+      AuthPage_signUp: () => ({ data: { signUp: sessionPayload(5, 3600, 'newbie') } }),
+    });
+    await screen.findByLabelText('Email');
+    toggle();
+    fill('Email', 'newbie@example.com');
+    fill('Username', 'newbie');
+    fill('Password', 'secret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    expect((await screen.findByText('Success! You are now signed up.')).getAttribute('role')).toBe('status');
+    expect(success).toHaveBeenCalledWith('Sign up successful! Welcome to Taleforge');
+    expect(readSession()?.user.username).toBe('newbie');
+    expect(calls.find((c) => c.operationName === 'AuthPage_signUp')?.variables).toEqual({
+      input: { email: 'newbie@example.com', username: 'newbie', password: 'secret-pass' },
+    });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, SIGN_UP_REDIRECT_DELAY_MS + 50));
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/worlds'));
+  });
+});
