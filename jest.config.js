@@ -40,6 +40,7 @@ module.exports = {
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
       globalSetup: '<rootDir>/tests/api/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/api/global-teardown.ts',
     },
     {
       displayName: 'client',
@@ -56,6 +57,8 @@ module.exports = {
       roots: ['<rootDir>/tests/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
+      globalSetup: '<rootDir>/tests/api/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/api/global-teardown.ts',
     },
   ],
 };
