@@ -4,7 +4,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY server/package.json server/
 COPY client/package.json client/
-RUN npm ci --no-audit --no-fund
+# npm install rather than npm ci: see scripts/lib.mjs (npm 11 lock files omit other platforms' optional binaries).
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx tsc -p server/tsconfig.json && npm run build -w client && npm prune --omit=dev
 

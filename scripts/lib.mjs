@@ -41,12 +41,16 @@ export function newest(...paths) {
   return max;
 }
 
-/** npm ci when node_modules is missing or older than the lock file. */
+/**
+ * Installs when node_modules is missing or older than the lock file. `npm install`, not `npm ci`:
+ * npm 11 writes lock files without the other platforms' optional binaries (@swc/core-darwin-*, …)
+ * and `npm ci` then refuses the lock as out of sync; `npm install` keeps every locked version.
+ */
 export function ensureInstalled() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   if (mtime(marker) >= mtime(path.join(ROOT, 'package-lock.json')) && fs.existsSync(path.join(ROOT, 'node_modules', 'typescript'))) return;
-  console.log('Installing dependencies (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  console.log('Installing dependencies (npm install)…');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 function stampFresh(stamp, sources) {
