@@ -1,6 +1,7 @@
 // Shared by start/test: install what is missing and rebuild what is stale, using only Node built-ins
 // (this runs before node_modules exists on a fresh clone).
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,15 +43,29 @@ export function newest(...paths) {
 }
 
 /**
- * Installs when node_modules is missing or older than the lock file. `npm install`, not `npm ci`:
+ * Installs when the manifests or the lock file changed since the last install (or never ran).
+ * `npm install`, not `npm ci`:
  * npm 11 writes lock files without the other platforms' optional binaries (@swc/core-darwin-*, …)
  * and `npm ci` then refuses the lock as out of sync; `npm install` keeps every locked version.
  */
 export function ensureInstalled() {
-  const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
-  if (mtime(marker) >= mtime(path.join(ROOT, 'package-lock.json')) && fs.existsSync(path.join(ROOT, 'node_modules', 'typescript'))) return;
+  const stamp = path.join(ROOT, 'node_modules', '.taleforge-install');
+  const want = manifestHash();
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
   console.log('Installing dependencies (npm install)…');
   run('npm', ['install', '--no-audit', '--no-fund']);
+  // Hash again: npm install may have normalised the lock file itself.
+  fs.writeFileSync(stamp, manifestHash());
+}
+
+/** What the installed tree depends on: the manifests and the lock file. */
+function manifestHash() {
+  const h = crypto.createHash('sha256');
+  for (const f of ['package.json', 'package-lock.json', 'server/package.json', 'client/package.json']) {
+    const p = path.join(ROOT, f);
+    h.update(f).update(fs.existsSync(p) ? fs.readFileSync(p) : '');
+  }
+  return h.digest('hex');
 }
 
 function stampFresh(stamp, sources) {
