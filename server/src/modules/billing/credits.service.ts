@@ -94,8 +94,26 @@ export class CreditsService {
     });
   }
 
+  /**
+   * Tells listeners (live credits) about a committed change. Call it after the commit of any
+   * transaction that used spendIn/grantIn; a listener's failure never fails the caller's request.
+   */
   emit(userId: string, balance: number): void {
-    for (const l of this.listeners) l(userId, balance);
+    for (const l of this.listeners) {
+      try {
+        l(userId, balance);
+      } catch {
+        /* a listener reports its own errors; the change itself is committed */
+      }
+    }
+  }
+
+  /**
+   * Same as emit, reading the committed balance: after a transaction that changed the balance inside
+   * other code (a grant in a payment event) or changed only what goes with it (the tier).
+   */
+  async notifyChanged(userId: string): Promise<void> {
+    this.emit(userId, await this.balance(userId));
   }
 
   private async record(

@@ -1,0 +1,50 @@
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
+import Redis from 'ioredis';
+import type { Logger } from '../common/logger';
+import type { Config } from '../config/env';
+
+/** Every topic is published per id (a user id), so a subscriber only ever receives its own channel. */
+export type Topics = { [topic: string]: [id: string, payload: unknown] };
+export type AppPubSub = PubSub<Topics>;
+
+export interface Realtime {
+  /** Handed to type-graphql's buildSchema for @Subscription resolvers, and used by services to publish. */
+  pubSub: AppPubSub;
+  mode: 'memory' | 'redis';
+  /** Resolves once the Redis connections are up (immediately in memory). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * In-process by default. With REDIS_URL, events go through Redis pub/sub so a change made on one
+ * instance reaches subscribers connected to another. Payloads cross Redis as JSON: publish plain
+ * JSON-safe values (dates as ISO strings) so both modes deliver exactly the same thing.
+ */
+export function createRealtime(config: Pick<Config, 'redisUrl'>, logger?: Logger): Realtime {
+  if (!config.redisUrl) {
+    return { pubSub: createPubSub<Topics>(), mode: 'memory', ready: async () => undefined, close: async () => undefined };
+  }
+  // Subscribing puts a Redis connection in subscriber mode, so publishing needs a second one.
+  const options = { maxRetriesPerRequest: 3, connectionName: 'taleforge-pubsub' };
+  const publishClient = new Redis(config.redisUrl, options);
+  const subscribeClient = new Redis(config.redisUrl, options);
+  for (const client of [publishClient, subscribeClient]) {
+    // ioredis reconnects (and re-subscribes) by itself; without a listener an error would crash the process.
+    client.on('error', (err) => logger?.warn('redis pub/sub connection error', { err }));
+  }
+  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
+  const whenReady = (c: Redis) =>
+    c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve()));
+  return {
+    pubSub: createPubSub<Topics>({ eventTarget }),
+    mode: 'redis',
+    ready: async () => {
+      await Promise.all([whenReady(publishClient), whenReady(subscribeClient)]);
+    },
+    close: async () => {
+      await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    },
+  };
+}
