@@ -2,6 +2,7 @@ import { AppSecret } from '../modules/auth/app-secret.entity';
 import { RefreshToken, Session } from '../modules/auth/session.entity';
 import { User } from '../modules/auth/user.entity';
 import { CreditTransaction } from '../modules/billing/credit-transaction.entity';
+import { LocalCheckoutSession, LocalSubscription } from '../modules/billing/payments/local-payment.entity';
 import { PaymentEvent } from '../modules/billing/payment-event.entity';
 import { Subscription } from '../modules/billing/subscription.entity';
 import { Tier } from '../modules/billing/tier.entity';
@@ -31,5 +32,7 @@ export const ENTITIES = [
   Subscription,
   CreditTransaction,
   PaymentEvent,
+  LocalCheckoutSession,
+  LocalSubscription,
   SupportMessage,
 ];

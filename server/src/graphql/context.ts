@@ -1,10 +1,13 @@
 import type { AuthUser, RequestMeta } from '../modules/auth/auth.service';
+import { createLoaders, type Loaders } from '../modules/loaders';
 import type { Services } from '../services';
 
 export interface GraphQLContext {
   user: AuthUser | null;
   meta: RequestMeta;
   services: Services;
+  /** Per-request DataLoaders for relation fields (no N+1). */
+  loaders: Loaders;
 }
 
 /** Reads "Bearer <token>" from an Authorization header (HTTP) or connection param (WebSocket). */
@@ -16,5 +19,5 @@ export function bearerToken(header: unknown): string | undefined {
 
 export async function buildContext(services: Services, authorization: unknown, meta: RequestMeta): Promise<GraphQLContext> {
   const user = await services.auth.authenticate(bearerToken(authorization));
-  return { user, meta, services };
+  return { user, meta, services, loaders: createLoaders(services.dataSource) };
 }

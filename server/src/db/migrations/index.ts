@@ -1,4 +1,6 @@
 // Ordered list of migrations. `npm run migration:generate -w server -- <Name>` appends here.
 import { Init1795240494005 } from './1795240494005-Init';
+import { LocalPayments1795241334788 } from './1795241334788-LocalPayments';
+import { ChapterTakeState1795241549014 } from './1795241549014-ChapterTakeState';
 
-export const MIGRATIONS = [Init1795240494005];
+export const MIGRATIONS = [Init1795240494005, LocalPayments1795241334788, ChapterTakeState1795241549014];

@@ -154,6 +154,14 @@ export class AuthService {
   }
 
   /** Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked. */
+  /**
+   * The signature and expiry check alone, without the session lookup: cheap enough to run on every
+   * request before any work (per-player rate limits). Not proof the session is still live.
+   */
+  verifyAccessToken(accessToken: string): { userId: string; sessionId: string } | null {
+    return this.tokens.verify(accessToken);
+  }
+
   async authenticate(accessToken: string | undefined): Promise<AuthUser | null> {
     if (!accessToken) return null;
     const claims = this.tokens.verify(accessToken);

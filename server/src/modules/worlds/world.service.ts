@@ -1,6 +1,16 @@
-import type { DataSource } from 'typeorm';
-import { AppError } from '../../common/app-error';
-import { World } from './world.entity';
+import crypto from 'node:crypto';
+import { In, type DataSource } from 'typeorm';
+import type { StoryAI } from '../../ai/story-ai';
+import { AppError, isAppError } from '../../common/app-error';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Config } from '../../config/env';
+import type { CreditsService } from '../billing/credits.service';
+import { WORLD_CREATION_COST } from '../billing/prices';
+import { bytesFromDataUrl, jpegDataUrl, prepareImage } from '../media/image-upload';
+import type { MediaService } from '../media/media.service';
+import { charLength, int, isUuid, text, textList, bool } from '../shared/input';
+import { genreOf } from './world-genre';
+import { World, WORLD_DESCRIPTION_MAX } from './world.entity';
 
 export interface FeaturedQuery {
   limit?: number;
@@ -9,13 +19,72 @@ export interface FeaturedQuery {
   genre?: string | null;
 }
 
+/** Submit-world input as both surfaces deliver it; `image` is raw upload bytes or a data URL. */
+export interface SubmitWorldInput {
+  worldName: unknown;
+  worldDescription: unknown;
+  questions: unknown;
+  image?: unknown;
+}
+
+export interface WorldImageInfo {
+  success: boolean;
+  publicURL: string | null;
+}
+
 export const FEATURED_PAGE_MAX = 100;
+export const WORLD_NAME_MAX = 120;
+export const WORLD_QUESTIONS_MAX = 10;
+export const WORLD_QUESTION_MAX = 300;
+/** Smallest description length a caller may ask for: shorter would not be a world. */
+export const DESCRIPTION_MAX_LENGTH_MIN = 50;
 
-/** Worlds: reads for now; creation, sharing and images arrive with the worlds issue. */
+const DESCRIPTION_RULE = {
+  required: 'Please enter a world description',
+  max: WORLD_DESCRIPTION_MAX,
+  tooLong: `World description cannot exceed ${WORLD_DESCRIPTION_MAX} characters`,
+};
+
+/**
+ * Worlds: public featured reads, the owner's own worlds, sharing, AI help for the create wizard and
+ * world creation. Visibility rule for reads by id: own, featured, or shared globally; anything else
+ * answers NOT_FOUND exactly like an id that does not exist, so ids cannot be probed.
+ */
 export class WorldService {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Told after a committed world write (response caches of public world lists drop their copies). */
+  private readonly changeListeners = new Set<(worldId: string) => void>();
 
-  /** Public: featured worlds, newest first, optionally filtered by text (name/description) and genre. */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: {
+      config: Config;
+      ai: StoryAI;
+      credits: CreditsService;
+      media: MediaService;
+      limiter: RateLimiter;
+    },
+  ) {}
+
+  private get repo() {
+    return this.dataSource.getRepository(World);
+  }
+
+  onChange(listener: (worldId: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(worldId: string): void {
+    for (const l of this.changeListeners) {
+      try {
+        l(worldId);
+      } catch {
+        /* a listener reports its own errors; the write is committed */
+      }
+    }
+  }
+
+  /** Public: featured worlds, oldest first, optionally filtered by text (name/description) and genre. */
   async featured(q: FeaturedQuery = {}): Promise<World[]> {
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
@@ -23,7 +92,7 @@ export class WorldService {
       throw AppError.badInput(`limit must be between 1 and ${FEATURED_PAGE_MAX}.`, 'limit');
     }
     if (!Number.isInteger(offset) || offset < 0) throw AppError.badInput('offset must be 0 or more.', 'offset');
-    const qb = this.dataSource.getRepository(World).createQueryBuilder('w').where('w.featured = true');
+    const qb = this.repo.createQueryBuilder('w').where('w.featured = true');
     const search = q.search?.trim();
     if (search) {
       if (search.length > 100) throw AppError.badInput('search must be at most 100 characters.', 'search');
@@ -36,7 +105,151 @@ export class WorldService {
     return qb.orderBy('w.created_at', 'ASC').addOrderBy('w.id', 'ASC').limit(limit).offset(offset).getMany();
   }
 
-  imageUrl(world: World): string | null {
+  /** The caller's own worlds, newest first. */
+  mine(userId: string): Promise<World[]> {
+    return this.repo.find({ where: { ownerId: userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Raw rows by id (one query); callers apply the visibility rule. */
+  byIds(ids: string[]): Promise<World[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repo.find({ where: { id: In(ids) } });
+  }
+
+  /** A world the viewer may see (own, featured or shared), else NOT_FOUND. Anonymous viewers: userId null. */
+  async visible(userId: string | null, id: unknown): Promise<World> {
+    if (!isUuid(id)) throw AppError.notFound('World');
+    const world = await this.repo.findOne({ where: { id } });
+    if (!world || !WorldService.canSee(userId, world)) throw AppError.notFound('World');
+    return world;
+  }
+
+  static canSee(userId: string | null, world: World): boolean {
+    return world.featured || world.sharedGlobally || (userId !== null && world.ownerId === userId);
+  }
+
+  /** SPEC `GET /worlds/image/{id}`: the image's same-origin URL, or success false when it has none. */
+  async imageInfo(userId: string | null, id: unknown): Promise<WorldImageInfo> {
+    const world = await this.visible(userId, id);
+    const url = this.imageUrl(world);
+    return { success: url !== null, publicURL: url };
+  }
+
+  imageUrl(world: Pick<World, 'imageMediaId'>): string | null {
     return world.imageMediaId ? `/media/${world.imageMediaId}` : null;
   }
+
+  /** Owner only; another player's world (even a shared one) is NOT_FOUND for this purpose. */
+  async setShared(userId: string, id: unknown, shared: unknown): Promise<World> {
+    const value = bool(shared, 'shared_globally');
+    if (!isUuid(id)) throw AppError.notFound('World');
+    const [rows] = (await this.dataSource.query(
+      `UPDATE worlds SET shared_globally = $1, updated_at = now() WHERE id = $2 AND owner_id = $3 RETURNING id`,
+      [value, id, userId],
+    )) as [Array<{ id: string }>, number];
+    if (rows.length === 0) throw AppError.notFound('World');
+    this.changed(id);
+    return this.repo.findOneOrFail({ where: { id } });
+  }
+
+  /** A description grown from the player's idea; never longer than maxLength (≤ 1200). */
+  async generateDescription(userId: string, raw: { worldDescription?: unknown; maxLength?: unknown }): Promise<string> {
+    const idea = text(raw.worldDescription, 'worldDescription', { max: WORLD_DESCRIPTION_MAX, tooLong: DESCRIPTION_RULE.tooLong });
+    const maxLength =
+      raw.maxLength === undefined || raw.maxLength === null
+        ? WORLD_DESCRIPTION_MAX
+        : Math.min(WORLD_DESCRIPTION_MAX, int(raw.maxLength, 'maxLength', DESCRIPTION_MAX_LENGTH_MIN, Number.MAX_SAFE_INTEGER));
+    await this.throttle(userId);
+    const { description } = await this.generation(() => this.deps.ai.generateWorldDescription({ idea, maxLength }), 'description');
+    // The providers clamp to at least 200 characters; the caller's limit is the contract.
+    return truncateProse(description, maxLength);
+  }
+
+  async generateQuestions(userId: string, raw: { worldDescription?: unknown }): Promise<string[]> {
+    const worldDescription = text(raw.worldDescription, 'worldDescription', DESCRIPTION_RULE);
+    await this.throttle(userId);
+    const { questions } = await this.generation(() => this.deps.ai.generateWorldQuestions({ worldDescription }), 'questions');
+    return questions;
+  }
+
+  /** SPEC generate-image: a JPEG data URL the wizard shows and later submits with the world. */
+  async generateImage(userId: string, raw: { worldDescription?: unknown }): Promise<string> {
+    const worldDescription = text(raw.worldDescription, 'worldDescription', { ...DESCRIPTION_RULE, required: 'Please enter a world description first' });
+    await this.throttle(userId);
+    // A fresh seed each time: "regenerate" must give a different picture for the same description.
+    const seed = crypto.randomInt(0, 2 ** 31);
+    const img = await this.generation(() => this.deps.ai.generateWorldImage({ worldDescription, seed }), 'image');
+    return jpegDataUrl(img.bytes, img.mime);
+  }
+
+  /**
+   * Creates a world for 3 credits. Everything that can be refused (fields, the image) is checked
+   * before the debit; the debit, the stored image and the world row then commit together or not at
+   * all, so a failure after the debit leaves no charge behind (the ledger never shows it).
+   */
+  async submit(userId: string, raw: SubmitWorldInput): Promise<World> {
+    const name = text(raw.worldName, 'worldName', { required: 'Please enter a world name', max: WORLD_NAME_MAX, name: true });
+    const description = text(raw.worldDescription, 'worldDescription', DESCRIPTION_RULE);
+    const questions = cleanQuestions(raw.questions);
+    let image = null;
+    if (raw.image !== undefined && raw.image !== null && raw.image !== '') {
+      if (typeof raw.image !== 'string' && !Buffer.isBuffer(raw.image)) throw AppError.badInput('image must be an image data URL.', 'image');
+      image = await prepareImage(typeof raw.image === 'string' ? bytesFromDataUrl(raw.image) : raw.image);
+    }
+    const id = crypto.randomUUID();
+    let balance = 0;
+    const world = await this.dataSource.transaction(async (m) => {
+      const change = await this.deps.credits.spendIn(m, userId, WORLD_CREATION_COST, 'world_create', { referenceId: id });
+      balance = change.balance;
+      const stored = image ? await this.deps.media.store(m, image) : null;
+      await m.getRepository(World).insert({
+        id,
+        ownerId: userId,
+        name,
+        description,
+        questions,
+        genre: genreOf(`${name}. ${description}`),
+        featured: false,
+        sharedGlobally: false,
+        imageMediaId: stored?.id ?? null,
+      });
+      return m.getRepository(World).findOneOrFail({ where: { id } });
+    });
+    this.deps.credits.emit(userId, balance);
+    this.changed(id);
+    return world;
+  }
+
+  private async throttle(userId: string): Promise<void> {
+    const { perUserPerWindow, windowSeconds } = this.deps.config.generationRateLimit;
+    const r = await this.deps.limiter.hit(`world-gen:${userId}`, perUserPerWindow, windowSeconds);
+    if (!r.allowed) {
+      throw new AppError('RATE_LIMITED', 'Too many generations; please wait a moment.', { retryAfterSeconds: r.retryAfterSeconds });
+    }
+  }
+
+  private async generation<T>(run: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      if (isAppError(e)) throw e;
+      throw new AppError('GENERATION_FAILED', `Failed to generate ${what}.`);
+    }
+  }
+}
+
+/** SPEC §5: the first question is required; blank questions are dropped. */
+export function cleanQuestions(raw: unknown): string[] {
+  const list = textList(raw, 'questions', WORLD_QUESTIONS_MAX, { max: WORLD_QUESTION_MAX });
+  if (!list[0]) throw AppError.badInput('Please enter at least one question', 'questions');
+  return list.filter((q) => q !== '');
+}
+
+/** Cuts prose to at most `max` characters at a sentence end, else a word boundary. */
+export function truncateProse(s: string, max: number): string {
+  if (charLength(s) <= max) return s;
+  const cut = [...s].slice(0, max).join('');
+  const sentence = cut.search(/[.!?…](?=[^.!?…]*$)/);
+  if (sentence >= max * 0.5) return cut.slice(0, sentence + 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > 0 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, '');
 }

@@ -1,0 +1,96 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
+import { AppError } from '../../common/app-error';
+import { CARD_MAX_BYTES } from './character-card';
+import type { Services } from '../../services';
+import { WorldService } from '../worlds/world.service';
+import { jsonList } from '../shared/input';
+import { body, isoDate, queryValue, restUser } from '../shared/rest';
+import type { Character } from './character.entity';
+
+/** SPEC §3 saved character (list entry), with the world's name for 'name - world name'. */
+export function savedCharacter(c: Character, worldName: string | null) {
+  return {
+    id: c.id,
+    name: c.name,
+    world_id: c.worldId,
+    world_name: worldName,
+    stats: c.stats,
+    description: c.description,
+    traits: c.traits,
+    special: c.special,
+    strengths: c.strengths,
+    weaknesses: c.weaknesses,
+    created_at: isoDate(c.createdAt),
+  };
+}
+
+/** SPEC §7 /characters/* (generation). Saved characters live under /profile (profile.rest.ts). */
+export function charactersRestRouter(services: Services): express.Router {
+  const r = express.Router();
+  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+
+  r.get('/generate', async (req, res) => {
+    const user = await restUser(services, req);
+    const character = await services.characters.generate(user.id, {
+      worldDescription: queryValue(req, 'worldDescription'),
+      username: queryValue(req, 'username'),
+      answers: jsonList(queryValue(req, 'answers'), 'answers'),
+      questions: jsonList(queryValue(req, 'questions'), 'questions'),
+    });
+    res.json(character);
+  });
+
+  // SPEC: "spawning from profile has a call whose path and payload are not shown"; this is ours.
+  // Failures answer with the usual { error, code } body, whose `error` the page shows.
+  r.post('/spawn-from-profile', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json(await services.characters.spawnFromProfile(user.id, user.username, { worldDescription: b.worldDescription, username: b.username }));
+  });
+
+  // Character Card V3 export of one of your characters, as JSON or as a card PNG.
+  r.get('/:id/card.json', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json(await services.characters.exportCard(user.id, req.params.id, 'json'));
+  });
+  r.get('/:id/card.png', async (req, res) => {
+    const user = await restUser(services, req);
+    const png = await services.characters.exportCard(user.id, req.params.id, 'png');
+    res.setHeader('Content-Disposition', 'attachment; filename="character-card.png"');
+    res.type('image/png').send(png);
+  });
+
+  // Import a V2/V3 card into a world: multipart (file field "card", field "world_id") or JSON
+  // ({ world_id, card } with the card as an object or JSON text).
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: CARD_MAX_BYTES, files: 1, fields: 5, parts: 6 } }).single('card');
+  r.post(
+    '/import-card',
+    async (req: Request, res: Response, next: NextFunction) => {
+      res.locals.user = await restUser(services, req);
+      next();
+    },
+    (req: Request, res: Response, next: NextFunction) =>
+      upload(req, res, (err: unknown) => {
+        if (!err) return next();
+        const tooBig = err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE';
+        next(tooBig ? new AppError('PAYLOAD_TOO_LARGE', 'Cards must be at most 5 MB.', { field: 'card' }) : AppError.badInput('Malformed upload.', 'card'));
+      }),
+    async (req: Request, res: Response) => {
+      const b = body(req);
+      const card = req.file?.buffer ?? (typeof b.card === 'string' ? Buffer.from(b.card) : b.card && typeof b.card === 'object' ? Buffer.from(JSON.stringify(b.card)) : null);
+      if (!card) throw AppError.badInput('card is required (a card PNG or card JSON).', 'card');
+      const c = await services.characters.importCard((res.locals.user as { id: string }).id, b.world_id, card);
+      res.status(201).json({ success: true, character: savedCharacter(c, null) });
+    },
+  );
+
+  return r;
+}
+
+/** World names for a list of characters in one query, hiding worlds the viewer may not see. */
+export async function worldNames(services: Services, userId: string, chars: Character[]): Promise<Map<string, string>> {
+  const ids = [...new Set(chars.map((c) => c.worldId).filter((id): id is string => id !== null))];
+  const worlds = await services.worlds.byIds(ids);
+  return new Map(worlds.filter((w) => WorldService.canSee(userId, w)).map((w) => [w.id, w.name]));
+}

@@ -1,0 +1,170 @@
+import type { DataSource } from 'typeorm';
+import type { CharacterInput, CharacterResult, StoryAI } from '../../ai/story-ai';
+import { AppError, isAppError } from '../../common/app-error';
+import type { CreditsService } from '../billing/credits.service';
+import { CHARACTER_GENERATION_COST } from '../billing/prices';
+import type { ProfileService } from '../profile/profile.service';
+import { isUuid, object, text, textList, int } from '../shared/input';
+import type { WorldService } from '../worlds/world.service';
+import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
+import { Character } from './character.entity';
+import { cardJson, cardPng, parseCard } from './character-card';
+import type { MediaService } from '../media/media.service';
+
+export const CHARACTER_NAME_MAX = 60;
+export const CHARACTER_DESCRIPTION_MAX = 4000;
+export const ANSWER_MAX = 1000;
+export const QUESTION_MAX = 300;
+export const LIST_MAX_ITEMS = 10;
+export const LIST_ITEM_MAX = 200;
+export const STATS_MAX_KEYS = 12;
+export const STAT_VALUE_MAX = 100;
+
+const STAT_KEY = /^[A-Za-z][A-Za-z _-]{0,31}$/;
+
+/** SPEC §3 saved-character payload, as both surfaces deliver it (unchecked). */
+export interface SaveCharacterInput {
+  name: unknown;
+  world_id: unknown;
+  stats: unknown;
+  description: unknown;
+  traits: unknown;
+  strengths: unknown;
+  weaknesses: unknown;
+  special: unknown;
+}
+
+/**
+ * Characters: paid generation (spawn and spawn-from-profile), and the player's saved characters.
+ * Generation charges first and refunds when the generation fails, so a burst of concurrent requests
+ * can never get more characters than the balance pays for (the debit is the atomic gate).
+ */
+export class CharacterService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: { ai: StoryAI; credits: CreditsService; worlds: WorldService; profile: ProfileService; media: MediaService },
+  ) {}
+
+  private get repo() {
+    return this.dataSource.getRepository(Character);
+  }
+
+  /** SPEC GET /characters/generate: a character from the answers to a world's questions. 3 credits. */
+  async generate(userId: string, raw: { worldDescription: unknown; questions: unknown; answers: unknown; username: unknown }): Promise<CharacterResult> {
+    const worldDescription = worldDescriptionOf(raw.worldDescription);
+    const username = text(raw.username, 'username', { required: 'Please enter a username for your character', max: CHARACTER_NAME_MAX, name: true });
+    const questions = textList(raw.questions, 'questions', LIST_MAX_ITEMS, { max: QUESTION_MAX });
+    const answers = textList(raw.answers, 'answers', LIST_MAX_ITEMS, { max: ANSWER_MAX });
+    return this.paidGeneration(userId, { worldDescription, questions, answers, username });
+  }
+
+  /**
+   * Spawn from the player's own character profile. 3 credits. Refused (before any charge) when
+   * skills, personality traits and free time are all empty.
+   */
+  async spawnFromProfile(userId: string, fallbackName: string, raw: { worldDescription: unknown; username?: unknown }): Promise<CharacterResult> {
+    const worldDescription = worldDescriptionOf(raw.worldDescription);
+    const username =
+      text(raw.username, 'username', { max: CHARACTER_NAME_MAX, name: true }) ||
+      text(fallbackName, 'username', { required: 'Please enter a username for your character', max: CHARACTER_NAME_MAX, name: true });
+    const p = await this.deps.profile.characterProfile(userId);
+    if (!p.skills.trim() && !p.personalityTraits.trim() && !p.freeTime.trim()) {
+      throw AppError.badInput('Please complete your character profile first!', 'profile');
+    }
+    const profile = { skills: p.skills, personalityTraits: p.personalityTraits, freeTime: p.freeTime, pastTimes: p.pastTimes };
+    return this.paidGeneration(userId, { worldDescription, profile, username });
+  }
+
+  private async paidGeneration(userId: string, input: CharacterInput): Promise<CharacterResult> {
+    const spent = await this.deps.credits.spend(userId, CHARACTER_GENERATION_COST, 'character_generate');
+    try {
+      return await this.deps.ai.generateCharacter(input);
+    } catch (e) {
+      await this.deps.credits.refund(userId, spent, CHARACTER_GENERATION_COST);
+      if (isAppError(e) && e.code !== 'INTERNAL') throw e;
+      throw new AppError('GENERATION_FAILED', 'Failed to generate the character; your credits were refunded.');
+    }
+  }
+
+  /** SPEC insert-characters: saves a (generated) character into a world the player may see. */
+  async save(userId: string, raw: SaveCharacterInput): Promise<Character> {
+    const name = text(raw.name, 'name', { required: 'name is required.', max: CHARACTER_NAME_MAX, name: true });
+    const description = text(raw.description, 'description', { required: 'description is required.', max: CHARACTER_DESCRIPTION_MAX });
+    const stats = checkStats(raw.stats);
+    const traits = nonBlank(textList(raw.traits, 'traits', LIST_MAX_ITEMS, { max: LIST_ITEM_MAX }));
+    const strengths = nonBlank(textList(raw.strengths, 'strengths', LIST_MAX_ITEMS, { max: LIST_ITEM_MAX }));
+    const weaknesses = nonBlank(textList(raw.weaknesses, 'weaknesses', LIST_MAX_ITEMS, { max: LIST_ITEM_MAX }));
+    const sp = object(raw.special ?? {}, 'special');
+    const special = {
+      name: text(sp.name, 'special.name', { max: CHARACTER_NAME_MAX }),
+      description: text(sp.description, 'special.description', { max: 1000 }),
+    };
+    // NOT_FOUND for a world the player cannot see: the same answer as for one that does not exist.
+    const world = await this.deps.worlds.visible(userId, raw.world_id);
+    return this.repo.save(this.repo.create({ userId, worldId: world.id, name, description, stats, traits, strengths, weaknesses, special }));
+  }
+
+  /** The player's saved characters, newest first. */
+  mine(userId: string): Promise<Character[]> {
+    return this.repo.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  async get(userId: string, id: unknown): Promise<Character> {
+    if (!isUuid(id)) throw AppError.notFound('Character');
+    const c = await this.repo.findOne({ where: { id, userId } });
+    if (!c) throw AppError.notFound('Character');
+    return c;
+  }
+
+  /** Deletes one of the player's characters (its chapters and missions go with it). */
+  async delete(userId: string, id: unknown): Promise<void> {
+    if (!isUuid(id)) throw AppError.notFound('Character');
+    const [rows] = (await this.dataSource.query(`DELETE FROM characters WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId])) as [
+      Array<{ id: string }>,
+      number,
+    ];
+    if (rows.length === 0) throw AppError.notFound('Character');
+  }
+
+  /** Character Card export (own characters only): V3 JSON, or a PNG with ccv3 + chara chunks. */
+  async exportCard(userId: string, id: unknown, format: 'json'): Promise<ReturnType<typeof cardJson>>;
+  async exportCard(userId: string, id: unknown, format: 'png'): Promise<Buffer>;
+  async exportCard(userId: string, id: unknown, format: 'json' | 'png'): Promise<unknown> {
+    const c = await this.get(userId, id);
+    if (format === 'json') return cardJson(c, 'v3');
+    // The card's picture is the world's, when the player may still see that world.
+    const world = c.worldId ? await this.deps.worlds.visible(userId, c.worldId).catch(() => null) : null;
+    const media = world?.imageMediaId ? await this.deps.media.get(world.imageMediaId) : null;
+    return cardPng(c, media?.bytes ?? null);
+  }
+
+  /** Imports a V2/V3 card (PNG bytes or JSON text) into a world the player may see. */
+  async importCard(userId: string, worldId: unknown, card: Buffer): Promise<Character> {
+    const imported = parseCard(card);
+    return this.save(userId, { ...imported, world_id: worldId });
+  }
+}
+
+function worldDescriptionOf(value: unknown): string {
+  return text(value, 'worldDescription', {
+    required: 'No world description available',
+    max: WORLD_DESCRIPTION_MAX,
+    tooLong: `World description cannot exceed ${WORLD_DESCRIPTION_MAX} characters`,
+  });
+}
+
+function nonBlank(list: string[]): string[] {
+  return list.filter((s) => s !== '');
+}
+
+function checkStats(value: unknown): Record<string, number> {
+  const o = object(value ?? {}, 'stats');
+  const entries = Object.entries(o);
+  if (entries.length > STATS_MAX_KEYS) throw AppError.badInput(`stats may have at most ${STATS_MAX_KEYS} entries.`, 'stats');
+  const out: Record<string, number> = {};
+  for (const [k, v] of entries) {
+    if (!STAT_KEY.test(k)) throw AppError.badInput('Stat names are letters, spaces, _ and - (at most 32).', 'stats');
+    out[k] = int(v, 'stats', 0, STAT_VALUE_MAX);
+  }
+  return out;
+}
