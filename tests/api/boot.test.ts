@@ -87,10 +87,20 @@ describe('the server process on the embedded database', () => {
       const worlds = await fetch(`${again.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ featuredWorlds { id } }' }),
+        body: JSON.stringify({ query: '{ featuredWorlds(limit: 100) { id imageUrl } }' }),
       }).then((r) => r.json());
-      expect(worlds.data.featuredWorlds.length).toBeGreaterThanOrEqual(12); // seeded once, not twice
-      expect(worlds.data.featuredWorlds.length).toBeLessThan(24);
+      const featured = worlds.data.featuredWorlds as Array<{ id: string; imageUrl: string | null }>;
+      expect(featured.length).toBeGreaterThanOrEqual(12); // seeded once, not twice
+      expect(featured.length).toBeLessThan(24);
+      // The default seeding draws each featured world's picture with the offline storyteller,
+      // served as a cacheable JPEG.
+      expect(featured.every((w) => w.imageUrl)).toBe(true);
+      const img = await fetch(`${again.url}${featured[0].imageUrl}`);
+      expect(img.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await img.arrayBuffer()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      const etag = img.headers.get('etag')!;
+      expect(img.headers.get('cache-control')).toContain('max-age=');
+      expect((await fetch(`${again.url}${featured[0].imageUrl}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     } finally {
       again.proc.kill('SIGINT');
       expect(await exitOf(again.proc)).toBe(0);

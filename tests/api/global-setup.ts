@@ -6,6 +6,7 @@ import { loadConfig } from '../../server/src/config/env';
 import { migrate, openDatabase } from '../../server/src/db/data-source';
 import { seed } from '../../server/src/db/seed';
 import { MediaService } from '../../server/src/modules/media/media.service';
+import { proceduralSeedImage } from '../../server/src/modules/worlds/seed-images';
 import { TEMPLATE_FILE } from '../support/template';
 
 /**
@@ -36,7 +37,7 @@ export default async function globalSetup(): Promise<void> {
     const db = await openDatabase({ ...config, databaseUrl: url.toString() });
     try {
       await migrate(db);
-      await seed(db.dataSource, new MediaService(db.dataSource));
+      await seed(db.dataSource, new MediaService(db.dataSource), { imageFor: proceduralSeedImage });
     } finally {
       await db.close();
     }
@@ -44,7 +45,7 @@ export default async function globalSetup(): Promise<void> {
     const db = await openDatabase(config);
     try {
       await migrate(db);
-      await seed(db.dataSource, new MediaService(db.dataSource));
+      await seed(db.dataSource, new MediaService(db.dataSource), { imageFor: proceduralSeedImage });
       const dump = await db.pglite!.dumpDataDir('gzip');
       fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
       fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
