@@ -5,6 +5,22 @@ import { Character } from '../characters/character.entity';
 
 export type ChapterStatus = 'generating' | 'complete' | 'failed';
 
+/** A mission a chapter take started, kept whole so re-selecting the take recreates it identically. */
+export interface MissionSnapshot {
+  id: string;
+  objective: string;
+  startedAt: string;
+}
+export interface MissionEffects {
+  /** Objective generated before the chapter because the character had no mission. */
+  preMission?: MissionSnapshot;
+  /** Id of the mission this take completed (the one active before it, or its pre-mission). */
+  completedMissionId?: string;
+  completedAt?: string;
+  /** The next mission this take brought. */
+  newMission?: MissionSnapshot;
+}
+
 /**
  * One take of one chapter. Alternative takes of the same index are kept (regenerate); exactly one
  * per index is selected. A partial unique index allows at most one generating chapter per character,
@@ -66,6 +82,27 @@ export class Chapter {
   /** Character stats after this chapter: undo and take selection restore them exactly. */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   statsAfter: Record<string, number>;
+
+  /**
+   * Character state just before this chapter (every take of an index shares it): undo and switching
+   * takes restore exactly this, never a recomputation (stat caps make "after − increases" lossy).
+   */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  statsBefore: Record<string, number>;
+
+  @Column({ type: 'text', nullable: true })
+  settingBefore: string | null;
+
+  /**
+   * What this take did to missions, as applied when it was selected (see story-state.ts): re-applied
+   * verbatim when the player switches back to it, so mission ids and times come back exactly.
+   */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  missionEffects: MissionEffects;
+
+  /** When the take was committed; null while generating or failed. */
+  @Column({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
 
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })

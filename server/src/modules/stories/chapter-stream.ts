@@ -1,0 +1,144 @@
+/**
+ * Delivering a chapter's text to readers while it is written, without ever losing or repeating text.
+ *
+ * The generation itself runs in StoryService, detached from any request. Readers follow it here:
+ *  - on the instance that runs it, from the in-memory LiveChapter: a snapshot of the text so far and
+ *    a listener are taken in the same synchronous step, so nothing falls between them;
+ *  - on any other instance (or after a restart), by polling the chapter row, whose text the generator
+ *    persists every ~100 ms. This needs no pub/sub, so it works with several instances on PostgreSQL
+ *    whether or not Redis is configured; the cost is up to one poll interval of extra latency.
+ *
+ * Every event says where its text goes (`offset`): the reader's text becomes
+ * `text.slice(0, offset) + delta`. Plain appends have offset = length so far; when the final,
+ * validated text differs from the streamed prose (a repaired model answer), the last event restarts
+ * at 0 with the whole text. Either way the reader ends with exactly the stored chapter.
+ */
+import type { ChapterStatus } from './chapter.entity';
+
+export interface StreamFrame {
+  status: ChapterStatus;
+  offset: number;
+  delta: string;
+}
+
+type LiveEvent = { kind: 'delta'; text: string } | { kind: 'end'; status: 'complete' | 'failed'; finalText: string };
+
+/** The in-memory side of a running generation on this instance. */
+export class LiveChapter {
+  text = '';
+  ended: { status: 'complete' | 'failed'; finalText: string } | null = null;
+  private readonly listeners = new Set<(e: LiveEvent) => void>();
+
+  constructor(
+    readonly chapterId: string,
+    readonly characterId: string,
+    readonly index: number,
+    readonly take: number,
+    readonly action: string | null,
+  ) {}
+
+  append(delta: string): void {
+    if (this.ended || delta === '') return;
+    this.text += delta;
+    for (const l of this.listeners) l({ kind: 'delta', text: delta });
+  }
+
+  end(status: 'complete' | 'failed', finalText: string): void {
+    if (this.ended) return;
+    this.ended = { status, finalText };
+    for (const l of this.listeners) l({ kind: 'end', status, finalText });
+    this.listeners.clear();
+  }
+
+  /** Frames from now on: first the text so far, then each delta, then the end. */
+  async *follow(signal?: AbortSignal): AsyncGenerator<StreamFrame> {
+    const queue: LiveEvent[] = [];
+    let wake: (() => void) | null = null;
+    // Snapshot and listener in one synchronous step: no delta can fall between them.
+    let sent = this.text;
+    if (this.ended) queue.push({ kind: 'end', ...this.ended });
+    const listener = (e: LiveEvent) => {
+      queue.push(e);
+      wake?.();
+    };
+    if (!this.ended) this.listeners.add(listener);
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      yield { status: 'generating', offset: 0, delta: sent };
+      for (;;) {
+        while (queue.length > 0) {
+          const e = queue.shift() as LiveEvent;
+          if (e.kind === 'delta') {
+            const offset = sent.length;
+            sent += e.text;
+            yield { status: 'generating', offset, delta: e.text };
+          } else {
+            yield finalFrame(sent, e.status, e.finalText);
+            return;
+          }
+        }
+        if (signal?.aborted) return;
+        await new Promise<void>((r) => (wake = r));
+        wake = null;
+      }
+    } finally {
+      this.listeners.delete(listener);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** The last frame for a reader who has `sent` so far. */
+export function finalFrame(sent: string, status: 'complete' | 'failed', finalText: string): StreamFrame {
+  if (status === 'failed') return { status, offset: 0, delta: '' };
+  return finalText.startsWith(sent)
+    ? { status, offset: sent.length, delta: finalText.slice(sent.length) }
+    : { status, offset: 0, delta: finalText };
+}
+
+/**
+ * Follows a chapter through its persisted row (another instance is writing it). `read` returns the
+ * row's status and text, or null once the row is gone (a failed take cleaned up, or undone).
+ */
+export async function* pollChapter(
+  read: () => Promise<{ status: ChapterStatus; text: string } | null>,
+  intervalMs: number,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamFrame> {
+  let sent: string | null = null;
+  for (;;) {
+    const row = await read();
+    if (!row || row.status === 'failed') {
+      yield { status: 'failed', offset: 0, delta: '' };
+      return;
+    }
+    if (row.status === 'complete') {
+      yield finalFrame(sent ?? '', 'complete', row.text);
+      return;
+    }
+    if (sent === null) {
+      sent = row.text;
+      yield { status: 'generating', offset: 0, delta: sent };
+    } else if (row.text !== sent) {
+      const frame = row.text.startsWith(sent) ? { offset: sent.length, delta: row.text.slice(sent.length) } : { offset: 0, delta: row.text };
+      sent = row.text;
+      yield { status: 'generating', ...frame };
+    }
+    if (signal?.aborted) return;
+    await sleep(intervalMs, signal);
+    if (signal?.aborted) return;
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

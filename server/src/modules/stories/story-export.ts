@@ -1,0 +1,137 @@
+/**
+ * A story as a file the player keeps: Markdown, or one self-contained HTML page styled with the
+ * setting's immersive style set.
+ *
+ * Everything in a story is untrusted (model prose, player actions, names): it is escaped for the
+ * context it lands in, and the HTML page carries a Content-Security-Policy that forbids scripts and
+ * any network fetch, so it opens offline and stays inert even if escaping had a hole. Style values
+ * come only from style-guard's validated tokens and are re-validated here before they enter CSS.
+ */
+import type { StyleSet } from '../../ai/story-ai';
+import { sanitizeStyles } from '../../ai/style-guard';
+import type { Character } from '../characters/character.entity';
+import type { Chapter } from './chapter.entity';
+import type { Mission } from './mission.entity';
+
+export type ExportFormat = 'md' | 'html';
+
+export interface StoryExport {
+  filename: string;
+  mimeType: string;
+  content: string;
+}
+
+export interface ExportableStory {
+  character: Character;
+  worldName: string | null;
+  chapters: Chapter[];
+  missions: Mission[];
+}
+
+/** Text for HTML element content and double-quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/**
+ * Markdown readers render inline HTML, so angle brackets and ampersands become entities; markdown
+ * syntax characters are escaped so prose cannot turn into links, images or headings.
+ */
+export function escapeMarkdown(s: string): string {
+  return s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string).replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
+}
+
+function fileBase(c: Character): string {
+  const slug = c.name
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .toLowerCase()
+    .slice(0, 60);
+  return slug || 'story';
+}
+
+function statLine(stats: Record<string, number>): string {
+  return Object.entries(stats)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
+export function renderStoryMarkdown(story: ExportableStory): StoryExport {
+  const { character: c } = story;
+  const out: string[] = [`# ${escapeMarkdown(c.name)}`, ''];
+  if (story.worldName) out.push(`*World: ${escapeMarkdown(story.worldName)}*`, '');
+  out.push(escapeMarkdown(c.description), '', `**Stats:** ${escapeMarkdown(statLine(c.stats))}`, '');
+  if (story.missions.length > 0) {
+    out.push('## Missions', '');
+    for (const m of story.missions) out.push(`- ${m.status === 'completed' ? '[x]' : '[ ]'} ${escapeMarkdown(m.objective)}`);
+    out.push('');
+  }
+  for (const ch of story.chapters) {
+    out.push(`## Chapter ${ch.index + 1}`, '');
+    if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}`, '');
+    out.push(...ch.text.split(/\n{2,}/).flatMap((p) => [escapeMarkdown(p.trim()), '']));
+    out.push('---', '');
+  }
+  return { filename: `${fileBase(c)}.md`, mimeType: 'text/markdown; charset=utf-8', content: out.join('\n') };
+}
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): StoryExport {
+  const s = sanitizeStyles(rawStyles);
+  // Belt and braces: a token that could close the style element or start a rule never reaches CSS.
+  for (const v of Object.values(s)) if (/[<>{};\\]|url\(|expression/i.test(v)) throw new Error('unsafe style token');
+  const { character: c } = story;
+  const css = `
+:root { color-scheme: dark light; }
+body { margin: 0; background: ${s.containerBackground}; color: ${s.ContainerTextColor}; font-family: ${s.fontFamily}; line-height: 1.6; }
+main { max-width: 46rem; margin: 2rem auto; padding: 2rem; background: ${s.contentBackground}; color: ${s.contentTextColor}; border: 1px solid ${s.borderColor}; border-radius: ${s.borderRadius}; }
+aside { background: ${s.statsPanelBackground}; color: ${s.statsPanelTextColor}; border-radius: ${s.borderRadius}; padding: 1rem; margin-bottom: 2rem; }
+.stat { display: inline-block; background: ${s.statsItemBackground}; color: ${s.statsItemTextColor}; border-radius: ${s.borderRadius}; padding: .2rem .6rem; margin: .2rem; }
+.choice { display: inline-block; background: ${s.buttonBackground}; color: ${s.buttonTextColor}; border-radius: ${s.borderRadius}; padding: .3rem .8rem; font-style: italic; }
+hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
+.done { text-decoration: line-through; opacity: .8; }
+`;
+  const stats = Object.entries(c.stats)
+    .map(([k, v]) => `<span class="stat">${escapeHtml(k)} ${escapeHtml(String(v))}</span>`)
+    .join('');
+  const missions = story.missions.map((m) => `<li${m.status === 'completed' ? ' class="done"' : ''}>${escapeHtml(m.objective)}</li>`).join('');
+  const chapters = story.chapters
+    .map((ch) => {
+      const choice = ch.playerChoice ? `<p><span class="choice">${escapeHtml(ch.playerChoice)}</span></p>` : '';
+      const paras = ch.text
+        .split(/\n{2,}/)
+        .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+        .join('\n');
+      return `<section>\n<h2>Chapter ${ch.index + 1}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
+    })
+    .join('\n');
+  const title = escapeHtml(c.name);
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<style>${css}</style>
+</head>
+<body>
+<main>
+<h1>${title}</h1>
+${story.worldName ? `<p><em>${escapeHtml(story.worldName)}</em></p>` : ''}
+<aside>
+<p>${escapeHtml(c.description).replace(/\n/g, '<br>')}</p>
+<div>${stats}</div>
+${missions ? `<h3>Missions</h3><ul>${missions}</ul>` : ''}
+</aside>
+${chapters}
+</main>
+</body>
+</html>
+`;
+  return { filename: `${fileBase(c)}.html`, mimeType: 'text/html; charset=utf-8', content: html };
+}

@@ -1,0 +1,191 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { StyleSet } from '../../ai/story-ai';
+import { requireUser } from '../../graphql/auth-checker';
+import type { GraphQLContext } from '../../graphql/context';
+import { Character } from '../characters/character.entity';
+import { AppError } from '../../common/app-error';
+import { Chapter } from './chapter.entity';
+import { Mission } from './mission.entity';
+import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
+import { STORYLINE_PAGE_MAX } from './story.service';
+import { storyLoaders } from './story.loaders';
+import {
+  ChapterGeneration,
+  ChapterStreamEvent,
+  ChapterStreamStatus,
+  GenerateChapterInput,
+  GenerateChapterPayload,
+  MissionHistoryEntryInput,
+  MissionSuggestion,
+  RegenerateChapterInput,
+  StoryExportFile,
+  StoryExportFormat,
+  Storyline,
+  StyleSetType,
+  SuggestMissionInput,
+} from './story.types';
+
+export function presentOutcome(o: ChapterOutcome): GenerateChapterPayload {
+  return {
+    newChapter: o.chapter,
+    updatedStats: o.updatedStats,
+    newIncreases: o.newIncreases,
+    newSettingGenerated: o.newSettingGenerated,
+    settingText: o.settingText,
+    newMission: o.newMission,
+    missionCompleted: o.missionCompleted,
+  };
+}
+
+function presentHandle(h: ChapterHandle): ChapterGeneration {
+  return { chapterId: h.chapterId, characterId: h.characterId, index: h.index, take: h.take, joined: h.joined };
+}
+
+/** Storylines over GraphQL: thin over StoryService (rules, ownership, limits live there). */
+@Resolver()
+export class StoryResolver {
+  @Authorized()
+  @Mutation(() => GenerateChapterPayload, {
+    description:
+      'Writes the next chapter and returns it when committed (no credits; rate-limited). A second request for the same action while it is written joins it; a different one gets CONFLICT. Follow the text live with chapterStream.',
+  })
+  async generateChapter(@Arg('input', () => GenerateChapterInput) input: GenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<GenerateChapterPayload> {
+    return presentOutcome(await ctx.services.stories.generateChapter(requireUser(ctx).id, { ...input }));
+  }
+
+  @Authorized()
+  @Mutation(() => ChapterGeneration, { description: 'Starts (or joins) the next chapter and returns at once; the chapter is written on the server even if you disconnect.' })
+  async startChapter(@Arg('input', () => GenerateChapterInput) input: GenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<ChapterGeneration> {
+    return presentHandle(await ctx.services.stories.startChapter(requireUser(ctx).id, { ...input }, 'next'));
+  }
+
+  @Authorized()
+  @Mutation(() => GenerateChapterPayload, { description: 'Writes a new take of the latest chapter and selects it; earlier takes are kept (selectChapterTake).' })
+  async regenerateChapter(@Arg('input', () => RegenerateChapterInput) input: RegenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<GenerateChapterPayload> {
+    return presentOutcome(await ctx.services.stories.regenerateChapter(requireUser(ctx).id, { ...input }));
+  }
+
+  @Authorized()
+  @Mutation(() => GenerateChapterPayload, { description: 'Chooses a take of the latest chapter; stats and missions become exactly what that take made them.' })
+  async selectChapterTake(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('take', () => Int) take: number,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<GenerateChapterPayload> {
+    return presentOutcome(await ctx.services.stories.selectTake(requireUser(ctx).id, characterId, take));
+  }
+
+  @Authorized()
+  @Mutation(() => Character, { description: 'Removes the latest chapter (all its takes), restoring stats, setting and missions exactly.' })
+  undoLastChapter(@Arg('characterId', () => ID) characterId: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
+    return ctx.services.stories.undoLastChapter(requireUser(ctx).id, characterId);
+  }
+
+  @Authorized()
+  @Subscription(() => ChapterStreamEvent, {
+    description:
+      "Follows the chapter being written for a character (or the given chapter): first the text so far, then each piece as it is written, then the result. Reconnect any time; you catch up without gaps or repeats. With nothing running, the latest chapter arrives at once, complete.",
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      return ctx.services.stories.openStream(requireUser(ctx).id, args.characterId, args.chapterId);
+    },
+  })
+  chapterStream(
+    @Root() e: StreamEvent,
+    @Arg('characterId', () => ID) _characterId: string,
+    @Arg('chapterId', () => ID, { nullable: true }) _chapterId?: string,
+  ): ChapterStreamEvent {
+    return {
+      chapterId: e.chapterId,
+      characterId: e.characterId,
+      index: e.index,
+      take: e.take,
+      status: e.status as ChapterStreamStatus,
+      offset: e.offset,
+      delta: e.delta,
+      result: e.outcome ? presentOutcome(e.outcome) : null,
+      errorCode: e.errorCode,
+      error: e.error,
+    };
+  }
+
+  @Authorized()
+  @Query(() => StyleSetType, { description: 'SPEC fetch-styles: the validated immersive style set for a setting (cached; the default set on any failure).' })
+  settingStyles(@Arg('settingDescription') settingDescription: string, @Ctx() ctx: GraphQLContext): Promise<StyleSet> {
+    return ctx.services.stories.styles(requireUser(ctx).id, settingDescription);
+  }
+
+  @Authorized()
+  @Mutation(() => MissionSuggestion, { description: 'SPEC get-new-mission: suggests an objective (not stored).' })
+  suggestMission(@Arg('input', () => SuggestMissionInput) input: SuggestMissionInput, @Ctx() ctx: GraphQLContext): Promise<MissionSuggestion> {
+    return ctx.services.stories.suggestMission(requireUser(ctx).id, { ...input });
+  }
+
+  @Authorized()
+  @Mutation(() => Mission, { description: "SPEC update-mission: edits the current mission's objective (starts one when there is none)." })
+  async updateMissionObjective(@Arg('characterId', () => ID) characterId: string, @Arg('objective') objective: string, @Ctx() ctx: GraphQLContext): Promise<Mission> {
+    return (await ctx.services.stories.updateMission(requireUser(ctx).id, characterId, objective)).mission;
+  }
+
+  @Authorized()
+  @Mutation(() => [Mission], { description: 'SPEC update-mission-history: replaces the mission history (at most one active).' })
+  updateMissionHistory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('missionHistory', () => [MissionHistoryEntryInput]) missionHistory: MissionHistoryEntryInput[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Mission[]> {
+    return ctx.services.stories.replaceMissionHistory(requireUser(ctx).id, characterId, missionHistory.map((m) => ({ ...m })));
+  }
+
+  @Authorized()
+  @Query(() => StoryExportFile, { description: 'The story as Markdown or as one self-contained, script-free HTML page (also GET /api/stories/export/{characterId}).' })
+  exportStory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('format', () => StoryExportFormat) format: StoryExportFormat,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<StoryExportFile> {
+    return ctx.services.stories.exportStory(requireUser(ctx).id, characterId, format);
+  }
+}
+
+/** SPEC §3 "character in the storyline": the storyline and mission history on Character. */
+@Resolver(() => Character)
+export class CharacterStoryResolver {
+  @FieldResolver(() => Storyline, { description: 'Chapters (a page, oldest first: the last `limit` before `beforeIndex`), current chapter and setting.' })
+  async storyline(
+    @Root() c: Character,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: 50, description: `1–${STORYLINE_PAGE_MAX}` }) limit: number,
+    @Arg('beforeIndex', () => Int, { nullable: true }) beforeIndex?: number | null,
+  ): Promise<Storyline> {
+    ownerOnly(c, ctx);
+    if (!Number.isInteger(limit) || limit < 1 || limit > STORYLINE_PAGE_MAX) throw AppError.badInput(`limit must be 1–${STORYLINE_PAGE_MAX}.`, 'limit');
+    const l = storyLoaders(ctx.loaders, ctx.services.dataSource);
+    const [meta, chapters, latestTakes] = await Promise.all([l.meta.load(c.id), l.page.load(`${c.id}|${limit}|${beforeIndex ?? ''}`), l.latestTakes.load(c.id)]);
+    return {
+      chapters,
+      currentChapter: meta.currentChapter,
+      currentSetting: c.currentSetting,
+      totalChapters: meta.totalChapters,
+      hasOlder: chapters.length > 0 && (chapters[0] as Chapter).index > 0,
+      latestTakes,
+      generatingChapterId: meta.generatingChapterId,
+    };
+  }
+
+  @FieldResolver(() => [Mission], { description: 'Every mission, oldest first (status active or completed).' })
+  missionHistory(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<Mission[]> {
+    ownerOnly(c, ctx);
+    return storyLoaders(ctx.loaders, ctx.services.dataSource).missions.load(c.id);
+  }
+
+  @FieldResolver(() => Mission, { nullable: true, description: 'The active mission, if any.' })
+  async currentMission(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<Mission | null> {
+    return (await this.missionHistory(c, ctx)).find((m) => m.status === 'active') ?? null;
+  }
+}
+
+/** Characters only reach GraphQL through owner-checked queries; this keeps it so for story fields. */
+function ownerOnly(c: Character, ctx: GraphQLContext): void {
+  if (!ctx.user || ctx.user.id !== c.userId) throw AppError.notFound('Character');
+}

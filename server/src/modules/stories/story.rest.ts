@@ -1,0 +1,126 @@
+import express from 'express';
+import type { Services } from '../../services';
+import { body, isoDate, queryValue, restUser } from '../shared/rest';
+import type { Chapter } from './chapter.entity';
+import type { Mission } from './mission.entity';
+import type { ChapterOutcome } from './story.service';
+
+/** SPEC §3 chapter, plus its place in the story. */
+function chapterBody(c: Chapter) {
+  return { id: c.id, index: c.index, take: c.take, text: c.text, playerChoice: c.playerChoice, choices: c.choices, setting: c.setting };
+}
+
+/** SPEC §3 mission. */
+function missionBody(m: Mission) {
+  return { id: m.id, objective: m.objective, startedAt: isoDate(m.startedAt), status: m.status };
+}
+
+/** SPEC §7 generate-chapter response (`error` is null on success; failures use the usual error body). */
+function outcomeBody(o: ChapterOutcome) {
+  return {
+    error: null,
+    newChapter: chapterBody(o.chapter),
+    updatedStats: o.updatedStats,
+    newIncreases: o.newIncreases,
+    // The story AI does not track a cast of side characters; the field is kept for SPEC clients.
+    updatedCurrentCharacters: [],
+    newSettingGenerated: o.newSettingGenerated,
+    settingText: o.settingText,
+    newMission: o.newMission ? missionBody(o.newMission) : null,
+    missionCompleted: o.missionCompleted,
+  };
+}
+
+/**
+ * SPEC §7 /stories/* as thin adapters over StoryService, plus the paths the SPEC's storyline needs
+ * but does not show (storyline read, regenerate, takes, undo, export). Errors answer `{ error, code }`
+ * with the code's status, so `error` is set exactly when something failed.
+ */
+export function storiesRestRouter(services: Services): express.Router {
+  const r = express.Router();
+  // Taken before the body is read and the caller authenticated: whether a repeated action raced the
+  // chapter it repeats depends on when it arrived, not on how long it queued behind other work.
+  r.use((req, res, next) => {
+    res.locals.arrivedAt = Date.now();
+    next();
+  });
+  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+
+  r.post('/generate-chapter', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json(outcomeBody(await services.stories.generateChapter(user.id, body(req), { arrivedAt: res.locals.arrivedAt as number })));
+  });
+
+  r.post('/regenerate-chapter', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json(outcomeBody(await services.stories.regenerateChapter(user.id, body(req))));
+  });
+
+  r.post('/select-take', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json(outcomeBody(await services.stories.selectTake(user.id, b.characterId, b.take)));
+  });
+
+  r.post('/undo-chapter', async (req, res) => {
+    const user = await restUser(services, req);
+    const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
+    res.json({ error: null, updatedStats: c.stats, settingText: c.currentSetting, missionHistory: (await services.stories.missionHistory(c.id)).map(missionBody) });
+  });
+
+  r.post('/fetch-styles', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json(await services.stories.styles(user.id, body(req).settingDescription));
+  });
+
+  r.post('/get-new-mission', async (req, res) => {
+    const user = await restUser(services, req);
+    const { objective } = await services.stories.suggestMission(user.id, body(req));
+    res.json({ error: null, objective });
+  });
+
+  r.post('/update-mission-history', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    const history = await services.stories.replaceMissionHistory(user.id, b.characterId, b.missionHistory);
+    res.json({ error: null, missionHistory: history.map(missionBody) });
+  });
+
+  r.post('/update-mission', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    // missionHistory (the client's copy) is not trusted: the stored history is the truth.
+    const { mission, history } = await services.stories.updateMission(user.id, b.characterId, b.updatedMission);
+    res.json({ error: null, updatedMissionHistory: history.map(missionBody), updatedMission: missionBody(mission) });
+  });
+
+  r.get('/storyline/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    const s = await services.stories.storyline(user.id, req.params.characterId, { limit: queryValue(req, 'limit'), beforeIndex: queryValue(req, 'beforeIndex') });
+    res.json({
+      id: s.character.id,
+      description: s.character.description,
+      stats: s.character.stats,
+      storyline: {
+        chapters: s.chapters.map(chapterBody),
+        // Selected chapters are numbered 0…n-1 without gaps, so the latest is total - 1.
+        current_chapter: s.total > 0 ? s.total - 1 : null,
+        current_setting: s.character.currentSetting,
+        total_chapters: s.total,
+      },
+      mission_history: s.missions.map(missionBody),
+    });
+  });
+
+  r.get('/export/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    const file = await services.stories.exportStory(user.id, req.params.characterId, queryValue(req, 'format') ?? 'md');
+    res.setHeader('Content-Type', file.mimeType);
+    res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+    res.send(file.content);
+  });
+
+  return r;
+}

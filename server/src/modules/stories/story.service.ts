@@ -1,0 +1,931 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { fixedChapterTokens, planFold } from '../../ai/context-budget';
+import { type ChapterInput, type ChapterResult, type PastChapter, type StoryAI, type StyleSet } from '../../ai/story-ai';
+import { DEFAULT_STYLES } from '../../ai/style-guard';
+import { AppError, isAppError } from '../../common/app-error';
+import { createLogger, type Logger } from '../../common/logger';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Config } from '../../config/env';
+import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
+import { isUuid, object, text } from '../shared/input';
+import { Character } from '../characters/character.entity';
+import { Chapter, type MissionSnapshot } from './chapter.entity';
+import { LiveChapter, pollChapter, type StreamFrame } from './chapter-stream';
+import { Mission } from './mission.entity';
+import { renderStoryHtml, renderStoryMarkdown, type ExportFormat, type StoryExport } from './story-export';
+import { activeMission, applyMissionEffects, applyTake, decideMissionEffects, missionBeforeTake, raiseStats, unapplyTake } from './story-state';
+import { StyleCache } from './style-cache';
+
+export const ACTION_MAX = 500;
+export const OBJECTIVE_MAX = 240;
+export const SETTING_DESCRIPTION_MAX = 2000;
+export const DEFAULT_READING_LEVEL = 8;
+/** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
+export const DEFAULT_CONTEXT_TOKENS = 2000;
+export const STORYLINE_PAGE_MAX = 200;
+export const MISSION_HISTORY_MAX = 200;
+/**
+ * A request with the same action as the latest chapter that reached the service before that chapter
+ * was committed raced it (double click, a client retrying a request that is still running): it gets
+ * that chapter instead of a second one. No grace period after the commit: a player may well pick the
+ * same suggested action again at once, and that must write a new chapter. Clients that retry later
+ * send `expectedIndex`, which makes the retry exact.
+ */
+export const DUPLICATE_GRACE_MS = 0;
+
+export interface StoryServiceOptions {
+  /** Text is persisted at most this often while streaming (the first chunk right away). */
+  flushIntervalMs: number;
+  /** A generating row is touched at least this often, so other instances can tell it is alive. */
+  heartbeatMs: number;
+  /** A generating row untouched this long belongs to a crashed process and may be taken over. */
+  staleAfterMs: number;
+  /** How often a reader polls a chapter that another instance is writing. */
+  pollIntervalMs: number;
+}
+const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 100, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
+
+export type GenerateMode = 'next' | 'regenerate';
+
+export interface StartOptions {
+  /** When the request reached the server (ms epoch); default now. Decides whether it raced a chapter. */
+  arrivedAt?: number;
+}
+
+/** What a committed chapter did: the fields of SPEC §7 generate-chapter, from the stored take. */
+export interface ChapterOutcome {
+  chapter: Chapter;
+  updatedStats: Record<string, number>;
+  newIncreases: Record<string, number>;
+  newSettingGenerated: boolean;
+  settingText: string | null;
+  /** The mission this chapter started (its pre-mission or the next one), null when none. */
+  newMission: Mission | null;
+  missionCompleted: boolean;
+}
+
+export interface ChapterHandle {
+  chapterId: string;
+  characterId: string;
+  index: number;
+  take: number;
+  /** True when this request joined a generation that was already running (or just finished). */
+  joined: boolean;
+  /** Settles when the chapter is committed (or fails with GENERATION_FAILED / CONFLICT). */
+  done: Promise<ChapterOutcome>;
+}
+
+export interface StreamEvent extends StreamFrame {
+  chapterId: string;
+  characterId: string;
+  index: number;
+  take: number;
+  outcome: ChapterOutcome | null;
+  errorCode: string | null;
+  error: string | null;
+}
+
+interface ParsedGenerate {
+  characterId: string;
+  action: string | null;
+  readingLevel: number;
+  worldDescription: string | null;
+  expectedIndex: number | null;
+}
+
+interface StoryContext {
+  character: Character;
+  worldDescription: string | null;
+  maxContextTokens: number;
+  latest: { id: string; index: number; playerChoice: string | null; completedAt: Date | null } | null;
+}
+
+interface Running {
+  live: LiveChapter;
+  done: Promise<ChapterOutcome>;
+}
+
+/**
+ * Storylines: chapters written by the story AI on the server, streamed while they are written and
+ * committed atomically with their stat and mission changes; missions; takes; undo; styles; export.
+ *
+ * One chapter at a time per character is enforced by the database (a partial unique index on the
+ * generating row), so it holds across requests, processes and instances; this class only decides
+ * whether a second request joins the running generation or is refused with CONFLICT.
+ */
+export class StoryService {
+  private readonly running = new Map<string, Running>();
+  private readonly styleCache: StyleCache;
+  private readonly options: StoryServiceOptions;
+  private readonly log: Logger;
+  private closed = false;
+  private readonly aborts = new Set<AbortController>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: { config: Config; ai: StoryAI; limiter: RateLimiter; logger?: Logger },
+    options: Partial<StoryServiceOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+    this.styleCache = new StyleCache(deps.ai);
+    this.log = deps.logger ?? createLogger(deps.config);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Generating chapters
+
+  /** Generates the next chapter and waits for it (SPEC POST /stories/generate-chapter). */
+  async generateChapter(userId: string, raw: Record<string, unknown>, opts: StartOptions = {}): Promise<ChapterOutcome> {
+    return (await this.startChapter(userId, raw, 'next', opts)).done;
+  }
+
+  /**
+   * Starts (or joins) a chapter generation and returns as soon as it is claimed; the text can then be
+   * followed with `follow`. The generation belongs to the server from here on: nothing the caller's
+   * connection does can stop it.
+   */
+  async startChapter(userId: string, raw: Record<string, unknown>, mode: GenerateMode, opts: StartOptions = {}): Promise<ChapterHandle> {
+    const arrivedAt = opts.arrivedAt ?? Date.now();
+    const input = parseGenerate(raw, mode);
+    await this.rateLimit(userId, 'chapter');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const ctx = await this.loadContext(userId, input.characterId);
+      const running = await this.runningRow(input.characterId);
+      if (running) {
+        if (Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.running.has(running.id)) {
+          // Its process died mid-chapter: the half chapter was never part of the story; take over.
+          await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE id = $1 AND status = 'generating'`, [running.id]);
+          continue;
+        }
+        return this.join(ctx, running, input, mode);
+      }
+      if (!input.worldDescription && !ctx.worldDescription) throw AppError.badInput('No world description available', 'worldDescription');
+      const latest = ctx.latest;
+      if (mode === 'next') {
+        const dup = this.isDuplicate(latest, input, arrivedAt);
+        if (dup) return this.settled(await this.outcomeOf(latest!.id), true);
+        if (input.expectedIndex !== null && input.expectedIndex !== (latest ? latest.index + 1 : 0)) {
+          throw new AppError('CONFLICT', 'The story has moved on since you chose this action; reload it.', { currentChapter: latest?.index ?? null });
+        }
+        if (latest && input.action === null) throw AppError.badInput('Please choose or type an action.', 'userChoice');
+      } else if (!latest) {
+        throw AppError.badInput('There is no chapter to regenerate yet.', 'characterId');
+      }
+      const handle = await this.claimAndRun(ctx, input, mode);
+      if (handle) return handle;
+      // Lost a race (another request claimed, or the story moved between our read and our claim).
+    }
+    throw new AppError('CONFLICT', 'A chapter is already being written for this character; wait for it to finish.');
+  }
+
+  /** Regenerates the latest chapter as a new take (kept next to the old ones) and waits for it. */
+  async regenerateChapter(userId: string, raw: Record<string, unknown>): Promise<ChapterOutcome> {
+    return (await this.startChapter(userId, raw, 'regenerate')).done;
+  }
+
+  private isDuplicate(latest: StoryContext['latest'], input: ParsedGenerate, arrivedAt: number): boolean {
+    if (!latest || !latest.completedAt || input.action === null || latest.playerChoice !== input.action) return false;
+    if (input.expectedIndex !== null) return input.expectedIndex === latest.index;
+    return arrivedAt <= latest.completedAt.getTime() + DUPLICATE_GRACE_MS;
+  }
+
+  private async join(ctx: StoryContext, running: { id: string; index: number; take: number; playerChoice: string | null }, input: ParsedGenerate, mode: GenerateMode): Promise<ChapterHandle> {
+    const latestIndex = ctx.latest?.index ?? -1;
+    const isRegen = running.index === latestIndex;
+    const same = mode === 'regenerate' ? isRegen : !isRegen && running.playerChoice === input.action;
+    if (!same) throw new AppError('CONFLICT', 'A chapter is already being written for this character; wait for it to finish.');
+    const local = this.running.get(running.id);
+    const done = local ? local.done : this.awaitRemote(running.id);
+    done.catch(() => undefined);
+    return { chapterId: running.id, characterId: ctx.character.id, index: running.index, take: running.take, joined: true, done };
+  }
+
+  private settled(outcome: ChapterOutcome, joined: boolean): ChapterHandle {
+    const c = outcome.chapter;
+    return { chapterId: c.id, characterId: c.characterId, index: c.index, take: c.take, joined, done: Promise.resolve(outcome) };
+  }
+
+  /** Claims the generating slot (null when someone else got it first) and starts the generation. */
+  private async claimAndRun(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode): Promise<ChapterHandle | null> {
+    const latestIndex = ctx.latest?.index ?? -1;
+    const index = mode === 'next' ? latestIndex + 1 : latestIndex;
+    const action = mode === 'next' ? input.action : (ctx.latest?.playerChoice ?? null);
+    const now = new Date();
+    let rows: Array<{ id: string; take: number }>;
+    try {
+      // The guard makes the claim conditional on the story still ending where we read it, so a
+      // chapter can never be written on top of a state that changed under us.
+      rows = (await this.dataSource.query(
+        `INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text, created_at, updated_at)
+         SELECT $1, $2, (SELECT COALESCE(MAX(take) + 1, 0) FROM chapters WHERE character_id = $1 AND "index" = $2), false, 'generating', $3, '', $4, $4
+          WHERE (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = $1 AND is_selected) = $5
+         RETURNING id, take`,
+        [ctx.character.id, index, action, now, latestIndex],
+      )) as Array<{ id: string; take: number }>;
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+    const row = rows[0];
+    if (!row) return null;
+    const live = new LiveChapter(row.id, ctx.character.id, index, row.take, action);
+    let resolve!: (o: ChapterOutcome) => void;
+    let reject!: (e: unknown) => void;
+    const done = new Promise<ChapterOutcome>((res, rej) => ((resolve = res), (reject = rej)));
+    done.catch(() => undefined); // startChapter callers may never await it
+    this.running.set(row.id, { live, done });
+    void this.run(ctx, input, mode, live, latestIndex).then(resolve, reject);
+    return { chapterId: row.id, characterId: ctx.character.id, index, take: row.take, joined: false, done };
+  }
+
+  /** The generation itself, detached from any request. */
+  private async run(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, latestIndex: number): Promise<ChapterOutcome> {
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    const writer = new TextWriter(this.dataSource, live, this.options);
+    try {
+      await yieldToLoop(); // let requests already on the wire arrive (and join) before we run
+      const c = ctx.character;
+      const worldDescription = input.worldDescription ?? ctx.worldDescription;
+      if (!worldDescription) throw AppError.badInput('No world description available', 'worldDescription');
+
+      // The state the chapter is written from: now, or (regenerating) just before the latest chapter.
+      let stats = c.stats;
+      let setting = c.currentSetting;
+      let mission: string | null;
+      const prev = mode === 'regenerate' ? await this.dataSource.getRepository(Chapter).findOneByOrFail({ characterId: c.id, index: live.index, isSelected: true }) : null;
+      if (prev) {
+        stats = prev.statsBefore;
+        setting = prev.settingBefore;
+        mission = await missionBeforeTake(this.dataSource.manager, prev);
+      } else {
+        mission = (await this.dataSource.getRepository(Mission).findOne({ where: { characterId: c.id, status: 'active' } }))?.objective ?? null;
+      }
+      const seed = seedOf(live.chapterId);
+
+      // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
+      let preMission: string | null = null;
+      if (!mission) {
+        try {
+          const previous = await this.dataSource.getRepository(Mission).findOne({ where: { characterId: c.id, status: 'completed' }, order: { completedAt: 'DESC' } });
+          preMission = (await this.deps.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission: previous?.objective ?? null, seed }, { signal: abort.signal })).objective;
+          mission = preMission;
+        } catch (e) {
+          this.log.warn('mission generation failed; continuing without a mission', { characterId: c.id, err: e });
+        }
+      }
+
+      const character = { name: c.name, description: c.description, stats, traits: c.traits, special: c.special?.name ? c.special : null };
+      const fixed = { worldDescription, character, mission, setting, action: live.action };
+      const history = await this.history(c, live.index);
+      const fold = await this.fold(c, history, fixed, ctx.maxContextTokens, abort.signal);
+
+      const chapterInput: ChapterInput = {
+        ...fixed,
+        summary: fold.summary,
+        recentChapters: history.slice(fold.recentStart),
+        chapterNumber: live.index + 1,
+        readingLevel: input.readingLevel,
+        seed,
+        maxContextTokens: ctx.maxContextTokens,
+      };
+      writer.start();
+      let result: ChapterResult | null = null;
+      for await (const ev of this.deps.ai.streamChapter(chapterInput, { signal: abort.signal })) {
+        if (ev.type === 'delta') {
+          live.append(ev.text);
+          writer.changed();
+          // The offline storyteller (and PGlite) resolve through microtasks only: without a turn of
+          // the event loop per chunk, one chapter would starve every other socket until it is done.
+          await yieldToLoop();
+        } else {
+          result = ev.result;
+          break;
+        }
+      }
+      if (!result) throw new Error('chapter stream ended without a result');
+      await writer.stop();
+      const outcome = await this.commit(live, mode, latestIndex, result, preMission, fold.update);
+      live.end('complete', outcome.chapter.text);
+      return outcome;
+    } catch (e) {
+      await writer.stop();
+      if (!(isAppError(e) && (e.code === 'CONFLICT' || e.code === 'BAD_USER_INPUT'))) {
+        this.log.error('chapter generation failed', { characterId: live.characterId, chapterId: live.chapterId, err: e });
+      }
+      // The row never became part of the story (it was never selected); mark it so readers stop.
+      await this.dataSource
+        .query(`UPDATE chapters SET status = 'failed', text = '' WHERE id = $1 AND status = 'generating'`, [live.chapterId])
+        .catch((err: unknown) => this.log.error('could not mark a chapter failed', { chapterId: live.chapterId, err }));
+      live.end('failed', '');
+      throw generationError(e);
+    } finally {
+      this.aborts.delete(abort);
+      this.running.delete(live.chapterId);
+    }
+  }
+
+  /** Selected chapters before `index` that the rolling summary does not cover yet (older ones: placeholders). */
+  private async history(c: Character, index: number): Promise<PastChapter[]> {
+    const from = c.summaryThroughIndex + 1;
+    const rows = (await this.dataSource.query(
+      `SELECT "index", text, player_choice FROM chapters WHERE character_id = $1 AND is_selected AND "index" >= $2 AND "index" < $3 ORDER BY "index"`,
+      [c.id, from, index],
+    )) as Array<{ index: number; text: string; player_choice: string | null }>;
+    const out: PastChapter[] = Array.from({ length: Math.max(0, index) }, () => ({ text: '', playerChoice: null }));
+    for (const r of rows) out[r.index] = { text: r.text, playerChoice: r.player_choice };
+    return out;
+  }
+
+  /**
+   * Keeps the prompt within the tier's context: chapters pushed out of the verbatim window are folded
+   * into the stored rolling summary, incrementally (only the newly pushed-out ones are summarised).
+   */
+  private async fold(
+    c: Character,
+    history: PastChapter[],
+    fixed: Parameters<typeof fixedChapterTokens>[0],
+    maxContextTokens: number,
+    signal: AbortSignal,
+  ): Promise<{ summary: string; recentStart: number; update: { summary: string; through: number; expectedThrough: number } | null }> {
+    const summarizedCount = Math.min(c.summaryThroughIndex + 1, history.length);
+    const plan = planFold({ chapters: history, summarizedCount, maxContextTokens, fixedTokens: fixedChapterTokens(fixed) });
+    if (plan.foldTo <= plan.foldFrom) return { summary: c.storySummary, recentStart: summarizedCount, update: null };
+    try {
+      const { summary } = await this.deps.ai.summarize(
+        { previousSummary: c.storySummary, chapters: history.slice(plan.foldFrom, plan.foldTo), maxTokens: plan.summaryMaxTokens },
+        { signal },
+      );
+      return { summary, recentStart: plan.recentStart, update: { summary, through: plan.recentStart - 1, expectedThrough: c.summaryThroughIndex } };
+    } catch (e) {
+      // Without a new summary the chapters stay verbatim; the provider trims the prompt to fit.
+      this.log.warn('summary failed; sending chapters verbatim', { characterId: c.id, err: e });
+      return { summary: c.storySummary, recentStart: summarizedCount, update: null };
+    }
+  }
+
+  /** The one transaction that makes a take part of the story: chapter, stats, missions, summary. */
+  private async commit(
+    live: LiveChapter,
+    mode: GenerateMode,
+    latestIndex: number,
+    result: ChapterResult,
+    preMission: string | null,
+    summary: { summary: string; through: number; expectedThrough: number } | null,
+  ): Promise<ChapterOutcome> {
+    const now = new Date();
+    const chapter = await this.dataSource.transaction(async (m) => {
+      const ch = await lockCharacter(m, live.characterId);
+      const [row] = (await m.query(`SELECT status FROM chapters WHERE id = $1`, [live.chapterId])) as Array<{ status: string }>;
+      if (row?.status !== 'generating') throw new AppError('CONFLICT', 'This chapter was abandoned while it was being written.');
+      if ((await latestSelectedIndex(m, live.characterId)) !== latestIndex) throw new AppError('CONFLICT', 'The story changed while this chapter was being written.');
+
+      let statsBefore = ch.stats;
+      let settingBefore = ch.currentSetting;
+      if (mode === 'regenerate') {
+        const prev = await m.getRepository(Chapter).findOneByOrFail({ characterId: live.characterId, index: live.index, isSelected: true });
+        await unapplyTake(m, prev);
+        await m.getRepository(Chapter).update({ id: prev.id }, { isSelected: false });
+        statsBefore = prev.statsBefore;
+        settingBefore = prev.settingBefore;
+      }
+      const effects = decideMissionEffects(await activeMission(m, live.characterId), preMission, result, now);
+      await applyMissionEffects(m, live.characterId, live.index, effects);
+      const { after, applied } = raiseStats(statsBefore, result.statIncreases);
+      const setting = result.newSetting ?? settingBefore;
+      const foldNow = summary && ch.summaryThroughIndex === summary.expectedThrough;
+      await m.query(
+        `UPDATE characters SET stats = $2, current_setting = $3,
+                story_summary = CASE WHEN $4 THEN $5 ELSE story_summary END,
+                summary_through_index = CASE WHEN $4 THEN $6 ELSE summary_through_index END
+          WHERE id = $1`,
+        [live.characterId, JSON.stringify(after), setting, Boolean(foldNow), summary?.summary ?? '', summary?.through ?? -1],
+      );
+      await m.getRepository(Chapter).update(
+        { id: live.chapterId },
+        {
+          status: 'complete',
+          isSelected: true,
+          text: result.text,
+          choices: result.choices,
+          setting,
+          statIncreases: applied,
+          statsAfter: after,
+          statsBefore,
+          settingBefore,
+          missionEffects: effects,
+          completedAt: now,
+        },
+      );
+      // Failed takes of this character are of no further use once a take succeeds.
+      await m.query(`DELETE FROM chapters WHERE character_id = $1 AND status = 'failed'`, [live.characterId]);
+      return m.getRepository(Chapter).findOneByOrFail({ id: live.chapterId });
+    });
+    return outcomeOf(chapter);
+  }
+
+  /** Waits for a generation running on another instance by watching its row. */
+  private async awaitRemote(chapterId: string): Promise<ChapterOutcome> {
+    for (;;) {
+      const local = this.running.get(chapterId);
+      if (local) return local.done;
+      const [row] = (await this.dataSource.query(`SELECT status FROM chapters WHERE id = $1`, [chapterId])) as Array<{ status: string }>;
+      if (!row || row.status === 'failed') throw new AppError('GENERATION_FAILED', 'Failed to generate story chapter. Please try again.');
+      if (row.status === 'complete') return this.outcomeOf(chapterId);
+      await new Promise((r) => setTimeout(r, this.options.pollIntervalMs));
+    }
+  }
+
+  private async outcomeOf(chapterId: string): Promise<ChapterOutcome> {
+    return outcomeOf(await this.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId }));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Following a chapter as it is written
+
+  /**
+   * The chapter stream for a character: the generation running now (text so far, then the rest),
+   * or — when none is running — the given or latest chapter at once, complete. `chapterId` pins one
+   * generation; without it the character's current one is followed.
+   */
+  async openStream(userId: string, characterId: unknown, chapterId?: unknown, signal?: AbortSignal): Promise<AsyncGenerator<StreamEvent>> {
+    // Checks run before the stream is returned, so a stranger's id fails the subscribe call itself.
+    const character = await this.owned(userId, characterId);
+    let target: { id: string; index: number; take: number } | null;
+    if (chapterId !== undefined && chapterId !== null) {
+      if (!isUuid(chapterId)) throw AppError.notFound('Chapter');
+      const [row] = (await this.dataSource.query(`SELECT id, "index", take FROM chapters WHERE id = $1 AND character_id = $2`, [chapterId, character.id])) as Array<{
+        id: string;
+        index: number;
+        take: number;
+      }>;
+      target = row ?? null;
+    } else {
+      target = (await this.runningRow(character.id)) ?? (await this.latestRow(character.id));
+    }
+    if (!target) throw AppError.notFound('Chapter');
+    return this.stream(character.id, target, signal);
+  }
+
+  private async *stream(characterId: string, target: { id: string; index: number; take: number }, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    const local = this.running.get(target.id);
+    const frames = local
+      ? local.live.follow(signal)
+      : pollChapter(
+          async () => {
+            const [r] = (await this.dataSource.query(`SELECT status, text FROM chapters WHERE id = $1`, [target.id])) as Array<{ status: Chapter['status']; text: string }>;
+            return r ?? null;
+          },
+          this.options.pollIntervalMs,
+          signal,
+        );
+    for await (const frame of frames) {
+      const base = { ...frame, chapterId: target.id, characterId, index: target.index, take: target.take, outcome: null, errorCode: null, error: null };
+      if (frame.status === 'complete') {
+        yield { ...base, outcome: await this.outcomeOf(target.id) };
+      } else if (frame.status === 'failed') {
+        yield { ...base, errorCode: 'GENERATION_FAILED', error: 'Failed to generate story chapter. Please try again.' };
+      } else {
+        yield base;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Takes and undo
+
+  /** Makes another take of the latest chapter the chosen one; stats and missions follow it exactly. */
+  async selectTake(userId: string, characterId: unknown, take: unknown): Promise<ChapterOutcome> {
+    const character = await this.owned(userId, characterId);
+    if (typeof take !== 'number' || !Number.isInteger(take) || take < 0) throw AppError.badInput('take must be a whole number ≥ 0.', 'take');
+    const chapter = await this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, character.id);
+      await refuseWhileGenerating(m, character.id);
+      const index = await latestSelectedIndex(m, character.id);
+      const repo = m.getRepository(Chapter);
+      const chosen = await repo.findOne({ where: { characterId: character.id, index, take, status: 'complete' } });
+      if (index < 0 || !chosen) throw AppError.notFound('Chapter take');
+      if (chosen.isSelected) return chosen;
+      const current = await repo.findOneByOrFail({ characterId: character.id, index, isSelected: true });
+      await unapplyTake(m, current);
+      await repo.update({ id: current.id }, { isSelected: false });
+      await applyTake(m, chosen);
+      await repo.update({ id: chosen.id }, { isSelected: true });
+      return repo.findOneByOrFail({ id: chosen.id });
+    });
+    return outcomeOf(chapter);
+  }
+
+  /**
+   * Removes the latest chapter (all its takes), restoring stats, setting and missions exactly as they
+   * were before it. Returns the character as it is now.
+   */
+  async undoLastChapter(userId: string, characterId: unknown): Promise<Character> {
+    const character = await this.owned(userId, characterId);
+    await this.dataSource.transaction(async (m) => {
+      const ch = await lockCharacter(m, character.id);
+      await refuseWhileGenerating(m, character.id);
+      const index = await latestSelectedIndex(m, character.id);
+      if (index < 0) throw AppError.badInput('There is no chapter to undo.', 'characterId');
+      const latest = await m.getRepository(Chapter).findOneByOrFail({ characterId: character.id, index, isSelected: true });
+      await unapplyTake(m, latest);
+      await m.query(`DELETE FROM chapters WHERE character_id = $1 AND ("index" >= $2 OR status = 'failed')`, [character.id, index]);
+      // A summary that covered the removed chapter no longer describes the story: rebuild it lazily.
+      if (ch.summaryThroughIndex >= index) {
+        await m.query(`UPDATE characters SET story_summary = '', summary_through_index = -1 WHERE id = $1`, [character.id]);
+      }
+    });
+    return this.owned(userId, character.id);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Missions
+
+  /** SPEC get-new-mission: an objective suggestion (not stored). */
+  async suggestMission(userId: string, raw: Record<string, unknown>): Promise<{ objective: string }> {
+    const worldDescription = text(raw.worldDescription, 'worldDescription', { required: 'No world description available', max: WORLD_DESCRIPTION_MAX });
+    const personality = text(raw.userPersonality, 'userPersonality', { max: 4000 });
+    const previousMission = missionText(raw.previousMission);
+    await this.rateLimit(userId, 'mission');
+    try {
+      return await this.deps.ai.generateMission({ worldDescription, character: { name: 'the hero', description: personality || undefined }, previousMission });
+    } catch (e) {
+      this.log.warn('mission suggestion failed', { err: e });
+      throw new AppError('GENERATION_FAILED', 'Failed to generate a mission.');
+    }
+  }
+
+  /** SPEC update-mission: edits the current mission's objective (starting one when there is none). */
+  async updateMission(userId: string, characterId: unknown, updated: unknown): Promise<{ mission: Mission; history: Mission[] }> {
+    const character = await this.owned(userId, characterId);
+    const raw = updated !== null && typeof updated === 'object' && !Array.isArray(updated) ? (updated as Record<string, unknown>).objective : updated;
+    const objective = text(raw, 'updatedMission', { required: 'The mission objective cannot be empty.', max: OBJECTIVE_MAX });
+    const mission = await this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, character.id);
+      const repo = m.getRepository(Mission);
+      const active = await repo.findOne({ where: { characterId: character.id, status: 'active' } });
+      if (active) {
+        await repo.update({ id: active.id }, { objective });
+        return repo.findOneByOrFail({ id: active.id });
+      }
+      return repo.save(repo.create({ characterId: character.id, objective, startedAt: new Date(), status: 'active' }));
+    });
+    return { mission, history: await this.missionHistory(character.id) };
+  }
+
+  /**
+   * SPEC update-mission-history: the player's list replaces the stored one. Entries matching a stored
+   * mission (same objective and start time) keep its identity and chapter links, so undo still works.
+   */
+  async replaceMissionHistory(userId: string, characterId: unknown, list: unknown): Promise<Mission[]> {
+    const character = await this.owned(userId, characterId);
+    if (!Array.isArray(list)) throw AppError.badInput('missionHistory must be a list.', 'missionHistory');
+    if (list.length > MISSION_HISTORY_MAX) throw AppError.badInput(`missionHistory may have at most ${MISSION_HISTORY_MAX} entries.`, 'missionHistory');
+    const items = list.map((v, i) => {
+      const o = object(v, `missionHistory[${i}]`);
+      const objective = text(o.objective, 'missionHistory.objective', { required: 'Every mission needs an objective.', max: OBJECTIVE_MAX });
+      const status = o.status ?? 'active';
+      if (status !== 'active' && status !== 'completed') throw AppError.badInput('status must be active or completed.', 'missionHistory.status');
+      const startedAt = o.startedAt === undefined || o.startedAt === null ? new Date() : new Date(String(o.startedAt));
+      if (Number.isNaN(startedAt.getTime())) throw AppError.badInput('startedAt must be an ISO time.', 'missionHistory.startedAt');
+      return { objective, status: status as Mission['status'], startedAt };
+    });
+    if (items.filter((x) => x.status === 'active').length > 1) throw AppError.badInput('Only one mission can be active.', 'missionHistory');
+    await this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, character.id);
+      const repo = m.getRepository(Mission);
+      const existing = await repo.find({ where: { characterId: character.id } });
+      const keep = new Set<string>();
+      const updates: Array<{ id: string; status: Mission['status'] }> = [];
+      const inserts: typeof items = [];
+      for (const item of items) {
+        const match = existing.find((e) => !keep.has(e.id) && e.objective === item.objective && e.startedAt.getTime() === item.startedAt.getTime());
+        if (match) {
+          keep.add(match.id);
+          if (match.status !== item.status) updates.push({ id: match.id, status: item.status });
+        } else inserts.push(item);
+      }
+      const drop = existing.filter((e) => !keep.has(e.id)).map((e) => e.id);
+      if (drop.length > 0) await m.query(`DELETE FROM missions WHERE id = ANY($1::uuid[])`, [drop]);
+      // Completions first, so the one-active index never sees two active missions.
+      for (const u of updates.sort((a) => (a.status === 'completed' ? -1 : 1))) {
+        await repo.update({ id: u.id }, u.status === 'completed' ? { status: 'completed', completedAt: new Date() } : { status: 'active', completedAt: null, completedAtChapter: null });
+      }
+      for (const item of inserts) {
+        await repo.insert({ characterId: character.id, ...item, completedAt: item.status === 'completed' ? new Date() : null });
+      }
+    });
+    return this.missionHistory(character.id);
+  }
+
+  missionHistory(characterId: string): Promise<Mission[]> {
+    return this.dataSource.getRepository(Mission).find({ where: { characterId }, order: { startedAt: 'ASC', createdAt: 'ASC' } });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reads, styles, export
+
+  /** A page of the selected chapters, oldest first: the last `limit` before `beforeIndex`. */
+  async chapters(characterId: string, limit: number, beforeIndex: number | null): Promise<Chapter[]> {
+    const rows = await this.dataSource
+      .getRepository(Chapter)
+      .createQueryBuilder('c')
+      .where('c.characterId = :characterId AND c.isSelected', { characterId })
+      .andWhere(beforeIndex === null ? '1=1' : 'c.index < :beforeIndex', { beforeIndex })
+      .orderBy('c.index', 'DESC')
+      .limit(limit)
+      .getMany();
+    return rows.reverse();
+  }
+
+  /** SPEC §3 "character in the storyline", for REST: one page of chapters plus the mission history. */
+  async storyline(userId: string, characterId: unknown, page: { limit?: unknown; beforeIndex?: unknown }) {
+    const c = await this.owned(userId, characterId);
+    const limit = pageLimit(page.limit);
+    const beforeIndex = page.beforeIndex === undefined || page.beforeIndex === null || page.beforeIndex === '' ? null : Number(page.beforeIndex);
+    if (beforeIndex !== null && !Number.isInteger(beforeIndex)) throw AppError.badInput('beforeIndex must be a whole number.', 'beforeIndex');
+    const [chapters, missions, total] = [await this.chapters(c.id, limit, beforeIndex), await this.missionHistory(c.id), await this.dataSource.getRepository(Chapter).countBy({ characterId: c.id, isSelected: true })];
+    return { character: c, chapters, missions, total };
+  }
+
+  /** SPEC fetch-styles: the validated style set for a setting; the default set on any failure. */
+  async styles(userId: string, settingDescription: unknown): Promise<StyleSet> {
+    let setting: string;
+    try {
+      setting = text(settingDescription, 'settingDescription', { max: SETTING_DESCRIPTION_MAX });
+    } catch {
+      return { ...DEFAULT_STYLES };
+    }
+    if (!setting) return { ...DEFAULT_STYLES };
+    return this.styleCache.get(setting, () => this.rateLimit(userId, 'styles'));
+  }
+
+  /** The story as one Markdown file or one self-contained, script-free HTML page. */
+  async exportStory(userId: string, characterId: unknown, format: unknown): Promise<StoryExport> {
+    if (format !== 'md' && format !== 'html') throw AppError.badInput('format must be md or html.', 'format');
+    const c = await this.owned(userId, characterId);
+    const [chapters, missions] = [await this.chapters(c.id, Number.MAX_SAFE_INTEGER, null), await this.missionHistory(c.id)];
+    const [world] = c.worldId ? ((await this.dataSource.query(`SELECT name FROM worlds WHERE id = $1`, [c.worldId])) as Array<{ name: string }>) : [];
+    const story = { character: c, worldName: world?.name ?? null, chapters, missions };
+    const fmt: ExportFormat = format;
+    if (fmt === 'md') return renderStoryMarkdown(story);
+    const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
+    return renderStoryHtml(story, styles);
+  }
+
+  /** The player's own character, or NOT_FOUND (also for anyone else's: no probing). */
+  async owned(userId: string, characterId: unknown): Promise<Character> {
+    if (!isUuid(characterId)) throw AppError.notFound('Character');
+    const c = await this.dataSource.getRepository(Character).findOne({ where: { id: characterId, userId } });
+    if (!c) throw AppError.notFound('Character');
+    return c;
+  }
+
+  /**
+   * Shutdown: new generations are refused at once; the ones in flight get `graceMs` to commit, then
+   * are stopped — their rows are marked failed and the story is untouched, so the same action can be
+   * sent again (to another instance).
+   */
+  async close(graceMs = 0): Promise<void> {
+    this.closed = true;
+    const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
+    if (graceMs > 0 && this.running.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+      clearTimeout(timer);
+    }
+    for (const a of this.aborts) a.abort();
+    await all;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async rateLimit(userId: string, what: 'chapter' | 'mission' | 'styles'): Promise<void> {
+    if (this.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; try again in a moment.');
+    const { perUserPerWindow, windowSeconds } = this.deps.config.generationRateLimit;
+    const r = await this.deps.limiter.hit(`story:${what}:${userId}`, perUserPerWindow, windowSeconds);
+    if (!r.allowed) {
+      throw new AppError('RATE_LIMITED', 'Too many requests; please wait a moment.', { retryAfterSeconds: r.retryAfterSeconds });
+    }
+  }
+
+  /** Character (owned), its world's description, the tier's context and the latest chapter, in one query. */
+  private async loadContext(userId: string, characterId: string): Promise<StoryContext> {
+    const character = await this.owned(userId, characterId);
+    const [row] = (await this.dataSource.query(
+      `SELECT w.description AS world_description, t.max_context_tokens,
+              l.id AS latest_id, l."index" AS latest_index, l.player_choice AS latest_choice, l.completed_at AS latest_completed_at
+         FROM characters c
+         LEFT JOIN worlds w ON w.id = c.world_id
+         LEFT JOIN subscriptions s ON s.user_id = c.user_id
+         LEFT JOIN tiers t ON t.id = s.tier_id
+         LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at FROM chapters
+                             WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
+        WHERE c.id = $1`,
+      [character.id],
+    )) as Array<{
+      world_description: string | null;
+      max_context_tokens: number | null;
+      latest_id: string | null;
+      latest_index: number | null;
+      latest_choice: string | null;
+      latest_completed_at: Date | string | null;
+    }>;
+    return {
+      character,
+      worldDescription: row?.world_description ?? null,
+      maxContextTokens: row?.max_context_tokens ?? DEFAULT_CONTEXT_TOKENS,
+      latest:
+        row?.latest_id && row.latest_index !== null
+          ? {
+              id: row.latest_id,
+              index: row.latest_index,
+              playerChoice: row.latest_choice,
+              completedAt: row.latest_completed_at ? new Date(row.latest_completed_at) : null,
+            }
+          : null,
+    };
+  }
+
+  private async runningRow(characterId: string): Promise<{ id: string; index: number; take: number; playerChoice: string | null; touchedAt: Date } | null> {
+    const [r] = (await this.dataSource.query(
+      `SELECT id, "index", take, player_choice, updated_at FROM chapters WHERE character_id = $1 AND status = 'generating'`,
+      [characterId],
+    )) as Array<{ id: string; index: number; take: number; player_choice: string | null; updated_at: Date | string }>;
+    return r ? { id: r.id, index: r.index, take: r.take, playerChoice: r.player_choice, touchedAt: new Date(r.updated_at) } : null;
+  }
+
+  private async latestRow(characterId: string): Promise<{ id: string; index: number; take: number } | null> {
+    const [r] = (await this.dataSource.query(
+      `SELECT id, "index", take FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1`,
+      [characterId],
+    )) as Array<{ id: string; index: number; take: number }>;
+    return r ?? null;
+  }
+}
+
+/**
+ * Persists a running chapter's text: the first chunk at once, then at most every flushIntervalMs, and
+ * a heartbeat (touching updated_at) when nothing was written for a while, so the row never looks
+ * abandoned during a slow model. Writes are conditional on the row still generating, so a late write
+ * can never overwrite a committed or failed chapter.
+ */
+class TextWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private written = '';
+  private lastWrite = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly live: LiveChapter,
+    private readonly options: StoryServiceOptions,
+  ) {}
+
+  start(): void {
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastWrite >= this.options.heartbeatMs) this.enqueue();
+    }, this.options.heartbeatMs);
+    this.heartbeat.unref();
+    this.lastWrite = Date.now();
+  }
+
+  changed(): void {
+    if (this.stopped || this.timer) return;
+    const wait = this.written === '' ? 0 : Math.max(0, this.options.flushIntervalMs - (Date.now() - this.lastWrite));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.enqueue();
+    }, wait);
+  }
+
+  private enqueue(): void {
+    this.writing = this.writing.then(async () => {
+      if (this.stopped) return;
+      const text = this.live.text;
+      this.lastWrite = Date.now();
+      try {
+        await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating'`, [this.live.chapterId, text]);
+        this.written = text;
+      } catch {
+        // A missed write only delays what another instance sees; the commit stores the final text.
+      }
+    });
+  }
+
+  /** Stops writing and waits for a write in flight (never awaited inside a transaction). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.timer = null;
+    await this.writing;
+  }
+}
+
+/** Outcome fields from the stored take, so every reader (local, remote, late) sees the same answer. */
+export function outcomeOf(c: Chapter): ChapterOutcome {
+  const e = c.missionEffects ?? {};
+  const started: MissionSnapshot | undefined = e.newMission ?? (e.preMission && e.completedMissionId !== e.preMission.id ? e.preMission : undefined);
+  let newMission: Mission | null = null;
+  if (started) {
+    newMission = Object.assign(new Mission(), {
+      id: started.id,
+      characterId: c.characterId,
+      objective: started.objective,
+      startedAt: new Date(started.startedAt),
+      status: 'active' as const,
+      completedAt: null,
+      startedAtChapter: c.index,
+      completedAtChapter: null,
+    });
+  }
+  return {
+    chapter: c,
+    updatedStats: c.statsAfter,
+    newIncreases: c.statIncreases,
+    newSettingGenerated: c.setting !== null && c.setting !== c.settingBefore,
+    settingText: c.setting,
+    newMission,
+    missionCompleted: Boolean(e.completedMissionId),
+  };
+}
+
+function parseGenerate(raw: Record<string, unknown>, mode: GenerateMode): ParsedGenerate {
+  const characterId = raw.characterId;
+  if (!isUuid(characterId)) throw AppError.notFound('Character');
+  const action = mode === 'next' ? text(raw.userChoice, 'userChoice', { max: ACTION_MAX, tooLong: `Your action can be at most ${ACTION_MAX} characters.` }) : '';
+  if (mode === 'next' && typeof raw.userChoice === 'string' && raw.userChoice.length > 0 && action === '') {
+    throw AppError.badInput('Please choose or type an action.', 'userChoice');
+  }
+  return {
+    characterId,
+    action: action || null,
+    readingLevel: readingLevelOf(raw.readingLevel),
+    worldDescription: text(raw.worldDescription, 'worldDescription', { max: WORLD_DESCRIPTION_MAX }) || null,
+    expectedIndex: raw.expectedIndex === undefined || raw.expectedIndex === null ? null : wholeNumber(raw.expectedIndex, 'expectedIndex'),
+  };
+}
+
+function readingLevelOf(v: unknown): number {
+  if (v === undefined || v === null || v === '') return DEFAULT_READING_LEVEL;
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 12) throw AppError.badInput('readingLevel must be a whole number from 1 to 12.', 'readingLevel');
+  return n;
+}
+
+function wholeNumber(v: unknown, field: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw AppError.badInput(`${field} must be a whole number ≥ 0.`, field);
+  return v;
+}
+
+function pageLimit(v: unknown): number {
+  if (v === undefined || v === null || v === '') return 50;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > STORYLINE_PAGE_MAX) throw AppError.badInput(`limit must be 1–${STORYLINE_PAGE_MAX}.`, 'limit');
+  return n;
+}
+
+function missionText(v: unknown): string | null {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) v = (v as Record<string, unknown>).objective;
+  return text(v, 'previousMission', { max: OBJECTIVE_MAX }) || null;
+}
+
+async function lockCharacter(m: EntityManager, id: string): Promise<Character> {
+  const c = await m.getRepository(Character).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  if (!c) throw AppError.notFound('Character');
+  return c;
+}
+
+async function latestSelectedIndex(m: EntityManager, characterId: string): Promise<number> {
+  const [r] = (await m.query(`SELECT COALESCE(MAX("index"), -1) AS i FROM chapters WHERE character_id = $1 AND is_selected`, [characterId])) as Array<{ i: number }>;
+  return Number(r?.i ?? -1);
+}
+
+async function refuseWhileGenerating(m: EntityManager, characterId: string): Promise<void> {
+  const rows = (await m.query(`SELECT 1 FROM chapters WHERE character_id = $1 AND status = 'generating'`, [characterId])) as unknown[];
+  if (rows.length > 0) throw new AppError('CONFLICT', 'A chapter is being written for this character; wait for it to finish.');
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; driverError?: { code?: string } };
+  return err?.code === '23505' || err?.driverError?.code === '23505';
+}
+
+/** A stable 31-bit seed per take: the offline storyteller is deterministic per seed. */
+function seedOf(id: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+  return (h >>> 0) & 0x7fffffff;
+}
+
+function generationError(e: unknown): AppError {
+  if (isAppError(e) && (e.code === 'CONFLICT' || e.code === 'NOT_FOUND' || e.code === 'BAD_USER_INPUT')) return e;
+  return new AppError('GENERATION_FAILED', 'Failed to generate story chapter. Please try again.');
+}

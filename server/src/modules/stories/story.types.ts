@@ -1,0 +1,212 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Chapter } from './chapter.entity';
+import { Mission } from './mission.entity';
+
+@InputType({ description: 'SPEC §7 generate-chapter.' })
+export class GenerateChapterInput {
+  @Field(() => ID)
+  characterId: string;
+
+  @Field(() => String, { nullable: true, description: 'A suggested choice or free text (trimmed, ≤ 500). Empty only for the opening chapter.' })
+  userChoice?: string | null;
+
+  @Field(() => Int, { nullable: true, description: '1–12; default 8.' })
+  readingLevel?: number | null;
+
+  @Field(() => String, { nullable: true, description: "Defaults to the character's world description." })
+  worldDescription?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Index the new chapter should get (the number of chapters you have seen). When the story has moved on, the chapter already written there from the same action is returned (a retry), otherwise CONFLICT.',
+  })
+  expectedIndex?: number | null;
+}
+
+@InputType()
+export class RegenerateChapterInput {
+  @Field(() => ID)
+  characterId: string;
+
+  @Field(() => Int, { nullable: true })
+  readingLevel?: number | null;
+
+  @Field(() => String, { nullable: true })
+  worldDescription?: string | null;
+}
+
+@ObjectType({ description: 'SPEC §7 generate-chapter response.' })
+export class GenerateChapterPayload {
+  @Field(() => Chapter)
+  newChapter: Chapter;
+
+  @Field(() => GraphQLJSONObject, { description: 'All stats after the chapter.' })
+  updatedStats: Record<string, number>;
+
+  @Field(() => GraphQLJSONObject, { description: 'Stat → increase this chapter brought (shown as +N).' })
+  newIncreases: Record<string, number>;
+
+  @Field()
+  newSettingGenerated: boolean;
+
+  @Field(() => String, { nullable: true, description: 'The setting in effect after the chapter (drives the immersive styles).' })
+  settingText: string | null;
+
+  @Field(() => Mission, { nullable: true, description: 'A mission this chapter started (the one generated before it, or the next one).' })
+  newMission: Mission | null;
+
+  @Field({ description: 'Whether the chapter completed the mission that was current.' })
+  missionCompleted: boolean;
+}
+
+@ObjectType({ description: 'A claimed chapter generation; follow it with the chapterStream subscription.' })
+export class ChapterGeneration {
+  @Field(() => ID)
+  chapterId: string;
+
+  @Field(() => ID)
+  characterId: string;
+
+  @Field(() => Int)
+  index: number;
+
+  @Field(() => Int)
+  take: number;
+
+  @Field({ description: 'True when this joined a generation that was already running for the same action.' })
+  joined: boolean;
+}
+
+export enum ChapterStreamStatus {
+  generating = 'generating',
+  complete = 'complete',
+  failed = 'failed',
+}
+registerEnumType(ChapterStreamStatus, { name: 'ChapterStreamStatus' });
+
+@ObjectType({
+  description:
+    "One step of a chapter being written. Apply it as text = text.slice(0, offset) + delta: the first event carries the text so far (offset 0), the last has status complete (with the result) or failed.",
+})
+export class ChapterStreamEvent {
+  @Field(() => ID)
+  chapterId: string;
+
+  @Field(() => ID)
+  characterId: string;
+
+  @Field(() => Int)
+  index: number;
+
+  @Field(() => Int)
+  take: number;
+
+  @Field(() => ChapterStreamStatus)
+  status: ChapterStreamStatus;
+
+  @Field(() => Int)
+  offset: number;
+
+  @Field()
+  delta: string;
+
+  @Field(() => GenerateChapterPayload, { nullable: true })
+  result: GenerateChapterPayload | null;
+
+  @Field(() => String, { nullable: true })
+  errorCode: string | null;
+
+  @Field(() => String, { nullable: true })
+  error: string | null;
+}
+
+@ObjectType({ description: 'SPEC §3 storyline: a page of chapters (oldest first) and where the story stands.' })
+export class Storyline {
+  @Field(() => [Chapter])
+  chapters: Chapter[];
+
+  @Field(() => Int, { nullable: true, description: 'Index of the latest chapter; null before the first.' })
+  currentChapter: number | null;
+
+  @Field(() => String, { nullable: true })
+  currentSetting: string | null;
+
+  @Field(() => Int)
+  totalChapters: number;
+
+  @Field({ description: 'More (older) chapters exist before this page.' })
+  hasOlder: boolean;
+
+  @Field(() => [Chapter], { description: 'Every complete take of the latest chapter (selectChapterTake picks one).' })
+  latestTakes: Chapter[];
+
+  @Field(() => ID, { nullable: true, description: 'The chapter being written now, if any (follow it with chapterStream).' })
+  generatingChapterId: string | null;
+}
+
+@ObjectType({ description: 'SPEC §3 setting style set: validated design tokens, never raw CSS.' })
+export class StyleSetType {
+  @Field() containerBackground: string;
+  @Field() contentBackground: string;
+  @Field() contentTextColor: string;
+  @Field() ContainerTextColor: string;
+  @Field() statsPanelBackground: string;
+  @Field() statsPanelTextColor: string;
+  @Field() statsItemBackground: string;
+  @Field() statsItemTextColor: string;
+  @Field() buttonBackground: string;
+  @Field() buttonTextColor: string;
+  @Field() borderColor: string;
+  @Field() fontFamily: string;
+  @Field() borderRadius: string;
+}
+
+@InputType({ description: 'SPEC §7 get-new-mission.' })
+export class SuggestMissionInput {
+  @Field()
+  worldDescription: string;
+
+  @Field(() => String, { nullable: true })
+  userPersonality?: string | null;
+
+  @Field(() => String, { nullable: true })
+  previousMission?: string | null;
+}
+
+@ObjectType()
+export class MissionSuggestion {
+  @Field()
+  objective: string;
+}
+
+@InputType({ description: 'A mission as the player sends it in update-mission-history.' })
+export class MissionHistoryEntryInput {
+  @Field()
+  objective: string;
+
+  @Field(() => String, { nullable: true, description: 'active or completed; default active.' })
+  status?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  startedAt?: Date | null;
+}
+
+@ObjectType()
+export class StoryExportFile {
+  @Field()
+  filename: string;
+
+  @Field()
+  mimeType: string;
+
+  @Field()
+  content: string;
+}
+
+export enum StoryExportFormat {
+  md = 'md',
+  html = 'html',
+}
+registerEnumType(StoryExportFormat, { name: 'StoryExportFormat' });

@@ -1,0 +1,276 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Chapter } from '../../server/src/modules/stories/chapter.entity';
+import { StoryService } from '../../server/src/modules/stories/story.service';
+import { gatedStream, makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
+import { signUp, startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Chapters are written on the server and saved as they stream: a reader that drops and comes back
+ * catches up with no gap or repeat, a reader that never comes back still finds the chapter, and
+ * concurrent requests never fork a storyline (PGlite and PostgreSQL; one or two service instances).
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const START = /* GraphQL */ `
+  mutation Start($input: GenerateChapterInput!) { startChapter(input: $input) { chapterId index take joined } }
+`;
+const STREAM = /* GraphQL */ `
+  subscription S($characterId: ID!, $chapterId: ID) {
+    chapterStream(characterId: $characterId, chapterId: $chapterId) {
+      chapterId status offset delta errorCode
+      result { newChapter { id text } updatedStats newIncreases }
+    }
+  }
+`;
+
+interface Ev {
+  chapterId: string;
+  status: string;
+  offset: number;
+  delta: string;
+  errorCode: string | null;
+  result: { newChapter: { id: string; text: string } } | null;
+}
+
+function wsClient(token: string): Client {
+  return createClient({
+    url: t.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Subscribes and collects events; `untilEvents` resolves once n events arrived. */
+function follow(client: Client, variables: Record<string, unknown>) {
+  const events: Ev[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let error: unknown = null;
+  const done = new Promise<void>((resolve) => {
+    client.subscribe<{ chapterStream: Ev }>(
+      { query: STREAM, variables },
+      {
+        next: (v) => {
+          if (v.errors) error = v.errors;
+          if (v.data) events.push(v.data.chapterStream);
+          for (const w of [...waiters]) if (events.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+        },
+        error: (e) => ((error = e), resolve()),
+        complete: () => resolve(),
+      },
+    );
+  });
+  return {
+    events,
+    done,
+    get error() {
+      return error;
+    },
+    untilEvents: (n: number) => (events.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+  };
+}
+
+/** Applies events as the API documents: text = text.slice(0, offset) + delta. */
+function apply(text: string, events: Ev[]): string {
+  for (const e of events) text = text.slice(0, e.offset) + e.delta;
+  return text;
+}
+
+async function player() {
+  const s = await signUp(t);
+  const c = await makeCharacter(t, s.user.id);
+  return { token: s.accessToken, characterId: c.id };
+}
+
+async function waitFor<T>(fn: () => Promise<T | null | undefined>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('streaming a chapter', () => {
+  it('a reader killed mid-chapter reconnects and gets the text so far, then the rest: nothing missing, nothing twice', async () => {
+    const gate = gatedStream();
+    useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const p = await player();
+    const started = await t.gql(START, { input: { characterId: p.characterId } }, p.token);
+    expect(started.errors).toBeUndefined();
+    const chapterId = started.data!.startChapter.chapterId;
+
+    const first = wsClient(p.token);
+    const a = follow(first, { characterId: p.characterId });
+    await a.untilEvents(1); // the (empty) text so far
+    gate.release(3);
+    await a.untilEvents(4);
+    expect(a.events.every((e) => e.status === 'generating' && e.chapterId === chapterId)).toBe(true);
+    const seenByA = apply('', a.events);
+    // The phone drops: the socket dies without a goodbye, and more prose is written meanwhile.
+    await first.dispose();
+    gate.release(4);
+    await gate.yielded(7);
+
+    // The server saved what was written while nobody listened.
+    const persisted = await waitFor(async () => {
+      const row = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId });
+      return row.text.length > seenByA.length ? row : null;
+    });
+    expect(persisted.status).toBe('generating');
+    expect(persisted.text.startsWith(seenByA)).toBe(true);
+
+    const second = wsClient(p.token);
+    const b = follow(second, { characterId: p.characterId, chapterId });
+    await b.untilEvents(1);
+    // Catch-up first: everything written so far, in one event from offset 0.
+    expect(b.events[0]).toMatchObject({ offset: 0, status: 'generating' });
+    expect(b.events[0]!.delta.startsWith(seenByA)).toBe(true);
+    gate.release(Infinity);
+    await b.done;
+    await second.dispose();
+    expect(b.error).toBeNull();
+
+    const last = b.events[b.events.length - 1]!;
+    expect(last.status).toBe('complete');
+    const stored = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId });
+    expect(stored.status).toBe('complete');
+    expect(last.result!.newChapter.text).toBe(stored.text);
+    // Appends only, each exactly where the previous ended: no gap and no duplicate.
+    let len = 0;
+    for (const e of b.events) {
+      expect(e.offset).toBe(len);
+      len += e.delta.length;
+    }
+    expect(apply('', b.events)).toBe(stored.text);
+  });
+
+  it('a reader that never comes back still finds the whole chapter stored', async () => {
+    const gate = gatedStream();
+    useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const p = await player();
+    // REST caller gives up (aborts) while the chapter is being written.
+    const abort = new AbortController();
+    const req = fetch(`${t.url}/api/stories/generate-chapter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${p.token}` },
+      body: JSON.stringify({ characterId: p.characterId }),
+      signal: abort.signal,
+    }).catch((e: Error) => e.name);
+    gate.release(2);
+    await gate.yielded(2);
+    abort.abort();
+    expect(await req).toBe('AbortError');
+    gate.release(Infinity);
+    const ds = t.app.db.dataSource;
+    const chapter = await waitFor(() => ds.getRepository(Chapter).findOne({ where: { characterId: p.characterId, status: 'complete', isSelected: true } }));
+    expect(chapter.index).toBe(0);
+    expect(chapter.text.length).toBeGreaterThan(200);
+
+    // Coming back much later: the stream hands over the finished chapter at once.
+    const client = wsClient(p.token);
+    const late = follow(client, { characterId: p.characterId });
+    await late.done;
+    await client.dispose();
+    expect(late.events).toHaveLength(1);
+    expect(late.events[0]).toMatchObject({ status: 'complete', offset: 0, delta: chapter.text });
+  });
+
+  it('a stranger cannot follow someone else’s chapter', async () => {
+    useStoryAI(t, scriptedAI());
+    const p = await player();
+    await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId }, p.token);
+    const stranger = await signUp(t);
+    const client = wsClient(stranger.accessToken);
+    const s = follow(client, { characterId: p.characterId });
+    await s.done;
+    await client.dispose();
+    expect(s.events).toHaveLength(0);
+    expect(JSON.stringify(s.error)).toContain('NOT_FOUND');
+  });
+});
+
+describe('one chapter at a time per character', () => {
+  it('10 concurrent requests with the same action produce exactly one chapter; every caller gets it', async () => {
+    useStoryAI(t, scriptedAI());
+    const p = await player();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: 'Open the door' }, p.token)),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((r) => r.body.newChapter.id)).size).toBe(1);
+    const rows = await t.app.db.dataSource.getRepository(Chapter).findBy({ characterId: p.characterId });
+    expect(rows.filter((r) => r.status !== 'failed')).toHaveLength(1);
+    expect(rows[0]!.index).toBe(0);
+  });
+
+  it('GraphQL: 10 concurrent generateChapter calls carrying expectedIndex produce exactly one chapter', async () => {
+    useStoryAI(t, scriptedAI());
+    const p = await player();
+    const GEN = `mutation G($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id index } } }`;
+    const results = await Promise.all(Array.from({ length: 10 }, () => t.gql(GEN, { input: { characterId: p.characterId, userChoice: 'Wake up', expectedIndex: 0 } }, p.token)));
+    const ids = new Set(results.filter((r) => !r.errors).map((r) => r.data!.generateChapter.newChapter.id));
+    expect(ids.size).toBe(1);
+    for (const r of results) if (r.errors) expect(r.errors[0]!.extensions!.code).toBe('CONFLICT');
+    expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId, status: 'complete' })).toBe(1);
+  });
+
+  it('10 concurrent requests with different actions, spread over two server instances: one chapter, the rest CONFLICT', async () => {
+    const gate = gatedStream();
+    const a = useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const s = t.app.services;
+    // A second instance on the same database: its own in-memory state, only the database is shared.
+    const b = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI({ streamChapter: (i) => gate.stream(i) }), limiter: s.limiter }, { pollIntervalMs: 20 });
+    const p = await makeCharacter(t, (await signUp(t)).user.id);
+    const userId = p.userId;
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      (i % 2 ? b : a)
+        .startChapter(userId, { characterId: p.id, userChoice: `Action number ${i}` }, 'next')
+        .then((h) => h.done)
+        .then(
+          (o) => ({ ok: o.chapter.id }),
+          (e: { code?: string }) => ({ err: e.code }),
+        ),
+    );
+    gate.release(Infinity);
+    const out = await Promise.all(calls);
+    const oks = out.filter((o): o is { ok: string } => 'ok' in o);
+    expect(oks).toHaveLength(1);
+    expect(out.filter((o) => 'err' in o).every((o) => (o as { err: string }).err === 'CONFLICT')).toBe(true);
+    const rows = await s.dataSource.getRepository(Chapter).findBy({ characterId: p.id });
+    expect(rows.map((r) => [r.index, r.status, r.isSelected])).toEqual([[0, 'complete', true]]);
+  });
+
+  it('a request on another instance joins the running generation and gets the same chapter', async () => {
+    const gate = gatedStream();
+    const a = useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const s = t.app.services;
+    const b = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI(), limiter: s.limiter }, { pollIntervalMs: 20 });
+    const c = await makeCharacter(t, (await signUp(t)).user.id);
+    const first = await a.startChapter(c.userId, { characterId: c.id, userChoice: 'Climb the tower' }, 'next');
+    gate.release(2);
+    await gate.yielded(2);
+    const joined = await b.startChapter(c.userId, { characterId: c.id, userChoice: 'Climb the tower' }, 'next');
+    expect(joined).toMatchObject({ chapterId: first.chapterId, joined: true });
+    // The other instance can stream it too, from the persisted text.
+    const frames: string[] = [];
+    const reading = (async () => {
+      for await (const e of await b.openStream(c.userId, c.id)) frames.push(`${e.status}:${e.offset}`);
+    })();
+    gate.release(Infinity);
+    const [o1, o2] = await Promise.all([first.done, joined.done]);
+    await reading;
+    expect(o2.chapter.id).toBe(o1.chapter.id);
+    expect(o2.chapter.text).toBe(o1.chapter.text);
+    expect(frames[frames.length - 1]).toMatch(/^complete:/);
+  });
+});
