@@ -84,10 +84,8 @@ export function planFold(input: FoldPlanInput): FoldPlan {
       used -= sizes[recentStart] ?? 0;
       recentStart++;
     }
-    if (used > recentBudget && recentStart < sizes.length) {
-      // A single huge last chapter: fold it too; buildChapterContext trims what is left.
-      recentStart = sizes.length;
-    }
+    // If the newest chapter alone is over budget (tiny tiers), it still stays: buildChapterContext
+    // keeps its last lines, which is what the next chapter continues from.
   }
   return { foldFrom: start, foldTo: recentStart, recentStart, summaryMaxTokens, recentBudget };
 }

@@ -109,7 +109,7 @@ function hexToRgb(hex: string): RGB {
 
 const NUM = String.raw`(\d{1,3}(?:\.\d+)?)`;
 const PCT = String.raw`(\d{1,3}(?:\.\d+)?)%`;
-const ALPHA = String.raw`(?:\s*[,/]\s*(\d?(?:\.\d+)?%?))?`;
+const ALPHA = String.raw`(?:\s*[,/]\s*(\d{0,3}(?:\.\d+)?%?))?`;
 const RGB_RE = new RegExp(String.raw`^rgba?\(\s*${NUM}\s*,?\s*${NUM}\s*,?\s*${NUM}${ALPHA}\s*\)$`, 'i');
 const HSL_RE = new RegExp(String.raw`^hsla?\(\s*${NUM}(?:deg)?\s*,?\s*${PCT}\s*,?\s*${PCT}${ALPHA}\s*\)$`, 'i');
 const HEX_RE = /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;

@@ -22,7 +22,7 @@ export const CONTINUE: Family = {
   cores: [
     '{name} had not forgotten {prev}',
     '{prev} [stayed|lingered|lingered, unresolved,] in {name}\'s thoughts',
-    '{name} [thought again about|turned over|turned over once more] {prev}',
+    '{name} [thought about|turned over|turned over once more] {prev}',
     '{name} [went over|went back over|went back over, piece by piece,] {prev}',
     '{prev} [was still on|still weighed on|weighed heavily on] {name}\'s mind',
     '{name} [could not stop thinking about|could not set aside|found it impossible to set aside] {prev}',
@@ -170,7 +170,7 @@ export const DIALOGUE: Family = {
   pos: 'post',
   cores: [
     '“[{oath}, you came|{oath}, you actually came|{oath} — I had almost given up on you]',
-    '“[{threatCap} is close|{threatCap} is close, and getting closer|Mark my words: {threat} is closer than anyone here believes]',
+    '“[{threatCap} could be here soon|{threatCap} could be here by nightfall|Mark my words: {threat} will be here sooner than anyone believes]',
     '“[You need to hurry|There is not much time|There is less time than you think, {name}]',
     '“[I know about {artifact}|I have heard talk of {artifact}|I know where the trail to {artifact} begins]',
     '“[Stay away from {faction}|Keep clear of {faction}|Whatever {faction} offers you, refuse it]',
@@ -229,7 +229,7 @@ export const MISSION: Family = {
 export const PROGRESS: Family = {
   pos: 'post',
   cores: [
-    '{npc} [knew something that could help|knew a thing or two that could help|knew something that might well turn the search around]',
+    '[a plan was taking shape|a plan was taking shape now|a plan was slowly taking shape]',
     '[the way to the goal was clearer now|the road to the goal looked clearer now|the road to the goal looked clearer now than it had in days]',
     '{name} [now had a lead|now had a real lead|now held a lead worth following]',
     '[one more piece fit|one more piece of the puzzle fit|one more piece of the puzzle slid into place]',
@@ -326,14 +326,14 @@ export const HOOK: Family = {
   cores: [
     '[now {name} had to choose|now {name} had a choice to make|now {name} faced a choice that could not be put off]',
     '[what came next|what would come next|whatever would come next] [was up to {name}|was up to {name} alone|was, as always, up to {name} alone]',
-    '{threatCap} [was still out there|was still out there somewhere|was still out there, and surely not idle]',
+    '{threatCap} [remained out there|remained out there somewhere|remained out there, and surely not idle]',
     '[somewhere|somewhere close|somewhere close by] a [door slammed|door slammed shut|door slammed, and then there was silence]',
     '{name} [looked ahead|looked toward {placeName}|turned to look toward {placeName}, thinking hard]',
   ],
   mods: [
     ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
     ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
-    ' [and waited|and waited for a sign|and waited for some sign of what to do]',
+    ', [and {they} waited|and {they} waited for a sign|and {they} waited for some sign of what to do]',
     ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',
     ' [once more|once again|once again, as so often before]',
     ', [and the wind rose|and the wind picked up|and the wind rose, carrying {sensory}]',
@@ -385,7 +385,7 @@ export const INNER: Family = {
     ' [for a moment|for a heartbeat|for the space of a heartbeat]',
     ', [then shook it off|then let it go|then put the thought firmly aside]',
     ', [and {special} stirred|and {special} stirred within|and somewhere within, {special} stirred]',
-    ' [again|yet again|yet again, as {they} often did]',
+    ', [deep down|at heart|at heart, whatever else {they} might be]',
     ', [which was a good thing|which was just as well|which was, on reflection, just as well]',
     ', [and kept moving|and pressed on|and pressed on regardless]',
   ],
@@ -396,7 +396,7 @@ export const PLACE: Family = {
   cores: [
     '{placeCap} [was old|was older than it looked|was far older than it looked]',
     '[people said|folk said|the old stories said] that {place} [was lucky|had been lucky once|had once been a lucky place]',
-    '{placeCap} [was busy|was busy that day|was busier than usual that day]',
+    '{placeCap} [was crowded|was more crowded than before|was more crowded than {name} remembered]',
     '[in {worldPlace}|all across {worldPlace}|everywhere in {worldPlace}], [people talked of|folk whispered of|folk spoke in lowered voices of] {threat}',
     '{faction} [had been here|had left their mark here|had clearly left their mark here]',
   ],
@@ -415,7 +415,7 @@ export const BODY: Family = {
   pos: 'post',
   cores: [
     '{name} [wiped {their} face|wiped the grime from {their} face|wiped the grime and sweat from {their} face]',
-    '{name}\'s [hands shook a little|hands were not quite steady|hands were not as steady as {they} would have liked]',
+    '{name} [steadied {their} shaking hands|steadied {their} unsteady hands|steadied hands that were not as steady as {they} would have liked]',
     '{name} [took a long drink of water|drank deeply from {their} flask|drank deeply from {their} flask and felt a little better]',
     '{name} [rolled {their} shoulders|stretched {their} stiff back|stretched, feeling every ache of the last days]',
     '{name} [laced {their} boots tight|checked {their} gear|checked {their} gear twice, the way old habits demanded]',
@@ -427,6 +427,106 @@ export const BODY: Family = {
     ' [without a word|without saying a word|without a word to anyone]',
     ', [thinking fast|mind racing|mind already racing ahead]',
     ' [in the quiet|in the sudden quiet|in the sudden, ringing quiet]',
+  ],
+};
+
+/** A look at the person the character is dealing with. */
+export const NPC_DETAIL: Family = {
+  pos: 'post',
+  cores: [
+    '{npc} [had kind eyes|had tired, kind eyes|had the tired, kind eyes of someone who had seen too much]',
+    '{npc} [wore a patched coat|wore a coat patched many times|wore a coat that had been patched more times than anyone could count]',
+    '{npc} [spoke softly|spoke in a low voice|spoke in a low, careful voice]',
+    '{npc} [was small and quick|was small, wiry and quick|was small and wiry, and quicker than first impressions suggested]',
+    '{npc} [kept looking at the door|kept glancing at the door|kept glancing toward the door, as if expecting someone]',
+  ],
+  mods: [
+    ', [{name} noticed|{name} saw|{name} could not help noticing]',
+    ' [as always|as ever|as ever, it seemed]',
+    ', [and seemed nervous|and seemed uneasy|and seemed more uneasy than they let on]',
+    ' [that day|on that day|on that particular day]',
+    ', [which told {name} a lot|which told {name} something|which told {name} more than any words could]',
+    ', [like an old soldier|like someone used to trouble|like someone long used to trouble]',
+  ],
+};
+
+/** A memory that ties the character to the world. */
+export const MEMORY: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [remembered {their} first day in {worldPlace}|remembered arriving in {worldPlace}|remembered, suddenly, the day {they} first came to {worldPlace}]',
+    '{name} [thought about {their} family|thought of the people back home|thought of the people {they} had left behind]',
+    '{name} [remembered an old lesson|recalled an old lesson|recalled an old lesson, clear as a bell]',
+    '{name} [recalled a story about {artifact}|recalled an old tale about {artifact}|recalled an old tale, half-forgotten, about {artifact}]',
+    '{name} [remembered a promise|remembered an old promise|remembered a promise made long ago]',
+  ],
+  mods: [
+    ', [and smiled|and smiled a little|and smiled despite everything]',
+    ', [and felt calmer|and felt steadier|and felt steadier for it]',
+    ' [all of a sudden|out of nowhere|out of nowhere, unbidden]',
+    ', [and frowned|and frowned at the memory|and frowned at the memory, unsure why it mattered now]',
+    ' [without meaning to|without wanting to|without quite meaning to]',
+    ', [then let it go again|then let the memory fade|then let the memory fade into the noise of the day]',
+  ],
+};
+
+/** The character thinking ahead: a reserve family that also keeps short chapters above 150 words. */
+export const PLAN: Family = {
+  pos: 'post',
+  cores: [
+    '{name} [made a plan|worked out a plan|worked out the beginnings of a plan]',
+    '{name} [counted what was left|took stock of what was left|took careful stock of what {they} had left]',
+    '{name} [thought about the next move|weighed the next move|weighed the next move with care]',
+    '{name} [marked the way on a map|traced the route on a map|traced the route on a battered map]',
+    '{name} [listed what could go wrong|went over what could go wrong|went over, one by one, everything that could go wrong]',
+  ],
+  mods: [
+    ', [step by step|one step at a time|one careful step at a time]',
+    ', [just in case|to be safe|to be on the safe side]',
+    ' [in {their} head|quietly, in {their} head|silently, without moving {their} lips]',
+    ', [then nodded|then nodded to {themself}|then gave a small nod of satisfaction]',
+    ' [with {npc}|together with {npc}|with {npc} looking on]',
+    ', [and felt ready|and felt more ready|and felt, for the first time, almost ready]',
+  ],
+};
+
+/** Life going on around the character: the last reserve family. */
+export const ASIDE: Family = {
+  pos: 'post',
+  cores: [
+    '{allyCap} [passed by|hurried past|hurried past without a second glance]',
+    '[somewhere|somewhere nearby|somewhere just out of sight], {ally} [was arguing|was arguing loudly|was arguing loudly about money]',
+    '{name} [heard {sensory2}|caught {sensory2}|caught, faintly, {sensory2}]',
+    '[a stranger nodded|a stranger nodded to {name}|a stranger nodded to {name} as if they were old friends]',
+    '[the crowd thinned|the crowd thinned out|the crowd thinned out as the hour grew late]',
+  ],
+  mods: [
+    ' [nearby|close by|not far from {name}]',
+    ', [and {name} smiled|and {name} almost smiled|and {name} could not help but smile]',
+    ' [for a moment|for a little while|for a brief, strange moment]',
+    ', [then all was calm|then all was calm again|then all was calm again, or nearly so]',
+    ', [which was odd|which was a little odd|which struck {name} as more than a little odd]',
+    ', [and nobody cared|and nobody seemed to care|and nobody else seemed to notice]',
+  ],
+};
+
+/** The place changing with the hours: a reserve family for short, low-level chapters. */
+export const WEATHER: Family = {
+  pos: 'post',
+  cores: [
+    '[the light changed|the light began to change|the light began, slowly, to change] over {place}',
+    '[the air grew colder|the air grew cold and still|the air grew cold and strangely still] around {place}',
+    '[shadows grew long|the shadows grew long|the shadows stretched long and thin] across {place}',
+    '[a breeze stirred|a cool breeze stirred|a cool breeze stirred the dust] at {place}',
+    '[the noise died down|the noise slowly died down|the noise of the day slowly died away] in {place}',
+  ],
+  mods: [
+    ', [and {name} looked around|and {name} took it all in|and {name} stopped to take it all in]',
+    ' [as the hours passed|as the hours slipped by|as the long hours slipped by]',
+    ', [and {npc} shivered|and {npc} shivered a little|and {npc} drew a coat closer against the chill]',
+    ', [quiet and slow|slow and quiet|slow and quiet, like a held breath]',
+    ' [bit by bit|little by little|little by little, almost unnoticed]',
+    ', [as if waiting|as if the place were waiting|as if the whole place were waiting for something]',
   ],
 };
 
@@ -442,12 +542,18 @@ export const OPENING = {
     'those who knew {name} called {them} {trait}, and {trait2} [too|as well|as well, when it mattered]',
   ],
   gift: [
-    '[{their} special gift was {special}|{they} had a gift called {special}|{they} carried a gift few possessed: {special}]',
-    '[{they} could use {special}|{they} had {special} to rely on|{they} had {special} to rely on, when all else failed]',
+    '[{their} special gift was {special}, born of {power}|{they} had a gift called {special}, born of {power}|{they} carried a gift few possessed: {special}, born of {power}]',
+    '[{they} could use {special} and {their} {power}|{they} had {special} and {their} {power} to rely on|{they} had {special} and {their} {power} to rely on, when all else failed]',
   ],
   mission: [
     '[The job was simple to say|The task was simple to say and hard to do|The task was easy to state and hard to do]: {mission}',
     '[{name} had one goal|{name} had one goal above all others|{name} had one goal that outweighed every other]: to {mission}',
+  ],
+  extra: [
+    '[{faction} ruled much of {worldPlace}|{faction} held sway over much of {worldPlace}|{faction} held sway over much of {worldPlace}, though not all of it]',
+    '[People spoke of {threat}|Folk whispered about {threat}|Folk whispered, in taverns and back rooms alike, about {threat}]',
+    '[Some said {artifact} was near|Rumour said {artifact} was close at hand|Rumour said {artifact} lay closer than anyone guessed]',
+    '{name} [had heard all of this before|knew all the stories|had heard all the stories, and believed perhaps half of them]',
   ],
   noMission: [
     '[{name} did not know yet what {they} wanted|{name} had no clear purpose yet|{name} had not yet found a purpose worth the name]',
@@ -464,5 +570,5 @@ export const CHOICES: Record<ActionKind | 'mission', string[]> = {
   rest: ['Rest and tend your wounds', 'Make camp and wait for morning', 'Share a meal with {npc}'],
   craft: ['Use {special}', 'Draw on your {power} to find another way', 'Repair your gear before moving on'],
   bold: ['Do something no one expects', 'Call out {threat} in front of everyone', 'Stake everything on a single bold move'],
-  mission: ['Focus on the mission: {mission}', 'Push on with the task — {mission}', 'Ask {npc} how to {mission}'],
+  mission: ['Focus on the mission to {mission}', 'Push on and {mission}', 'Ask {npc} how to {mission}'],
 };

@@ -7,8 +7,8 @@
 import { STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
-import { Rng, affinePermutation, mixSeed, hashString } from './prng';
-import { finishSentence, lowerFirst, normaliseAction, render, splitSentences, upperFirst, wordCount, type ActionKind, type Slots } from './text';
+import { Rng, affinePermutation, mixSeed } from './prng';
+import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type Slots } from './text';
 import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
 import { describeSetting } from './setting';
 
@@ -45,10 +45,14 @@ interface Ctx {
   level: number;
   storyKey: number;
   slots: Slots;
+  /** Families already used in this chapter: each may appear once (the no-repeat guarantee). */
+  used: Set<string>;
 }
 
 /** Picks this chapter's variant of a family (see chapter-templates.ts for why it is scheduled). */
 function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): string {
+  if (ctx.used.has(name)) throw new Error(`sentence family ${name} used twice in one chapter`);
+  ctx.used.add(name);
   const n = fam.cores.length * fam.mods.length;
   const idx = affinePermutation(mixSeed(ctx.storyKey, name), n)(ctx.input.chapterNumber);
   const core = fam.cores[idx % fam.cores.length] as string;
@@ -61,7 +65,24 @@ function article(phrase: string): string {
   return /^(the|a|an|[A-Z])/.test(phrase) ? phrase : `the ${phrase}`;
 }
 
-export function writeChapter(input: ChapterInput, level: number): OfflineChapter {
+/** Player-written strings (name, mission, traits…) go into prose: strip markup and template syntax. */
+function scrub(s: string): string {
+  return s.replace(/[<>{}[\]\\]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
+  const input: ChapterInput = {
+    ...raw,
+    mission: raw.mission ? scrub(raw.mission) || null : null,
+    setting: raw.setting ? scrub(raw.setting) : null,
+    character: {
+      ...raw.character,
+      name: scrub(raw.character.name).slice(0, 60),
+      traits: raw.character.traits.map(scrub).filter(Boolean),
+      special: raw.character.special ? { name: scrub(raw.character.special.name), description: scrub(raw.character.special.description) } : null,
+    },
+    chapterNumber: Number.isFinite(raw.chapterNumber) ? Math.max(1, Math.floor(raw.chapterNumber)) : 1,
+  };
   const world = readWorld(input.worldDescription);
   const genre = world.genre;
   const charName = input.character.name.trim() || 'The traveller';
@@ -75,11 +96,12 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
 
   // Cast for this chapter: keep someone from the previous chapter around half the time.
   const prevText = input.recentChapters[input.recentChapters.length - 1]?.text ?? input.summary;
-  const knownInPrev = world.people.filter((p) => prevText.includes(shortName(p)));
+  const knownInPrev = world.people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
   const npcFull = knownInPrev.length > 0 && rng.chance(0.5) ? rng.pick(knownInPrev) : rng.pick(world.people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
   const role = rng.pick(genre.allies);
+  const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
   const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
   const place = settingPlace ?? rng.pick(genre.places);
   const placeName = rng.pick(world.places.filter((p) => p !== settingPlace)) ?? rng.pick(world.places);
@@ -114,6 +136,8 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
     npcFull: introduced ? npc : `${npcFull}, ${role},`,
     threat,
     threatCap: upperFirst(threat),
+    ally: passerBy,
+    allyCap: upperFirst(passerBy),
     artifact: rng.pick(genre.artifacts),
     faction: rng.pick(world.factions),
     sky: rng.pick(genre.sky),
@@ -130,12 +154,15 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
     mission: mission ?? 'find a purpose worth the risk',
     newPlaceName: rng.pick(world.places),
   };
-  const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots };
+  const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
 
   // --- Decide what happens (before writing, so prose and structured result agree) -------------
-  const missionCompleted = mission !== null && input.chapterNumber >= 3 && rng.chance(hasAction && action.keywords.some((k) => mission.includes(k)) ? 0.4 : 0.2);
+  // A mission needs time: it can complete once it has run through at least two earlier chapters
+  // (every chapter names the current mission, so mentions in recent chapters measure its age).
+  const missionAge = mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0;
+  const missionCompleted = mission !== null && missionAge >= 2 && rng.chance(hasAction && action.keywords.some((k) => mission.includes(k)) ? 0.45 : 0.25);
   let newMission: string | null = null;
-  if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission, nameSet);
+  if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
   let newSetting: string | null = null;
   let newPlace = '';
@@ -162,6 +189,7 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
   if (isOpening) {
     const pickO = (list: string[]) => finishSentence(render(rng.pick(list), slots, level));
     p1.push(pickO(T.OPENING.scene), pickO(T.OPENING.who), pickO(T.OPENING.gift));
+    ctx.used.add('sky'); // the opening scene already paints the sky
     p1.push(mission ? pickO(T.OPENING.mission) : pickO(T.OPENING.noMission));
     if (hasAction) p1.push(fromFamily(ctx, 'action', T.ACTION));
   } else {
@@ -171,7 +199,9 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
   }
   if (hasAction) {
     const conseq: T.Family = { pos: 'post', cores: T.CONSEQ_CORES[action.kind], mods: T.CONSEQ_MODS };
-    p1.push(fromFamily(ctx, 'conseq', conseq));
+    // The first paragraph comes before this chapter's encounter: only someone already met can be named.
+    const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : 'an old friend';
+    p1.push(fromFamily(ctx, 'conseq', conseq, { npc: earlier }));
     if (action.object || rng.chance(0.5)) p1.push(fromFamily(ctx, 'outcome', T.OUTCOME));
   }
   p2.push(fromFamily(ctx, 'encounter', T.ENCOUNTER));
@@ -193,13 +223,15 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
   // reading levels need more of them). Each family still appears at most once.
   const target = 170 + rng.int(level <= 4 ? 60 : 120);
-  const textures: Array<[string, T.Family, string[]]> = rng.shuffle([
+  const textures = rng.shuffle<[string, T.Family, string[]]>([
     ['sensory', T.SENSORY, p2],
     ['place', T.PLACE, p2],
     ['inner', T.INNER, p3],
     ['body', T.BODY, p1],
-    ...(p1.some((s) => s.includes(slots.sky as string)) ? [] : ([['sky', T.SKY, p1]] as Array<[string, T.Family, string[]]>)),
-  ]);
+    ['sky', T.SKY, p1],
+    ['npcDetail', T.NPC_DETAIL, p2],
+    ['memory', T.MEMORY, p3],
+  ]).filter(([fname]) => !ctx.used.has(fname));
   const count = () => wordCount([...p1, ...p2, ...p3, ...p4].join(' '));
   const added: Array<[string[], string]> = [];
   for (const [fname, fam, para] of textures) {
@@ -208,7 +240,24 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
     para.push(s);
     added.push([para, s]);
   }
-  if (!missionCompleted && mission && !hasAction && count() < 150) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+  // Reserve families, in order, until the 150-word floor is met (short sentences at low levels).
+  if (isOpening) {
+    for (const t of T.OPENING.extra) {
+      if (count() >= 160) break;
+      p2.push(finishSentence(render(t, slots, level)));
+    }
+  }
+  const reserve: Array<[string, T.Family, string[]]> = [
+    ['plan', T.PLAN, p3],
+    ['aside', T.ASIDE, p2],
+    ...(hasAction && !ctx.used.has('outcome') ? ([['outcome', T.OUTCOME, p1]] as Array<[string, T.Family, string[]]>) : []),
+    ['weather', T.WEATHER, p2],
+    ...(!missionCompleted && mission && !ctx.used.has('progress') ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>) : []),
+  ];
+  for (const [fname, fam, para] of reserve) {
+    if (count() >= 160) break; // a margin over the 150-word floor
+    para.push(fromFamily(ctx, fname, fam));
+  }
   // Never cut the sentences that carry the action, the mission or the hook: only texture goes.
   while (count() > 400 && added.length > 0) {
     const [para, s] = added.pop() as [string[], string];
@@ -218,7 +267,7 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
   let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
   // 2–4 paragraphs: a short closing hook joins the paragraph before it.
   if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
-  if (level >= 9) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
+  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
 
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
@@ -241,23 +290,32 @@ export function writeChapter(input: ChapterInput, level: number): OfflineChapter
  * splitting) keeps the no-repeat guarantee: a joined sentence contains a sentence that is unique.
  */
 function joinForLevel(sentences: string[], level: number, rng: Rng, names: ReadonlySet<string>): string[] {
-  const p = level >= 11 ? 0.6 : 0.4;
+  // Longer periods as the level rises: 7 → a few joins, 12 → most pairs.
+  const p = [0.12, 0.2, 0.35, 0.45, 0.55, 0.65][Math.min(5, Math.max(0, level - 7))] as number;
   const out: string[] = [];
   for (const s of sentences) {
     const last = out[out.length - 1];
-    if (last && /\.$/.test(last) && !/[”"]/.test(last) && !/^[“"]/.test(s) && rng.chance(p)) {
+    // One join per sentence at most: chains of semicolons read as a run-on, not as style.
+    if (last && /\.$/.test(last) && !last.includes(';') && !/[”"]/.test(last) && !/^[“"]/.test(s) && rng.chance(p)) {
       out[out.length - 1] = `${last.slice(0, -1)}; ${lowerFirst(s, names)}`;
     } else out.push(s);
   }
   return out;
 }
 
+const LEADING = new Set(['At', 'In', 'On', 'The', 'Beyond', 'Here', 'Few', 'Its', 'A', 'An', 'From', 'Past']);
+/** The place a setting text is about: its first capitalised name, without a leading "At"/"The". */
 function firstProperNoun(text: string): string | null {
-  const m = /^(?:the\s+)?([A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)*)/u.exec(text.trim());
-  return m ? (m[0] as string) : null;
+  for (const run of text.match(/[A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)*/gu) ?? []) {
+    const words = run.split(/\s+/);
+    while (words.length > 0 && LEADING.has(words[0] as string)) words.shift();
+    if (words.length > 0) return words.join(' ');
+  }
+  return null;
 }
 
-export function nextMission(world: WorldModel, rng: Rng, previous: string | null | undefined, names: ReadonlySet<string>): string {
+/** A new objective in the world's genre, different from the previous one. */
+export function nextMission(world: WorldModel, rng: Rng, previous: string | null | undefined): string {
   const g = world.genre;
   for (let attempt = 0; attempt < 8; attempt++) {
     const t = rng.pick(g.missions);
@@ -273,7 +331,6 @@ export function nextMission(world: WorldModel, rng: Rng, previous: string | null
     }, 8);
     if (!previous || m.toLowerCase() !== previous.trim().toLowerCase()) return upperFirst(m);
   }
-  void names;
   return `Follow the trail beyond ${rng.pick(world.places)}`;
 }
 
@@ -296,6 +353,3 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   }
   return out;
 }
-
-/** Re-exported for tests: the sentences of a chapter text. */
-export { splitSentences, hashString };

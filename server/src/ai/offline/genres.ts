@@ -36,7 +36,9 @@ export type Motif =
   | 'dunes'
   | 'waves'
   | 'moon'
-  | 'domes';
+  | 'domes'
+  | 'airships'
+  | 'starships';
 
 export interface Genre {
   id: GenreId;
@@ -134,7 +136,7 @@ export const GENRES: readonly Genre[] = [
     factions: ['the Colonial Authority', 'Helix Biotech', 'the Survey Corps', 'the Free Settlers'],
     missions: ['Restore power to {placeName}', 'Recover {artifact} before the next dust storm', 'Find out what happened to the crew of {placeName}', 'Shut down {threat}', 'Deliver {artifact} to {faction}'],
     palette: { skyTop: '#12263f', skyHorizon: '#e58f6f', far: '#8c5a4a', near: '#5a3a32', silhouette: '#1b1a22', light: '#a9f0ff' },
-    motifs: ['domes', 'planet', 'mesas'],
+    motifs: ['planet', 'mesas', 'domes'],
     font: 6,
   },
   {
@@ -155,9 +157,9 @@ export const GENRES: readonly Genre[] = [
     placeStarts: ['Cor', 'Zan', 'Ith', 'Val', 'Ory', 'Tal', 'Xan', 'Pell'],
     placeEnds: ['ax', 'ion', 'ara', 'us Prime', 'eth', 'ora', 'yx', 'is'],
     factions: ['the Stellar Dominion', 'the Free Worlds Alliance', 'House Veyra', 'the Smugglers\' Compact'],
-    missions: ['Deliver {artifact} to the rebels at {placeName}', 'Break {ally} out of the prison barge above {placeName}', 'Outrun {threat} and reach {placeName}', 'Win {faction} to your side', 'Steal {artifact} from the Dominion vaults'],
+    missions: ['Deliver {artifact} to the rebels at {placeName}', 'Break {ally} out of the prison barge above {placeName}', 'Outrun {threat} and reach {placeName}', 'Win {faction} over to the cause', 'Steal {artifact} from the Dominion vaults'],
     palette: { skyTop: '#07061a', skyHorizon: '#5b2a86', far: '#2c2057', near: '#1a1436', silhouette: '#05040d', light: '#ffd27a' },
-    motifs: ['stars', 'planet', 'ships'],
+    motifs: ['stars', 'planet', 'starships'],
     font: 9,
   },
   {
@@ -175,10 +177,10 @@ export const GENRES: readonly Genre[] = [
     oaths: ['Flatline me', 'Chrome and circuits', 'Zero and one'],
     firstNames: ['Vex', 'Kira', 'Jax', 'Nyx', 'Rook', 'Sable', 'Ozzy', 'Mei', 'Tamsin', 'Deck'],
     lastNames: ['Nakamura', 'Cross', 'Volkov', 'Kade', 'Ortega', 'Zero'],
-    placeStarts: ['Neo', 'Sector ', 'Kow', 'Shin', 'Mega', 'Low ', 'Chiba', 'Iron'],
-    placeEnds: ['-Tokyo', '7', 'loon', 'juku', 'plex', 'Town', ' Sprawl', 'Heights'],
+    placeStarts: ['Neo ', 'Sector ', 'Kowloon ', 'Shin ', 'Mega ', 'Low ', 'Chiba ', 'Iron '],
+    placeEnds: ['Tokyo', 'Seven', 'Nine', 'Harbor', 'Plex', 'Town', 'Sprawl', 'Heights'],
     factions: ['Kessler-Mori Dynamics', 'the Tiger Claws', 'the Free Net Collective', 'the Municipal Enforcement Bureau'],
-    missions: ['Steal {artifact} from {faction}', 'Get {ally} out of {placeName} before the corps find them', 'Trace who put a bounty on your head', 'Jack into {place} and wipe your record', 'Survive a night with {threat} on your tail'],
+    missions: ['Steal {artifact} from {faction}', 'Get {ally} out of {placeName} before the corps find them', 'Trace who put out the bounty on {npc}', 'Jack into {place} and wipe the police records', 'Survive a night in {placeName} with {threat} in pursuit'],
     palette: { skyTop: '#0d0221', skyHorizon: '#ff2a6d', far: '#261447', near: '#1a0f2e', silhouette: '#07020f', light: '#05d9e8' },
     motifs: ['neonSkyline', 'skyline'],
     font: 5,
@@ -247,7 +249,7 @@ export const GENRES: readonly Genre[] = [
     placeStarts: ['Tomb', 'Dead', 'Silver', 'Red', 'Dry', 'Copper', 'Lone', 'Rattle'],
     placeEnds: ['stone', 'wood Gulch', ' Creek', ' Rock', ' Springs', ' Mesa', ' Gulch', 'snake Flats'],
     factions: ['the Union Pacific men', 'the Dalton gang', 'the Cattlemen\'s Association', 'the territorial marshals'],
-    missions: ['Bring {npc} to justice in {placeName}', 'Protect {placeName} from {threat}', 'Recover {artifact}', 'Ride the stage safely to {placeName}', 'Clear your name with {faction}'],
+    missions: ['Bring {npc} to justice in {placeName}', 'Protect {placeName} from {threat}', 'Recover {artifact}', 'Ride the stage safely to {placeName}', 'Prove to {faction} that the accusation is false'],
     palette: { skyTop: '#4f86c6', skyHorizon: '#f6b26b', far: '#c2754a', near: '#a0522d', silhouette: '#3b2416', light: '#fff0c2' },
     motifs: ['mesas', 'dunes'],
     font: 10,
@@ -318,7 +320,7 @@ export const GENRES: readonly Genre[] = [
     factions: ['the Guild of Engineers', 'the Aeronautical Society', 'the Luddite Underground', 'the Crown Patent Office'],
     missions: ['Recover {artifact} before the Exhibition opens', 'Stop {threat} in {place}', 'Get the airship to {placeName} by nightfall', 'Prove the invention works to {faction}', 'Find out who sabotaged {place}'],
     palette: { skyTop: '#5d4a3a', skyHorizon: '#d9a066', far: '#7a5c43', near: '#4a3526', silhouette: '#21160f', light: '#ffcf7a' },
-    motifs: ['chimneys', 'ships', 'skyline'],
+    motifs: ['airships', 'chimneys'],
     font: 11,
   },
   {
@@ -356,7 +358,7 @@ export const GENRES: readonly Genre[] = [
     artifacts: ['a locked phone', 'a USB stick with one file', 'an envelope of cash', 'a set of keys to the old building', 'a demo tape', 'a missing laptop'],
     power: 'hustle',
     specialNouns: ['Network', 'Hustle', 'Charm', 'Shortcut', 'Hunch', 'Comeback'],
-    oaths: ['Seriously?', 'Oh, come on', 'You have got to be kidding'],
+    oaths: ['Honestly', 'Oh, come on', 'Well, look at that'],
     firstNames: ['Maya', 'Leo', 'Priya', 'Marcus', 'Zoe', 'Sam', 'Alana', 'Theo', 'Nadia', 'Jamal'],
     lastNames: ['Chen', 'Okoye', 'Rivera', 'Brennan', 'Patel', 'Novak'],
     placeStarts: ['East ', 'North', 'River', 'Mill', 'Union ', 'Elm', 'Harbor', 'Queens'],

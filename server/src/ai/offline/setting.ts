@@ -8,7 +8,7 @@ import { upperFirst } from './text';
 
 const SHAPES = [
   '{Place} was {place}, or had been once: {sky}, and {sensory} hung over everything.',
-  '{Place} lay beyond {place}. Here {sky}, and there was {sensory} in the air.',
+  '{Place} lay beyond {place}. Here {sky}, and {sensory} was everywhere.',
   'At {Place}, {sky}. The locals spoke of {threat}, and of {artifact} that no one had seen in years.',
   '{Place}: a place of {sensory}, where {sky}. Few travellers stayed long, and fewer left unchanged.',
 ];

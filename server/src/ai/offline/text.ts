@@ -28,15 +28,14 @@ export function render(template: string, slots: Slots, readingLevel: number): st
 
 /** Capitalises the first letter, and cleans the punctuation seams templates leave behind. */
 export function finishSentence(s: string): string {
-  let t = s
+  let t = /[.!?]["”]?\s*$/.test(s) ? s : `${s}.`;
+  t = t
     .replace(/\s+/g, ' ')
     .replace(/,\s*,/g, ',')
     .replace(/,\s*([.!?:;—])/g, '$1')
     .replace(/\s+([,.;:!?])/g, '$1')
     .replace(/:\s*:/g, ':')
     .trim();
-  if (!/[.!?]["”]?$/.test(t)) t += '.';
-  t = t.replace(/([.!?])\.$/, '$1');
   return upperFirst(t);
 }
 
@@ -47,7 +46,7 @@ export function upperFirst(s: string): string {
   return s.slice(0, i) + (s[i] as string).toUpperCase() + s.slice(i + 1);
 }
 export function lowerFirst(s: string, keep: ReadonlySet<string> = new Set()): string {
-  const first = s.split(/\s+/)[0] ?? '';
+  const first = (s.split(/\s+/)[0] ?? '').replace(/(?:['’]s)?[,;:.!?]*$/, '');
   if (keep.has(first) || /^[A-Z]{2,}/.test(first) || (first.length > 1 && /^[A-Z]/.test(first) && /[A-Z]/.test(first.slice(1)))) return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
@@ -67,7 +66,7 @@ export type ActionKind = 'combat' | 'social' | 'investigate' | 'stealth' | 'trav
 
 const KIND_VERBS: Record<Exclude<ActionKind, 'bold'>, string[]> = {
   combat: ['attack', 'fight', 'strike', 'hit', 'shoot', 'kill', 'stab', 'charge', 'duel', 'battle', 'punch', 'kick', 'slay', 'confront', 'ambush', 'defend', 'draw', 'stand', 'face', 'challenge', 'wrestle', 'fire', 'hunt', 'storm'],
-  social: ['ask', 'talk', 'speak', 'tell', 'persuade', 'convince', 'negotiate', 'bargain', 'bribe', 'threaten', 'charm', 'greet', 'thank', 'befriend', 'lie', 'trade', 'buy', 'sell', 'offer', 'apologize', 'apologise', 'plead', 'call', 'question', 'interrogate', 'win', 'recruit', 'warn', 'invite', 'introduce', 'help', 'comfort', 'promise', 'agree', 'refuse', 'accept', 'flirt', 'sing', 'pray'],
+  social: ['share', 'meet', 'join', 'rally', 'lead', 'console', 'confess', 'hug', 'kiss', 'dance', 'ask', 'talk', 'speak', 'tell', 'persuade', 'convince', 'negotiate', 'bargain', 'bribe', 'threaten', 'charm', 'greet', 'thank', 'befriend', 'lie', 'trade', 'buy', 'sell', 'offer', 'apologize', 'apologise', 'plead', 'call', 'question', 'interrogate', 'win', 'recruit', 'warn', 'invite', 'introduce', 'help', 'comfort', 'promise', 'agree', 'refuse', 'accept', 'flirt', 'sing', 'pray'],
   investigate: ['search', 'look', 'examine', 'inspect', 'investigate', 'read', 'study', 'listen', 'check', 'find', 'explore', 'track', 'follow', 'observe', 'watch', 'analyze', 'analyse', 'scan', 'decipher', 'decode', 'research', 'inquire', 'dig', 'open', 'learn', 'figure', 'consult', 'map', 'solve'],
   stealth: ['sneak', 'hide', 'steal', 'creep', 'slip', 'pickpocket', 'spy', 'eavesdrop', 'shadow', 'tail', 'lurk', 'pick', 'disguise', 'evade', 'avoid', 'escape', 'flee', 'run', 'vanish', 'lie low'],
   travel: ['go', 'head', 'travel', 'walk', 'ride', 'sail', 'fly', 'climb', 'cross', 'enter', 'leave', 'return', 'move', 'journey', 'set', 'push', 'press', 'descend', 'ascend', 'swim', 'drive', 'board', 'jump', 'continue', 'take', 'visit', 'reach', 'approach', 'wander', 'march', 'race', 'chase', 'pursue', 'seek', 'venture', 'make'],
@@ -79,6 +78,12 @@ for (const [kind, verbs] of Object.entries(KIND_VERBS) as Array<[ActionKind, str
 
 const EXTRA_VERBS = new Set(
   'give grab pull push throw catch break smash lift carry drop hold keep let put show turn raise lower knock shout yell whisper scream laugh cry run open close lock unlock shut pay send bring get do be become save rescue protect guard free release destroy burn kiss hug dance play order command demand sacrifice surrender obey ignore deny admit reveal hand pour drink taste smell touch feel grab gather collect pack wake warn report'.split(
+    ' ',
+  ),
+);
+
+const NOT_VERBS = new Set(
+  'the a an this that these those some any every each my your his her its our their they them he she it you we i me one two three four five many much more most no not yes to at in on of for from with by into onto over under about after before behind beyond near toward towards maybe perhaps what why how when where who which if because very really quite just only also too'.split(
     ' ',
   ),
 );
@@ -147,17 +152,28 @@ export function normaliseAction(raw: string): NormalisedAction {
   if (base) {
     const rest = words.slice(1).join(' ');
     const clause = `${base}${rest ? ` ${rest}` : ''}`;
-    const kind: ActionKind = VERB_KIND.get(base) ?? 'bold';
+    let kind: ActionKind = VERB_KIND.get(base) ?? 'bold';
+    // "set out" is travel; "set an ambush"/"set a trap" is a fight; anything else is just bold.
+    if (base === 'set' && !/^(?:out|off|sail|forth)\b/i.test(rest)) kind = /\b(?:ambush|trap)\b/i.test(rest) ? 'combat' : 'bold';
     return { clause, object: extractObject(rest), kind, keywords };
+  }
+  // Imperatives usually start with a verb we have no list for ("whistle", "paint the wall"): trust
+  // that unless the first word is clearly not a verb.
+  if (!NOT_VERBS.has(firstRaw) && /^[a-z][a-z'-]*$/.test(firstRaw)) {
+    const rest = words.slice(1).join(' ');
+    return { clause: `${firstRaw}${rest ? ` ${rest}` : ''}`, object: extractObject(rest), kind: 'bold', keywords };
   }
   // Not a verb phrase ("the red door", "a song for the dead"): act on it as stated.
   const lowered = lowerFirst(a);
-  return { clause: `act on an idea — ${lowered} —`, object: extractObject(lowered), kind: 'bold', keywords };
+  return { clause: `follow a sudden idea: ${lowered}`, object: extractObject(lowered), kind: 'bold', keywords };
 }
 
 function extractObject(rest: string): string | null {
-  const m = /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!and\b|to\b|with\b|before\b|while\b|so\b|then\b)[\p{L}'’-]+){0,2}/iu.exec(rest);
-  if (m) return m[0].replace(/^(?:a|an|some)\s/i, 'the ').replace(/^this\s|^that\s/i, 'the ');
+  const m = /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above)\b)[\p{L}'’-]+){0,2}/iu.exec(rest);
+  if (m) {
+    const obj = m[0].replace(/(?:\s+(?:the|a|an|of|and|to|beyond|their))+$/i, '');
+    return obj.replace(/^(?:a|an|some)\s/i, 'the ').replace(/^this\s|^that\s/i, 'the ');
+  }
   return null;
 }
 

@@ -29,6 +29,7 @@ const PLACE_WORDS =
   /\b(city|coast|isles?|islands?|mountains?|sea|station|kingdom|empire|valley|forest|woods?|keep|port|bay|peaks?|wastes?|wasteland|sprawl|reach|district|town|village|desert|plains?|river|lake|marsh|fen|citadel|tower|spire|harbou?r|moon|planet|world|realm|lands?|vale|gulch|creek|springs|falls|heights|sector|quarter|hollow|isle|archipelago|cay|reef|street|square|market|deep|abyss|temple|shrine|castle|fortress|sanctum|ridge|canyon|mesa|county|territory|colony|outpost|base|system|nebula|belt|dome|arcology|docks?)\b/i;
 const FACTION_WORDS =
   /\b(order|guild|council|company|corp|corporation|brotherhood|sisterhood|alliance|republic|federation|syndicate|church|house|clan|legion|inquisition|collective|dominion|crew|cult|circle|league|court|family|gang|society|covenant|tribe|union|navy|army|authority|consortium|empire|assembly|cabal|coven|watch|dynamics|industries|inc)\b/i;
+const PLACE_PREP = /\b(of|in|at|from|to|across|beyond|near|into|toward|towards|on|past|through|around|over|under|reach|reached|visit|visited|leave|left|sail|sailed|called|named)\s*$/i;
 const STOP = new Set(
   'the a an in on at it its this that these those there when where who what once now but and or for from with without here every each all some long after before beneath under above across through few many most only they we you our their his her he she as if yet so no not even far deep high i my one two three four five legends legend rumors rumours nobody none everyone something nothing today tomorrow tonight new old great last first years centuries ages since until while during beyond within among between upon amid then though although because will would can could may might must should here\'s welcome imagine picture explore play become live forge'.split(
     ' ',
@@ -48,14 +49,26 @@ function titleCaseRun(text: string): Array<{ name: string; before: string; after
   return out;
 }
 
+const ALL_FACTIONS = new Set(GENRES.flatMap((g) => g.factions.map((f) => f.toLowerCase())));
+const ALL_FIRST_NAMES = new Set(GENRES.flatMap((g) => g.firstNames));
+/** Names we invent ourselves (inventPlace) must read back as places when a description is re-read. */
+function looksInvented(name: string): boolean {
+  return GENRES.some(
+    (g) => g.placeStarts.some((st) => name.startsWith(st.trim())) && g.placeEnds.some((en) => name.endsWith(en.trim())),
+  );
+}
+
+// Compiled once: a new world is read on its first chapter, and compiling ~300 patterns per read
+// would dominate the offline chapter's tail latency.
+const GENRE_PATTERNS = GENRES.map((genre) => ({
+  genre,
+  patterns: genre.keywords.map((kw) => ({ re: new RegExp(`\\b${kw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), weight: kw.includes(' ') ? 2 : 1 })),
+}));
+
 function genreScores(lower: string): Array<{ genre: Genre; score: number }> {
-  return GENRES.map((genre) => {
+  return GENRE_PATTERNS.map(({ genre, patterns }) => {
     let score = 0;
-    for (const kw of genre.keywords) {
-      const re = new RegExp(`\\b${kw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g');
-      const hits = lower.match(re)?.length ?? 0;
-      score += hits * (kw.includes(' ') ? 2 : 1);
-    }
+    for (const { re, weight } of patterns) score += (lower.match(re)?.length ?? 0) * weight;
     return { genre, score };
   }).sort((a, b) => b.score - a.score);
 }
@@ -75,7 +88,7 @@ function inventName(genre: Genre, rng: Rng): string {
   return `${rng.pick(genre.firstNames)} ${rng.pick(genre.lastNames)}`;
 }
 export function inventPlace(genre: Genre, rng: Rng): string {
-  return `${rng.pick(genre.placeStarts)}${rng.pick(genre.placeEnds)}`.trim();
+  return `${rng.pick(genre.placeStarts)}${rng.pick(genre.placeEnds)}`.replace(/\s+/g, ' ').trim();
 }
 
 const cache = new Map<string, WorldModel>();
@@ -99,24 +112,47 @@ function buildWorldModel(description: string): WorldModel {
   const factions: string[] = [];
   const namedInText: string[] = [];
 
+  // Pass 1: every capitalised run with its contexts, so one clear use ("sailed to Tortuga") can
+  // classify a name that is ambiguous elsewhere ("past Tortuga").
+  interface Seen { name: string; words: string[]; contexts: Array<{ before: string; after: string; initial: boolean }>; article: boolean }
+  const seen = new Map<string, Seen>();
   for (const { name: rawName, before, after } of titleCaseRun(description)) {
     const words = rawName.split(/\s+/);
+    let initial = /(^|[.!?:]["”]?\s*)$/.test(before);
     // Drop sentence-initial stop words ("The Iron Coast" → "Iron Coast", "In" → nothing).
-    while (words.length > 0 && STOP.has((words[0] as string).toLowerCase())) words.shift();
+    while (words.length > 0 && STOP.has((words[0] as string).toLowerCase())) {
+      words.shift();
+      initial = false;
+    }
     if (words.length === 0) continue;
-    let name = words.join(' ');
-    const firstLower = (words[0] as string).toLowerCase();
-    const prevWord = before.trim().split(/\s+/).pop()?.toLowerCase() ?? '';
+    const name = words.join(' ');
     if (name.length < 3 || name.length > 40) continue;
+    const key = name.toLowerCase();
+    const entry = seen.get(key) ?? { name, words, contexts: [], article: false };
+    entry.contexts.push({ before, after, initial });
+    if (/\bthe\s*$/i.test(before) || /^the\s/i.test(rawName)) entry.article = true;
+    seen.set(key, entry);
+  }
+  // Pass 2: classify. A single capitalised word that only ever starts a sentence is just a word.
+  for (const { name: base, words, contexts, article } of seen.values()) {
+    const firstLower = (words[0] as string).toLowerCase();
+    if (words.length === 1 && contexts.every((c) => c.initial)) continue;
+    if (/^[A-Z0-9]{2,5}$/.test(base)) continue; // acronyms (ICE, AI, USB) are not characters or places
     if (TITLES.has(firstLower) && words.length === 1) continue;
-    const hadArticle = /\bthe\s*$/i.test(before) || /^the\s/i.test(rawName);
+    const prevWords = contexts.map((c) => c.before.trim().split(/\s+/).pop()?.toLowerCase() ?? '');
+    const title = prevWords.find((w) => TITLES.has(w));
     let bucket: string[];
-    if (FACTION_WORDS.test(name)) bucket = factions;
-    else if (TITLES.has(firstLower) || TITLES.has(prevWord) || /^['’]s/.test(after)) bucket = people;
-    else if (PLACE_WORDS.test(name) || /\b(in|at|from|to|of|across|beyond|near|into|toward|towards|on)\s*$/i.test(before)) bucket = places;
+    const lowerBase = base.toLowerCase();
+    if (FACTION_WORDS.test(base) || ALL_FACTIONS.has(lowerBase) || ALL_FACTIONS.has(`the ${lowerBase}`)) bucket = factions;
+    else if (ALL_FIRST_NAMES.has(words[0] as string)) bucket = people;
+    else if (looksInvented(base)) bucket = places;
+    else if (TITLES.has(firstLower) || title) bucket = people;
+    else if (PLACE_WORDS.test(base) || contexts.some((c) => PLACE_PREP.test(c.before))) bucket = places;
+    else if (contexts.some((c) => /^['’]s\b/.test(c.after))) bucket = people;
     else bucket = words.length === 1 ? people : places;
-    if (hadArticle && bucket !== people) name = `the ${name}`;
-    if (TITLES.has(prevWord) && bucket === people) name = `${prevWord[0]?.toUpperCase()}${prevWord.slice(1)} ${name}`;
+    let name = base;
+    if (article && bucket !== people) name = `the ${name}`;
+    if (title && bucket === people) name = `${title[0]?.toUpperCase()}${title.slice(1)} ${name}`;
     if (!bucket.some((n) => n.toLowerCase() === name.toLowerCase())) {
       bucket.push(name);
       namedInText.push(name);

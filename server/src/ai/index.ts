@@ -1,0 +1,39 @@
+/**
+ * Entry point for services: `createStoryAI(config)` returns the one StoryAI the app uses.
+ * No API key → the offline storyteller (no network, deterministic). An API key → the OpenAI SDK
+ * against OpenAI, or against any OpenAI-compatible server when baseUrl is set. Configuration comes
+ * from server/src/config/env.ts (`config.openai`); nothing here reads process.env.
+ */
+import { OfflineStoryAI } from './offline/offline-story-ai';
+import { OpenAIStoryAI } from './openai/openai-story-ai';
+import type { StoryAI, Usage } from './story-ai';
+
+export interface StoryAIOptions {
+  openai?: {
+    apiKey?: string;
+    baseUrl?: string;
+    model: string;
+    timeoutMs: number;
+    /** Images API model; null → procedural art. Default: gpt-image-1 on api.openai.com, null on other servers. */
+    imageModel?: string | null;
+    maxRetries?: number;
+    retryBaseDelayMs?: number;
+    maxRetryDelayMs?: number;
+  };
+  /** Called once per provider request with its token usage (for metering and logs). */
+  onUsage?: (usage: Usage) => void;
+}
+
+export function createStoryAI(options: StoryAIOptions = {}): StoryAI {
+  const o = options.openai;
+  if (o?.apiKey) {
+    return new OpenAIStoryAI({ ...o, apiKey: o.apiKey, onUsage: options.onUsage });
+  }
+  return new OfflineStoryAI({ onUsage: options.onUsage });
+}
+
+export * from './story-ai';
+export { DEFAULT_STYLES, FONT_STACKS, sanitizeStyles, sanitizeStylesWithReport } from './style-guard';
+export { estimateTokens, planFold, buildChapterContext, fixedChapterTokens, type FoldPlan, type FoldPlanInput } from './context-budget';
+export { OfflineStoryAI } from './offline/offline-story-ai';
+export { OpenAIStoryAI, type OpenAIProviderOptions } from './openai/openai-story-ai';

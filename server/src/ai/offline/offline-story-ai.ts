@@ -1,0 +1,170 @@
+/**
+ * The offline storyteller: every generation with no network, deterministic for its inputs and seed.
+ * Results pass the same zod schemas as the model's, so a bug here surfaces as GENERATION_FAILED
+ * rather than as a corrupted storyline.
+ */
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error';
+import { estimateTokens } from '../context-budget';
+import {
+  chapterResultSchema,
+  characterSchema,
+  clampReadingLevel,
+  missionSchema,
+  summarySchema,
+  worldDescriptionSchema,
+  worldQuestionsSchema,
+  type CallOptions,
+  type ChapterEvent,
+  type ChapterInput,
+  type CharacterInput,
+  type CharacterResult,
+  type MissionInput,
+  type MissionResult,
+  type StoryAI,
+  type StoryAIOperation,
+  type StyleSet,
+  type StylesInput,
+  type SummarizeInput,
+  type SummaryResult,
+  type Usage,
+  type WorldDescriptionInput,
+  type WorldDescriptionResult,
+  type WorldImageInput,
+  type WorldImageResult,
+  type WorldQuestionsInput,
+  type WorldQuestionsResult,
+} from '../story-ai';
+import { writeChapter, nextMission } from './chapter';
+import { offlineCharacter } from './character';
+import { renderWorldImage } from './image';
+import { Rng, mixSeed } from './prng';
+import { offlineStyles } from './styles';
+import { offlineSummary } from './summary';
+import { worldDescription, worldQuestions } from './world';
+import { readWorld } from './world-model';
+
+export interface OfflineOptions {
+  onUsage?: (usage: Usage) => void;
+}
+
+function checkAborted(opts?: CallOptions): void {
+  if (opts?.signal?.aborted) throw new AppError('GENERATION_FAILED', 'Generation was cancelled.', { reason: 'aborted' });
+}
+
+export class OfflineStoryAI implements StoryAI {
+  readonly kind = 'offline' as const;
+  constructor(private readonly options: OfflineOptions = {}) {}
+
+  private validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new AppError('GENERATION_FAILED', `The offline storyteller produced an invalid ${what}.`, { issues: parsed.error.issues.slice(0, 5) });
+    }
+    return parsed.data;
+  }
+
+  private usage(operation: StoryAIOperation, prompt: string, completion: string, started: number): Usage {
+    const u: Usage = {
+      provider: 'offline',
+      operation,
+      model: 'offline-storyteller',
+      promptTokens: estimateTokens(prompt),
+      completionTokens: estimateTokens(completion),
+      totalTokens: estimateTokens(prompt) + estimateTokens(completion),
+      cachedPromptTokens: 0,
+      durationMs: performance.now() - started,
+      attempt: 1,
+    };
+    this.options.onUsage?.(u);
+    return u;
+  }
+
+  async generateWorldDescription(input: WorldDescriptionInput, opts?: CallOptions): Promise<WorldDescriptionResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const out = this.validate(worldDescriptionSchema, { description: worldDescription(input.idea, input.maxLength) }, 'world description');
+    this.usage('worldDescription', input.idea, out.description, t);
+    return out;
+  }
+
+  async generateWorldQuestions(input: WorldQuestionsInput, opts?: CallOptions): Promise<WorldQuestionsResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const out = this.validate(worldQuestionsSchema, { questions: worldQuestions(input.worldDescription) }, 'question list');
+    this.usage('worldQuestions', input.worldDescription, out.questions.join('\n'), t);
+    return out;
+  }
+
+  async generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const img = await renderWorldImage(input.worldDescription, input.seed ?? 0);
+    this.usage('worldImage', input.worldDescription, '', t);
+    return { mime: 'image/jpeg', bytes: img.bytes, width: img.width, height: img.height, source: 'procedural' };
+  }
+
+  async generateCharacter(input: CharacterInput, opts?: CallOptions): Promise<CharacterResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const out = this.validate(characterSchema, offlineCharacter(input), 'character');
+    this.usage('character', input.worldDescription, out.description, t);
+    return out;
+  }
+
+  /**
+   * Yields the chapter sentence by sentence (with the spaces/paragraph breaks that join them, so the
+   * deltas concatenate to exactly the final text), then the validated result. The whole chapter is
+   * composed first — it takes well under a millisecond — so the structured result and the prose can
+   * never disagree.
+   */
+  async *streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent> {
+    checkAborted(opts);
+    const t = performance.now();
+    const level = clampReadingLevel(input.readingLevel);
+    let written: ReturnType<typeof writeChapter>;
+    try {
+      written = writeChapter(input, level);
+    } catch (e) {
+      throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
+    }
+    const { result, paragraphs } = written;
+    const valid = this.validate(chapterResultSchema, result, 'chapter');
+    for (let p = 0; p < paragraphs.length; p++) {
+      const sentences = paragraphs[p] as string[];
+      for (let s = 0; s < sentences.length; s++) {
+        checkAborted(opts);
+        const sep = s < sentences.length - 1 ? ' ' : p < paragraphs.length - 1 ? '\n\n' : '';
+        yield { type: 'delta', text: `${sentences[s]}${sep}` };
+      }
+    }
+    const usage = this.usage('chapter', `${input.worldDescription}\n${input.summary}\n${input.recentChapters.map((c) => c.text).join('\n')}`, valid.text, t);
+    yield { type: 'final', result: valid, usage: [usage] };
+  }
+
+  async generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const world = readWorld(input.worldDescription);
+    const rng = new Rng(mixSeed('mission', input.seed ?? 0, world.key, input.character.name, input.previousMission ?? ''));
+    const out = this.validate(missionSchema, { objective: nextMission(world, rng, input.previousMission) }, 'mission');
+    this.usage('mission', input.worldDescription, out.objective, t);
+    return out;
+  }
+
+  async generateStyles(input: StylesInput, opts?: CallOptions): Promise<StyleSet> {
+    checkAborted(opts);
+    const t = performance.now();
+    const styles = offlineStyles(input.settingDescription);
+    this.usage('styles', input.settingDescription, JSON.stringify(styles), t);
+    return styles;
+  }
+
+  async summarize(input: SummarizeInput, opts?: CallOptions): Promise<SummaryResult> {
+    checkAborted(opts);
+    const t = performance.now();
+    const out = this.validate(summarySchema, { summary: offlineSummary(input) }, 'summary');
+    this.usage('summary', input.chapters.map((c) => c.text).join('\n'), out.summary, t);
+    return out;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A minimal OpenAI-compatible HTTP server on 127.0.0.1 for tests and the bench: chat completions
+ * (JSON and SSE streaming) and image generations, driven by a queue of scripted responses. It records
+ * every request (body and timings) so tests can assert what we send.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  receivedAt: number;
+  /** performance.now() when the first body chunk (or SSE event) was written. */
+  firstByteAt?: number;
+  closedEarly: boolean;
+}
+
+export type Script =
+  | { kind: 'json'; content: string; usage?: Usage; delayMs?: number }
+  | { kind: 'sse'; pieces: string[]; usage?: Usage; firstDelayMs?: number; gapMs?: number }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'hang' }
+  | { kind: 'image'; b64: string }
+  | { kind: 'raw'; handler: (req: http.IncomingMessage, res: http.ServerResponse) => void };
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+const DEFAULT_USAGE: Usage = { prompt_tokens: 120, completion_tokens: 80, total_tokens: 200, prompt_tokens_details: { cached_tokens: 64 } };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FakeOpenAIServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: Script[] = [];
+  /** Used when the queue is empty. */
+  fallback: Script | null = null;
+  /** Called when a response's first byte (or first SSE event) has been written (bench timings). */
+  onFirstByte: ((rec: RecordedRequest) => void) | null = null;
+  private server: http.Server;
+  private sockets = new Set<import('node:net').Socket>();
+  private port = 0;
+
+  constructor() {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.baseUrl;
+  }
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+  push(...scripts: Script[]): this {
+    this.queue.push(...scripts);
+    return this;
+  }
+  reset(): void {
+    this.queue.length = 0;
+    this.requests.length = 0;
+    this.fallback = null;
+  }
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+    } catch {
+      body = {};
+    }
+    const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, receivedAt, closedEarly: false };
+    this.requests.push(rec);
+    res.on('close', () => {
+      if (!res.writableFinished) rec.closedEarly = true;
+    });
+    const script = this.queue.shift() ?? this.fallback;
+    if (!script) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake server: no script queued' } }));
+      return;
+    }
+    const model = typeof body.model === 'string' ? body.model : 'fake';
+    switch (script.kind) {
+      case 'json': {
+        if (script.delayMs) await sleep(script.delayMs);
+        rec.firstByteAt = performance.now();
+        this.onFirstByte?.(rec);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-fake',
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: script.content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+            usage: script.usage ?? DEFAULT_USAGE,
+          }),
+        );
+        return;
+      }
+      case 'sse': {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        if (script.firstDelayMs) await sleep(script.firstDelayMs);
+        const event = (choices: unknown[], usage: Usage | null = null) =>
+          `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices, usage })}\n\n`;
+        for (let i = 0; i < script.pieces.length; i++) {
+          if (res.destroyed) return;
+          if (i > 0 && script.gapMs) await sleep(script.gapMs);
+          res.write(event([{ index: 0, delta: i === 0 ? { role: 'assistant', content: script.pieces[i] } : { content: script.pieces[i] }, finish_reason: null }]));
+          if (i === 0) {
+            rec.firstByteAt = performance.now();
+            this.onFirstByte?.(rec);
+          }
+        }
+        if (res.destroyed) return;
+        res.write(event([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+        res.write(event([], script.usage ?? DEFAULT_USAGE));
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      case 'status':
+        res.writeHead(script.status, { 'content-type': 'application/json', ...(script.headers ?? {}) });
+        res.end(JSON.stringify(script.body ?? { error: { message: `fake status ${script.status}`, type: 'server_error' } }));
+        return;
+      case 'hang':
+        return; // never answer; the client must time out
+      case 'image':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: script.b64 }], usage: { input_tokens: 50, output_tokens: 1000, total_tokens: 1050 } }));
+        return;
+      case 'raw':
+        script.handler(req, res);
+        return;
+      default: {
+        const never: never = script;
+        void never;
+      }
+    }
+  }
+}
+
+/** Splits a string into n pieces at arbitrary points (tests: escapes split across SSE events). */
+export function splitInto(s: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+}

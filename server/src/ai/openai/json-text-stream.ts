@@ -1,0 +1,98 @@
+/**
+ * Streaming format for chapters: the model streams the whole JSON object (strict json_schema with
+ * `text` as the first property). This extractor watches the raw stream and emits the decoded
+ * characters of the `text` string as they arrive, so the prose reaches the player (and the database)
+ * while the model is still writing; the full object is parsed and validated once the stream ends.
+ *
+ * If the object does not start with "text" (a server that ignores property order), nothing is
+ * emitted incrementally and the caller falls back to emitting the final text in one piece.
+ */
+export class JsonTextFieldStream {
+  private raw = '';
+  private state: 'seek' | 'in' | 'done' | 'absent' = 'seek';
+  private pos = 0;
+
+  constructor(private readonly field = 'text') {}
+
+  /** Feeds a raw chunk; returns decoded text to emit now (possibly empty). */
+  push(chunk: string): string {
+    this.raw += chunk;
+    if (this.state === 'seek') {
+      const lead = this.raw.trimStart();
+      if (lead.length > 0 && !lead.startsWith('{')) {
+        this.state = 'absent';
+        return '';
+      }
+      const m = /^\s*\{\s*"((?:[^"\\]|\\.)*)"(\s*:\s*)?("?)/.exec(this.raw);
+      if (!m) return '';
+      if (m[1] !== this.field) {
+        this.state = 'absent';
+        return '';
+      }
+      if (!m[2] || (m[0].length === this.raw.length && !m[3])) return '';
+      if (!m[3]) {
+        this.state = 'absent';
+        return '';
+      }
+      this.state = 'in';
+      this.pos = m[0].length;
+    }
+    if (this.state !== 'in') return '';
+    let out = '';
+    while (this.pos < this.raw.length) {
+      const ch = this.raw[this.pos] as string;
+      if (ch === '"') {
+        this.state = 'done';
+        this.pos++;
+        break;
+      }
+      if (ch !== '\\') {
+        out += ch;
+        this.pos++;
+        continue;
+      }
+      // Escape sequence: wait until it is complete before decoding it.
+      const next = this.raw[this.pos + 1];
+      if (next === undefined) break;
+      if (next === 'u') {
+        const hex = this.raw.slice(this.pos + 2, this.pos + 6);
+        if (hex.length < 4) break;
+        const code = parseInt(hex, 16);
+        // A high surrogate needs its low half before it can be emitted.
+        if (code >= 0xd800 && code <= 0xdbff) {
+          const low = this.raw.slice(this.pos + 6, this.pos + 12);
+          if (low.length < 6) break;
+          out += String.fromCharCode(code, parseInt(low.slice(2), 16));
+          this.pos += 12;
+        } else {
+          out += Number.isNaN(code) ? '' : String.fromCharCode(code);
+          this.pos += 6;
+        }
+        continue;
+      }
+      const map: Record<string, string> = { n: '\n', t: '\t', r: '', b: '', f: '', '"': '"', '\\': '\\', '/': '/' };
+      out += map[next] ?? next;
+      this.pos += 2;
+    }
+    return out;
+  }
+
+  get text(): string {
+    return this.raw;
+  }
+  get streamedField(): boolean {
+    return this.state === 'in' || this.state === 'done';
+  }
+}
+
+/** Parses model JSON leniently: strips a Markdown fence or leading prose around the object. */
+export function parseModelJson(raw: string): unknown {
+  const trimmed = raw.trim();
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
+    const candidate = fenced ? fenced[1] : trimmed.slice(trimmed.indexOf('{'), trimmed.lastIndexOf('}') + 1);
+    return JSON.parse(candidate ?? '');
+  }
+}

@@ -1,0 +1,347 @@
+import sharp from 'sharp';
+import { AppError } from '../../common/app-error';
+import { createStoryAI } from '../index';
+import { OfflineStoryAI } from '../offline/offline-story-ai';
+import { collectChapter, type ChapterEvent, type ChapterInput, type Usage } from '../story-ai';
+import { DEFAULT_STYLES } from '../style-guard';
+import { FakeOpenAIServer, splitInto } from './fake-openai-server';
+import { JsonTextFieldStream } from './json-text-stream';
+import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai-story-ai';
+
+const server = new FakeOpenAIServer();
+let baseUrl = '';
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(() => server.stop());
+beforeEach(() => server.reset());
+
+function provider(extra: Partial<OpenAIProviderOptions> = {}, usage: Usage[] = []): OpenAIStoryAI {
+  return new OpenAIStoryAI({ apiKey: 'sk-test', baseUrl, model: 'test-model', timeoutMs: 2000, retryBaseDelayMs: 5, onUsage: (u) => usage.push(u), ...extra });
+}
+
+type Msg = { role: string; content: string };
+const messagesOf = (i: number) => server.requests[i]?.body.messages as Msg[];
+
+const chapterText =
+  'Mara pushed the heavy door open and stepped into the drowned archive of Varnholt. Water dripped from the vaulted ceiling, and somewhere below, the tide breathed in and out like a sleeping animal. She followed the line of lanterns to the reading room, where Queen Maelis waited with her hands folded.\n\n"You came," the queen said. "Then the key is still within reach." Mara told her what she had found in the flooded stacks: a map, a name, and a warning scratched into the shelf by someone who had not made it out. The queen listened without interrupting, and when Mara finished she was quiet for a long moment.\n\n"Then we go tonight," she said at last. Mara nodded. The key to the sea gate lay somewhere beneath them, and every hour the water rose a little higher. Café lights flickered \u00e9 on the far shore.';
+const validChapter = {
+  text: chapterText,
+  choices: ['Descend into the flooded stacks', 'Ask Maelis about the warning', 'Wait for low tide'],
+  statIncreases: [{ stat: 'wisdom', amount: 1 }],
+  newSetting: null,
+  missionCompleted: false,
+  newMission: null,
+};
+
+const chapterInput = (over: Partial<ChapterInput> = {}): ChapterInput => ({
+  worldDescription: 'WORLD-MARKER: In the drowned city of Varnholt, Queen Maelis bargains with the tide.',
+  character: { name: 'Mara', description: 'A diver with a grudge.', stats: { strength: 10, agility: 12, endurance: 9, intellect: 11, wisdom: 10, charisma: 8 }, traits: ['Brave'], special: { name: 'Deep Breath', description: 'Holds breath for minutes.' } },
+  mission: 'Find the key to the sea gate',
+  setting: null,
+  summary: 'Mara arrived in Varnholt.',
+  recentChapters: [{ text: 'The boat reached the harbour at dusk.', playerChoice: 'Row to the harbour' }],
+  chapterNumber: 3,
+  action: 'ACTION-MARKER: open the archive door',
+  readingLevel: 8,
+  seed: 1,
+  maxContextTokens: 8000,
+  ...over,
+});
+
+describe('OpenAI provider: structured outputs', () => {
+  it('sends the model and a strict json_schema derived from zod, and validates the answer', async () => {
+    const usage: Usage[] = [];
+    server.push({ kind: 'json', content: JSON.stringify({ questions: ['Who are you?', 'What do you seek', 'Whom do you trust?'] }) });
+    const r = await provider({}, usage).generateWorldQuestions({ worldDescription: 'A world of tides.' });
+    expect(r.questions).toEqual(['Who are you?', 'What do you seek?', 'Whom do you trust?']);
+    const req = server.requests[0];
+    expect(req?.url).toBe('/v1/chat/completions');
+    expect(req?.headers.authorization).toBe('Bearer sk-test');
+    expect(req?.body.model).toBe('test-model');
+    const rf = req?.body.response_format as { type: string; json_schema: { name: string; strict: boolean; schema: { properties: Record<string, { minItems?: number; maxItems?: number }>; required: string[]; additionalProperties: boolean } } };
+    expect(rf.type).toBe('json_schema');
+    expect(rf.json_schema.strict).toBe(true);
+    expect(rf.json_schema.schema.required).toEqual(['questions']);
+    expect(rf.json_schema.schema.additionalProperties).toBe(false);
+    expect(rf.json_schema.schema.properties.questions).toMatchObject({ minItems: 3, maxItems: 5 });
+    expect(usage).toEqual([expect.objectContaining({ provider: 'openai', operation: 'worldQuestions', promptTokens: 120, completionTokens: 80, cachedPromptTokens: 64, attempt: 1 })]);
+  });
+
+  it('repairs malformed JSON with one follow-up request carrying the bad reply and the issues', async () => {
+    server.push({ kind: 'json', content: '{"objective": "Find the key' }, { kind: 'json', content: '{"objective":"Find the key to the sea gate"}' });
+    const r = await provider().generateMission({ worldDescription: 'W', character: { name: 'Mara' } });
+    expect(r.objective).toBe('Find the key to the sea gate');
+    expect(server.requests).toHaveLength(2);
+    const repair = messagesOf(1);
+    expect(repair[repair.length - 2]).toEqual({ role: 'assistant', content: '{"objective": "Find the key' });
+    expect(repair[repair.length - 1]?.content).toMatch(/not valid JSON/);
+  });
+
+  it('repairs schema violations, then retries fresh, then fails with GENERATION_FAILED after 4 requests', async () => {
+    const bad = JSON.stringify({ questions: ['only one?'] });
+    server.push({ kind: 'json', content: bad }, { kind: 'json', content: bad }, { kind: 'json', content: 'nope' }, { kind: 'json', content: bad });
+    const err = await provider().generateWorldQuestions({ worldDescription: 'W' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('GENERATION_FAILED');
+    expect((err as AppError).message).toMatch(/invalid worldQuestions/);
+    expect(server.requests).toHaveLength(4);
+    expect(messagesOf(1)[messagesOf(1).length - 1]?.content).toMatch(/questions/);
+    // The fresh attempt starts from the original prompt again.
+    expect(messagesOf(2)).toEqual(messagesOf(0));
+  });
+
+  it('rejects HTML in text fields (plain text only) and repairs it', async () => {
+    server.push(
+      { kind: 'json', content: JSON.stringify({ summary: 'Mara <script>alert(1)</script> won.' }) },
+      { kind: 'json', content: JSON.stringify({ summary: 'Mara won.' }) },
+    );
+    expect((await provider().summarize({ previousSummary: '', chapters: [{ text: 'x' }] })).summary).toBe('Mara won.');
+  });
+
+  it('keeps the player-chosen username on generated characters', async () => {
+    server.push({
+      kind: 'json',
+      content: JSON.stringify({
+        username: 'SomeoneElse',
+        stats: { strength: 12, agility: 9, endurance: 10, intellect: 14, wisdom: 11, charisma: 8 },
+        description: 'A long description of the character that is more than eighty characters long, for sure, really.',
+        traits: ['Brave', 'Curious', 'Stubborn'],
+        strengths: ['Sharp', 'Patient'],
+        weaknesses: ['Proud'],
+        special: { name: 'Keen Eye', description: 'Spots what others miss.' },
+      }),
+    });
+    const c = await provider().generateCharacter({ worldDescription: 'W', questions: ['Q?'], answers: ['A'], username: 'Mara' });
+    expect(c.username).toBe('Mara');
+    const content = messagesOf(0).map((m) => m.content).join('\n');
+    expect(content).toContain('<<<\nA\n>>>');
+  });
+});
+
+describe('OpenAI provider: transport', () => {
+  it('retries 429 honouring retry-after-ms, then succeeds', async () => {
+    server.push({ kind: 'status', status: 429, headers: { 'retry-after-ms': '150' } }, { kind: 'json', content: '{"objective":"Go north now"}' });
+    const t0 = performance.now();
+    const r = await provider().generateMission({ worldDescription: 'W', character: { name: 'M' } });
+    expect(r.objective).toBe('Go north now');
+    expect(server.requests).toHaveLength(2);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+  });
+
+  it('does not wait for a Retry-After beyond the bound: fails fast with retryAfterSeconds', async () => {
+    server.push({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
+    const err = (await provider({ maxRetryDelayMs: 1000 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('GENERATION_FAILED');
+    expect(err.details).toMatchObject({ status: 429, retryAfterSeconds: 120 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries 500 a bounded number of times, then raises GENERATION_FAILED with the status', async () => {
+    server.fallback = { kind: 'status', status: 500 };
+    const err = (await provider({ maxRetries: 2 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('GENERATION_FAILED');
+    expect(err.message).toMatch(/HTTP 500/);
+    expect(err.details).toMatchObject({ status: 500 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('times out a request that never answers, without retrying it', async () => {
+    server.push({ kind: 'hang' });
+    const t0 = performance.now();
+    const err = (await provider({ timeoutMs: 300 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('GENERATION_FAILED');
+    expect(err.details).toMatchObject({ reason: 'timeout' });
+    expect(err.message).toMatch(/did not answer/);
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry 401 and says what to check', async () => {
+    server.fallback = { kind: 'status', status: 401, body: { error: { message: 'bad key' } } };
+    const err = (await provider().generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    expect(err.message).toMatch(/OPENAI_API_KEY/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports an unreachable server as GENERATION_FAILED', async () => {
+    const ai = new OpenAIStoryAI({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 2000, maxRetries: 1, retryBaseDelayMs: 5 });
+    const err = (await ai.generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.message).toMatch(/Could not reach/);
+  });
+});
+
+describe('OpenAI provider: streamed chapters', () => {
+  it('streams the text field as SSE chunks arrive (escapes split across chunks) and validates the final object', async () => {
+    const raw = JSON.stringify(validChapter);
+    server.push({ kind: 'sse', pieces: splitInto(raw, 7), gapMs: 0 });
+    const usage: Usage[] = [];
+    const events: ChapterEvent[] = [];
+    for await (const ev of provider({}, usage).streamChapter(chapterInput())) events.push(ev);
+    const deltas = events.filter((e): e is Extract<ChapterEvent, { type: 'delta' }> => e.type === 'delta');
+    const final = events[events.length - 1] as Extract<ChapterEvent, { type: 'final' }>;
+    expect(deltas.length).toBeGreaterThan(20);
+    expect(deltas.map((d) => d.text).join('')).toBe(chapterText);
+    expect(final.type).toBe('final');
+    expect(final.result.text).toBe(chapterText);
+    expect(final.result.statIncreases).toEqual({ wisdom: 1 });
+    expect(final.usage[0]).toMatchObject({ operation: 'chapter', totalTokens: 200, cachedPromptTokens: 64 });
+    const body = server.requests[0]?.body as { stream: boolean; stream_options: { include_usage: boolean }; response_format: { json_schema: { schema: { properties: Record<string, unknown> } } } };
+    expect(body.stream).toBe(true);
+    expect(body.stream_options.include_usage).toBe(true);
+    expect(Object.keys(body.response_format.json_schema.schema.properties)[0]).toBe('text');
+  });
+
+  it('yields the first delta before the stream ends', async () => {
+    const raw = JSON.stringify(validChapter);
+    server.push({ kind: 'sse', pieces: splitInto(raw, 40), gapMs: 15 });
+    const t0 = performance.now();
+    let first = 0;
+    let end = 0;
+    for await (const ev of provider().streamChapter(chapterInput())) {
+      if (ev.type === 'delta' && !first) first = performance.now() - t0;
+      if (ev.type === 'final') end = performance.now() - t0;
+    }
+    expect(first).toBeLessThan(end / 3);
+  });
+
+  it('puts the stable prefix (rules, world, character) first and the action last, identical across turns', async () => {
+    const raw = JSON.stringify(validChapter);
+    server.push({ kind: 'sse', pieces: [raw] }, { kind: 'sse', pieces: [raw] });
+    const ai = provider();
+    await collectChapter(ai.streamChapter(chapterInput()));
+    await collectChapter(
+      ai.streamChapter(chapterInput({ chapterNumber: 4, action: 'ACTION-MARKER: swim down', recentChapters: [{ text: chapterText, playerChoice: 'open the archive door' }] })),
+    );
+    const a = messagesOf(0);
+    const b = messagesOf(1);
+    expect(a[0]?.role).toBe('system');
+    expect(a[0]).toEqual(b[0]);
+    expect(a[1]).toEqual(b[1]);
+    expect(a[1]?.content).toContain('WORLD-MARKER');
+    const flat = a.map((m) => m.content).join('\n');
+    expect(flat.indexOf('WORLD-MARKER')).toBeLessThan(flat.indexOf('Mara'));
+    expect(flat.lastIndexOf('ACTION-MARKER')).toBeGreaterThan(flat.indexOf('Find the key'));
+    expect(a[a.length - 1]?.content).toContain('ACTION-MARKER');
+  });
+
+  it('repairs an invalid streamed chapter; the final event carries the repaired result', async () => {
+    const bad = JSON.stringify({ ...validChapter, choices: ['Only one'] });
+    server.push({ kind: 'sse', pieces: splitInto(bad, 50) }, { kind: 'json', content: JSON.stringify(validChapter) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(deltas.join('')).toBe(chapterText);
+    expect(result.choices).toHaveLength(3);
+    expect(server.requests).toHaveLength(2);
+    expect(messagesOf(1)[messagesOf(1).length - 1]?.content).toMatch(/choices/);
+  });
+
+  it('falls back to one delta when the model does not put text first', async () => {
+    const { text, ...rest } = validChapter;
+    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify({ ...rest, text }), 30) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(deltas).toEqual([chapterText]);
+    expect(result.text).toBe(chapterText);
+  });
+
+  it('retries a 503 before the first delta', async () => {
+    server.push({ kind: 'status', status: 503 }, { kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+    const { result } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(result.text).toBe(chapterText);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('cancels the upstream request when the caller aborts mid-stream', async () => {
+    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(validChapter), 20), gapMs: 30 });
+    const ctl = new AbortController();
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const ev of provider().streamChapter(chapterInput(), { signal: ctl.signal })) {
+        if (ev.type === 'delta') seen.push(ev.text);
+        if (seen.length === 2) ctl.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).details).toMatchObject({ reason: 'aborted' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it('times out a stream that stalls between chunks', async () => {
+    server.push({
+      kind: 'raw',
+      handler: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: '{"text":"Hello' }, finish_reason: null }] })}\n\n`);
+        // …and then nothing.
+      },
+    });
+    const err = (await collectChapter(provider({ timeoutMs: 300 }).streamChapter(chapterInput())).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.details).toMatchObject({ reason: 'timeout' });
+  });
+});
+
+describe('OpenAI provider: images and styles', () => {
+  it('uses the images API and normalises to a 1024×576 JPEG', async () => {
+    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    server.push({ kind: 'image', b64: png.toString('base64') });
+    const img = await provider({ imageModel: 'gpt-image-1' }).generateWorldImage({ worldDescription: 'A red world' });
+    expect(img.source).toBe('model');
+    expect(server.requests[0]?.url).toBe('/v1/images/generations');
+    expect(server.requests[0]?.body).toMatchObject({ model: 'gpt-image-1', n: 1 });
+    const meta = await sharp(img.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 576]);
+  });
+
+  it('falls back to procedural art when the images API fails or is disabled', async () => {
+    server.fallback = { kind: 'status', status: 404 };
+    const img = await provider({ imageModel: 'gpt-image-1' }).generateWorldImage({ worldDescription: 'Pirates and the kraken' });
+    expect(img.source).toBe('procedural');
+    expect(img.bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    server.reset();
+    const off = await provider().generateWorldImage({ worldDescription: 'Pirates' });
+    expect(off.source).toBe('procedural');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sanitizes model styles field by field', async () => {
+    server.push({
+      kind: 'json',
+      content: JSON.stringify({
+        ...DEFAULT_STYLES,
+        containerBackground: 'url(javascript:alert(1))',
+        contentTextColor: '#101d37',
+        fontFamily: 'Comic Sans; } body { display:none',
+        borderRadius: '6px',
+        buttonBackground: '#223355',
+      }),
+    });
+    const s = await provider().generateStyles({ settingDescription: 'A cave' });
+    expect(s.containerBackground).toBe(DEFAULT_STYLES.containerBackground);
+    expect(s.contentTextColor).toBe(DEFAULT_STYLES.contentTextColor);
+    expect(s.fontFamily).toBe(DEFAULT_STYLES.fontFamily);
+    expect(s.borderRadius).toBe('6px');
+    expect(s.buttonBackground).toBe('#223355');
+  });
+});
+
+describe('createStoryAI and the JSON text extractor', () => {
+  it('picks offline without a key and the OpenAI provider with one', () => {
+    expect(createStoryAI()).toBeInstanceOf(OfflineStoryAI);
+    expect(createStoryAI({ openai: { model: 'gpt-4o-mini', timeoutMs: 1000 } }).kind).toBe('offline');
+    expect(createStoryAI({ openai: { apiKey: 'k', model: 'gpt-4o-mini', timeoutMs: 1000 } }).kind).toBe('openai');
+  });
+
+  it('decodes escapes split at any point', () => {
+    const text = 'Line one\nLine "two" \\ back \u00e9 \ud83d\ude00 end';
+    const raw = JSON.stringify({ text, other: 1 });
+    for (let size = 1; size < 12; size++) {
+      const ex = new JsonTextFieldStream();
+      expect(splitInto(raw, size).map((p) => ex.push(p)).join('')).toBe(text);
+    }
+  });
+});

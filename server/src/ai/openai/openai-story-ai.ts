@@ -1,0 +1,466 @@
+/**
+ * The production provider: the official `openai` SDK against OpenAI or any OpenAI-compatible server
+ * (vLLM, Ollama, llama.cpp) via baseURL.
+ *
+ * - Structured outputs: every call sends response_format json_schema (strict) derived from the zod
+ *   wire schemas, then re-validates the answer with the domain schemas. An invalid answer gets one
+ *   repair request (the bad answer + the validation issues); if that fails too, one fresh attempt
+ *   with its own repair; then GENERATION_FAILED. At most 4 generation requests per call.
+ * - Transport: the SDK's own retries are off (maxRetries: 0) so the policy is ours and testable:
+ *   429, 408, 5xx and connection errors are retried up to `maxRetries` times with exponential
+ *   backoff, honouring Retry-After / retry-after-ms up to `maxRetryDelayMs` (a longer wait fails fast
+ *   instead of holding the player's request). Timeouts are not retried: the player already waited.
+ * - Timeouts: `timeoutMs` bounds each request; for streams it bounds the wait for the first chunk
+ *   and every gap between chunks (a long chapter from a slow local model is fine while it flows).
+ * - Cancellation: the caller's AbortSignal aborts the upstream HTTP request; so does abandoning the
+ *   chapter iterator (its finally block aborts).
+ * - Usage: every request's token usage (including cached prompt tokens) goes to `onUsage` and, for
+ *   chapters, into the final event.
+ */
+import OpenAI from 'openai';
+import sharp from 'sharp';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error';
+import { renderWorldImage, IMAGE_HEIGHT, IMAGE_MAX_BYTES, IMAGE_WIDTH } from '../offline/image';
+import { offlineStyles } from '../offline/styles';
+import {
+  chapterResultSchema,
+  characterSchema,
+  missionSchema,
+  summarySchema,
+  worldDescriptionSchema,
+  worldQuestionsSchema,
+  clampMaxLength,
+  type CallOptions,
+  type ChapterEvent,
+  type ChapterInput,
+  type ChapterResult,
+  type CharacterInput,
+  type CharacterResult,
+  type MissionInput,
+  type MissionResult,
+  type StoryAI,
+  type StoryAIOperation,
+  type StyleSet,
+  type StylesInput,
+  type SummarizeInput,
+  type SummaryResult,
+  type Usage,
+  type WorldDescriptionInput,
+  type WorldDescriptionResult,
+  type WorldImageInput,
+  type WorldImageResult,
+  type WorldQuestionsInput,
+  type WorldQuestionsResult,
+} from '../story-ai';
+import { sanitizeStyles } from '../style-guard';
+import { JsonTextFieldStream, parseModelJson } from './json-text-stream';
+import * as P from './prompts';
+import { chapterFromWire, strictJsonSchema, wire } from './wire-schemas';
+
+type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export interface OpenAIProviderOptions {
+  apiKey: string;
+  /** e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM); unset → OpenAI. */
+  baseUrl?: string;
+  model: string;
+  timeoutMs: number;
+  /** Images API model; null disables it (procedural art). Default: gpt-image-1 on OpenAI, null elsewhere. */
+  imageModel?: string | null;
+  /** Transport retries after the first attempt (default 2). */
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  /** Longest backoff or Retry-After we are willing to wait (default 20 s). */
+  maxRetryDelayMs?: number;
+  onUsage?: (usage: Usage) => void;
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  timedOut: () => boolean;
+  /** Restarts the timer (streams: time between chunks). */
+  touch: () => void;
+  dispose: () => void;
+}
+
+function deadline(parent: AbortSignal | undefined, ms: number): Deadline {
+  const ctl = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, ms);
+  };
+  const onParent = () => ctl.abort();
+  if (parent?.aborted) ctl.abort();
+  else parent?.addEventListener('abort', onParent, { once: true });
+  arm();
+  return {
+    signal: ctl.signal,
+    timedOut: () => timedOut,
+    touch: arm,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      parent?.removeEventListener('abort', onParent);
+      if (!ctl.signal.aborted) ctl.abort();
+    },
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const cancelled = () => new AppError('GENERATION_FAILED', 'Generation was cancelled.', { reason: 'aborted' });
+
+function retryAfterMs(headers: Headers | undefined): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (!ra) return null;
+  const secs = Number(ra);
+  if (Number.isFinite(secs)) return secs * 1000;
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
+interface Classified {
+  error: AppError;
+  retryable: boolean;
+  retryAfterMs: number | null;
+}
+
+export class OpenAIStoryAI implements StoryAI {
+  readonly kind = 'openai' as const;
+  private readonly client: OpenAI;
+  private readonly imageModel: string | null;
+  private readonly maxRetries: number;
+  private readonly baseDelay: number;
+  private readonly maxDelay: number;
+
+  constructor(private readonly opts: OpenAIProviderOptions) {
+    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
+    this.imageModel = opts.imageModel !== undefined ? opts.imageModel : opts.baseUrl ? null : 'gpt-image-1';
+    this.maxRetries = opts.maxRetries ?? 2;
+    this.baseDelay = opts.retryBaseDelayMs ?? 500;
+    this.maxDelay = opts.maxRetryDelayMs ?? 20_000;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Transport
+
+  private classify(e: unknown, dl: Deadline, parent?: AbortSignal): Classified {
+    if (e instanceof AppError) return { error: e, retryable: false, retryAfterMs: null };
+    if (parent?.aborted) return { error: cancelled(), retryable: false, retryAfterMs: null };
+    if (dl.timedOut() || e instanceof OpenAI.APIConnectionTimeoutError) {
+      return {
+        error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s.`, { reason: 'timeout', timeoutMs: this.opts.timeoutMs }),
+        retryable: false,
+        retryAfterMs: null,
+      };
+    }
+    if (e instanceof OpenAI.APIUserAbortError) return { error: cancelled(), retryable: false, retryAfterMs: null };
+    if (e instanceof OpenAI.APIConnectionError) {
+      return {
+        error: new AppError('GENERATION_FAILED', `Could not reach the story AI at ${this.opts.baseUrl ?? 'api.openai.com'}.`, { reason: 'connection' }),
+        retryable: true,
+        retryAfterMs: null,
+      };
+    }
+    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+      const status = e.status;
+      const after = retryAfterMs(e.headers);
+      const details: Record<string, unknown> = { reason: 'http', status };
+      if (after !== null) details.retryAfterSeconds = Math.ceil(after / 1000);
+      if (status === 429) return { error: new AppError('GENERATION_FAILED', 'The story AI is rate-limited right now (HTTP 429). Please try again shortly.', details), retryable: true, retryAfterMs: after };
+      if (status >= 500 || status === 408) return { error: new AppError('GENERATION_FAILED', `The story AI failed (HTTP ${status}).`, details), retryable: true, retryAfterMs: after };
+      if (status === 401 || status === 403) return { error: new AppError('GENERATION_FAILED', `The story AI rejected our credentials (HTTP ${status}); check OPENAI_API_KEY.`, details), retryable: false, retryAfterMs: null };
+      if (status === 404) return { error: new AppError('GENERATION_FAILED', `The story AI does not know model "${this.opts.model}" or this endpoint (HTTP 404); check OPENAI_MODEL and OPENAI_BASE_URL.`, details), retryable: false, retryAfterMs: null };
+      return { error: new AppError('GENERATION_FAILED', `The story AI refused the request (HTTP ${status}).`, details), retryable: false, retryAfterMs: null };
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    return { error: new AppError('GENERATION_FAILED', `The story AI request failed: ${message.slice(0, 200)}`, { reason: 'unknown' }), retryable: false, retryAfterMs: null };
+  }
+
+  private backoff(retry: number, after: number | null): number | null {
+    if (after !== null) return after <= this.maxDelay ? after : null;
+    // Deterministic jitter (no shared randomness needed): spreads synchronized retries a little.
+    return Math.min(this.maxDelay, this.baseDelay * 2 ** retry + ((retry * 37) % 50));
+  }
+
+  /** Runs one request with timeout, cancellation and bounded retries on transient failures. */
+  private async withRetry<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      if (signal?.aborted) throw cancelled();
+      const dl = deadline(signal, this.opts.timeoutMs);
+      try {
+        return await fn(dl.signal);
+      } catch (e) {
+        const c = this.classify(e, dl, signal);
+        const wait = c.retryable && retry < this.maxRetries ? this.backoff(retry, c.retryAfterMs) : null;
+        if (wait === null) throw c.error;
+        dl.dispose();
+        await sleep(wait, signal);
+      } finally {
+        dl.dispose();
+      }
+    }
+  }
+
+  private recordUsage(operation: StoryAIOperation, u: OpenAI.Completions.CompletionUsage | null | undefined, started: number, attempt: number): Usage {
+    const usage: Usage = {
+      provider: 'openai',
+      operation,
+      model: this.opts.model,
+      promptTokens: u?.prompt_tokens ?? 0,
+      completionTokens: u?.completion_tokens ?? 0,
+      totalTokens: u?.total_tokens ?? (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0),
+      cachedPromptTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+      durationMs: performance.now() - started,
+      attempt,
+    };
+    this.opts.onUsage?.(usage);
+    return usage;
+  }
+
+  /** The schemas never change at runtime: derive each JSON schema once (it costs ~1 ms). */
+  private static formats = new Map<string, OpenAI.ResponseFormatJSONSchema>();
+  private responseFormat(name: keyof typeof wire): OpenAI.ResponseFormatJSONSchema {
+    let f = OpenAIStoryAI.formats.get(name);
+    if (!f) {
+      f = { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(wire[name]) } };
+      OpenAIStoryAI.formats.set(name, f);
+    }
+    return f;
+  }
+
+  /** One non-streaming JSON completion; returns the raw content. */
+  private async completeJson(operation: StoryAIOperation, name: keyof typeof wire, messages: Msg[], attempt: number, usageSink: Usage[], signal?: AbortSignal): Promise<string> {
+    const started = performance.now();
+    const res = await this.withRetry(
+      (s) => this.client.chat.completions.create({ model: this.opts.model, messages, response_format: this.responseFormat(name) }, { signal: s }),
+      signal,
+    );
+    usageSink.push(this.recordUsage(operation, res.usage, started, attempt));
+    const msg = res.choices[0]?.message;
+    if (msg?.refusal) return `{"refusal": ${JSON.stringify(msg.refusal)}}`;
+    return msg?.content ?? '';
+  }
+
+  /**
+   * Structured generation with validation, one repair per attempt, and one fresh attempt.
+   * `convert` maps the wire shape to the result; `domain` validates the result.
+   */
+  private async structured<N extends keyof typeof wire, R>(
+    operation: StoryAIOperation,
+    name: N,
+    messages: Msg[],
+    convert: (w: z.infer<(typeof wire)[N]>) => unknown,
+    domain: z.ZodType<R>,
+    signal?: AbortSignal,
+    usageSink: Usage[] = [],
+    firstRaw?: string,
+  ): Promise<R> {
+    const schema: z.ZodType = wire[name];
+    const check = (raw: string): { ok: true; value: R } | { ok: false; issues: string } => {
+      let json: unknown;
+      try {
+        json = parseModelJson(raw);
+      } catch {
+        return { ok: false, issues: 'the reply was not valid JSON' };
+      }
+      const w = schema.safeParse(json);
+      if (!w.success) return { ok: false, issues: formatIssues(w.error.issues) };
+      const d = domain.safeParse(convert(w.data as z.infer<(typeof wire)[N]>));
+      if (!d.success) return { ok: false, issues: formatIssues(d.error.issues) };
+      return { ok: true, value: d.data };
+    };
+    let attempt = 0;
+    let lastIssues = '';
+    for (let round = 0; round < 2; round++) {
+      const raw = round === 0 && firstRaw !== undefined ? firstRaw : await this.completeJson(operation, name, messages, ++attempt, usageSink, signal);
+      let r = check(raw);
+      if (r.ok) return r.value;
+      const repairMsgs: Msg[] = [
+        ...messages,
+        { role: 'assistant', content: raw.slice(0, 12000) },
+        { role: 'user', content: `That reply does not match the required schema: ${r.issues}. Reply again with the complete, corrected JSON object only.` },
+      ];
+      const repaired = await this.completeJson(operation, name, repairMsgs, ++attempt, usageSink, signal);
+      r = check(repaired);
+      if (r.ok) return r.value;
+      lastIssues = r.issues;
+    }
+    throw new AppError('GENERATION_FAILED', `The story AI kept returning an invalid ${operation} (${lastIssues.slice(0, 200)}).`, { reason: 'invalid_output', operation });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // StoryAI
+
+  async generateWorldDescription(input: WorldDescriptionInput, opts?: CallOptions): Promise<WorldDescriptionResult> {
+    const max = clampMaxLength(input.maxLength);
+    const r = await this.structured('worldDescription', 'worldDescription', P.worldDescriptionMessages(input), (w: z.infer<typeof wire.worldDescription>) => w, worldDescriptionSchema, opts?.signal);
+    // The schema caps at 1200; the player's own max may be lower, and a sentence boundary reads better than a cut word.
+    if (r.description.length <= max) return r;
+    const cut = r.description.slice(0, max);
+    const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '));
+    return { description: end > max / 2 ? cut.slice(0, end + 1) : cut.trimEnd() };
+  }
+
+  generateWorldQuestions(input: WorldQuestionsInput, opts?: CallOptions): Promise<WorldQuestionsResult> {
+    return this.structured(
+      'worldQuestions',
+      'worldQuestions',
+      P.worldQuestionsMessages(input),
+      (w: z.infer<typeof wire.worldQuestions>) => ({ questions: w.questions.map((q) => (q.trim().endsWith('?') ? q.trim() : `${q.trim().replace(/[.!]+$/, '')}?`)) }),
+      worldQuestionsSchema,
+      opts?.signal,
+    );
+  }
+
+  async generateCharacter(input: CharacterInput, opts?: CallOptions): Promise<CharacterResult> {
+    const r = await this.structured('character', 'character', P.characterMessages(input), (w: z.infer<typeof wire.character>) => w, characterSchema, opts?.signal);
+    // The player chose the name; the model does not get to change it.
+    return { ...r, username: input.username.trim().slice(0, 60) || r.username };
+  }
+
+  generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
+    return this.structured('mission', 'mission', P.missionMessages(input), (w: z.infer<typeof wire.mission>) => w, missionSchema, opts?.signal);
+  }
+
+  /** Styles degrade instead of failing: a bad or missing answer gives the offline palette for the setting. */
+  async generateStyles(input: StylesInput, opts?: CallOptions): Promise<StyleSet> {
+    try {
+      const raw = await this.structured('styles', 'styles', P.stylesMessages(input), (w: z.infer<typeof wire.styles>) => w, wire.styles, opts?.signal);
+      return sanitizeStyles(raw);
+    } catch (e) {
+      if (opts?.signal?.aborted) throw cancelled();
+      void e;
+      return offlineStyles(input.settingDescription);
+    }
+  }
+
+  summarize(input: SummarizeInput, opts?: CallOptions): Promise<SummaryResult> {
+    return this.structured('summary', 'summary', P.summaryMessages(input), (w: z.infer<typeof wire.summary>) => w, summarySchema, opts?.signal);
+  }
+
+  async generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult> {
+    if (this.imageModel) {
+      try {
+        const started = performance.now();
+        const model = this.imageModel;
+        const isDalle = model.startsWith('dall-e');
+        const res = await this.withRetry(
+          (s) =>
+            this.client.images.generate(
+              { model, prompt: P.imagePrompt(input), n: 1, size: isDalle ? '1792x1024' : '1536x1024', ...(isDalle ? { response_format: 'b64_json' as const } : {}) },
+              { signal: s },
+            ),
+          opts?.signal,
+        );
+        this.recordUsage('worldImage', res.usage ? { prompt_tokens: res.usage.input_tokens, completion_tokens: res.usage.output_tokens, total_tokens: res.usage.total_tokens } : null, started, 1);
+        const b64 = res.data?.[0]?.b64_json;
+        if (b64) {
+          let quality = 84;
+          const base = sharp(Buffer.from(b64, 'base64')).resize(IMAGE_WIDTH, IMAGE_HEIGHT, { fit: 'cover' });
+          let bytes = await base.clone().jpeg({ quality, mozjpeg: true }).toBuffer();
+          while (bytes.length > IMAGE_MAX_BYTES && quality > 40) bytes = await base.clone().jpeg({ quality: (quality -= 12), mozjpeg: true }).toBuffer();
+          return { mime: 'image/jpeg', bytes, width: IMAGE_WIDTH, height: IMAGE_HEIGHT, source: 'model' };
+        }
+      } catch (e) {
+        if (opts?.signal?.aborted) throw cancelled();
+        void e; // fall back to procedural art: a world always gets a picture
+      }
+    }
+    const img = await renderWorldImage(input.worldDescription, input.seed ?? 0);
+    return { mime: 'image/jpeg', bytes: img.bytes, width: img.width, height: img.height, source: 'procedural' };
+  }
+
+  /**
+   * Streams the chapter: the model writes the JSON object with `text` first; JsonTextFieldStream
+   * turns the growing `text` string into deltas. Transport failures before the first delta are
+   * retried like any request; after it they fail the chapter (we cannot take back streamed text).
+   * The final result is validated; if it is invalid we repair it (non-streaming), and the final
+   * event carries the repaired, authoritative text.
+   */
+  async *streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent> {
+    const { messages } = P.chapterMessages(input);
+    const usage: Usage[] = [];
+    let raw = '';
+    let streamed = false;
+    for (let retry = 0; ; retry++) {
+      if (opts?.signal?.aborted) throw cancelled();
+      const dl = deadline(opts?.signal, this.opts.timeoutMs);
+      const started = performance.now();
+      const extractor = new JsonTextFieldStream('text');
+      try {
+        const stream = await this.client.chat.completions.create(
+          { model: this.opts.model, messages, response_format: this.responseFormat('chapter'), stream: true, stream_options: { include_usage: true } },
+          { signal: dl.signal },
+        );
+        let chunkUsage: OpenAI.Completions.CompletionUsage | null = null;
+        for await (const chunk of stream) {
+          dl.touch();
+          if (chunk.usage) chunkUsage = chunk.usage;
+          const delta = chunk.choices[0]?.delta?.content;
+          if (!delta) continue;
+          const text = extractor.push(delta);
+          if (text) {
+            streamed = true;
+            yield { type: 'delta', text };
+          }
+        }
+        // The SDK may end the iteration quietly when its signal aborts: that is a timeout or a
+        // cancellation, never a complete chapter.
+        if (dl.signal.aborted) throw new Error('stream aborted');
+        usage.push(this.recordUsage('chapter', chunkUsage, started, retry + 1));
+        raw = extractor.text;
+        break;
+      } catch (e) {
+        const c = this.classify(e, dl, opts?.signal);
+        const wait = !streamed && c.retryable && retry < this.maxRetries ? this.backoff(retry, c.retryAfterMs) : null;
+        if (wait === null) throw c.error;
+        dl.dispose();
+        await sleep(wait, opts?.signal);
+      } finally {
+        // Also runs when the consumer stops iterating early: the upstream request is aborted.
+        dl.dispose();
+      }
+    }
+    const result: ChapterResult = await this.structured(
+      'chapter',
+      'chapter',
+      messages,
+      (w: z.infer<typeof wire.chapter>) => chapterFromWire(w),
+      chapterResultSchema,
+      opts?.signal,
+      usage,
+      raw,
+    );
+    if (!streamed) yield { type: 'delta', text: result.text };
+    yield { type: 'final', result, usage };
+  }
+}
+
+function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .slice(0, 6)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
