@@ -28,7 +28,7 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
         nonOptionalTypename: false,
         skipTypename: true,
-        scalars: { DateTimeISO: 'string', ID: 'string' },
+        scalars: { DateTimeISO: 'string', ID: 'string', JSONObject: 'Record<string, unknown>' },
         strictScalars: true,
       },
     },

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { routeSizes } from './route-sizes';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const API = process.env.TALEFORGE_API_URL ?? 'http://localhost:4000';
@@ -20,7 +21,7 @@ function graphiqlDevRoute(): Plugin {
 
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), graphiqlDevRoute()],
+  plugins: [react(), graphiqlDevRoute(), routeSizes()],
   build: {
     outDir: here('dist'),
     emptyOutDir: true,

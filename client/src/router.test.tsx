@@ -3,6 +3,7 @@ import { readSession } from './apollo/session-store';
 import { showsFooter, showsNav } from './components/layout/visibility';
 import { gqlError, sessionPayload, unauthenticated } from './test/fake-graphql-server';
 import { renderApp } from './test/render-app';
+import { STORY_CHARACTER } from './test/fixtures';
 
 const nav = () => screen.queryByRole('navigation', { name: 'Main' });
 const footer = () => screen.queryByRole('contentinfo');
@@ -49,8 +50,8 @@ describe('nav / footer visibility (SPEC §2)', () => {
   });
 
   it('story screen: nav but no footer', async () => {
-    await renderApp('/storychat/42', {}, { signedIn: true });
-    await screen.findByRole('heading', { name: 'Story' });
+    await renderApp('/storychat/42', { StoryPage_character: () => ({ data: { character: STORY_CHARACTER } }) }, { signedIn: true });
+    await screen.findByRole('button', { name: 'Start your adventure!' });
     expect(nav()).not.toBeNull();
     expect(footer()).toBeNull();
   });

@@ -7,11 +7,11 @@ import { CatchAllRedirect, ProtectedRoute } from './features/auth/ProtectedRoute
 const LandingPage = lazy(() => import('./features/landing/LandingPage'));
 const AuthPage = lazy(() => import('./features/auth/AuthPage'));
 const WorldsPage = lazy(() => import('./features/worlds/WorldsPage'));
-const CreateWorldPage = lazy(() => import('./features/placeholders/CreateWorldPage'));
-const CharactersPage = lazy(() => import('./features/placeholders/CharactersPage'));
-const StoryPage = lazy(() => import('./features/placeholders/StoryPage'));
-const SupportPage = lazy(() => import('./features/placeholders/SupportPage'));
-const SubscriptionPage = lazy(() => import('./features/placeholders/SubscriptionPage'));
+const CreateWorldPage = lazy(() => import('./features/create-world/CreateWorldPage'));
+const CharactersPage = lazy(() => import('./features/characters/CharactersPage'));
+const StoryPage = lazy(() => import('./features/story/StoryPage'));
+const SupportPage = lazy(() => import('./features/support/SupportPage'));
+const SubscriptionPage = lazy(() => import('./features/subscription/SubscriptionPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
 
 function LandingLayout() {

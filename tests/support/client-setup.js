@@ -25,3 +25,6 @@ if (typeof globalThis.Request === 'undefined') {
 
 // jsdom does not implement scrolling; React Router's <ScrollRestoration> calls it.
 window.scrollTo = () => {};
+
+// jsdom does not lay out, so it has no scrollIntoView (the story screen follows the streaming text).
+if (typeof Element !== 'undefined' && !Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};

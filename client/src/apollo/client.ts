@@ -12,6 +12,8 @@ export interface AppClientOptions {
   onAuthFailure: () => void;
   uri?: string;
   fetch?: typeof fetch;
+  /** Transport for subscriptions (tests script it); graphql-ws by default. */
+  subscriptionLink?: ApolloLink;
 }
 
 function wsUrl(path: string): string {
@@ -42,11 +44,18 @@ export function createAppClient(options: AppClientOptions): { client: ApolloClie
   // content-type application/json satisfies Apollo Server's CSRF prevention (STACK.md §10).
   const http = new HttpLink({ uri, fetch: fetchImpl, headers: { 'content-type': 'application/json' } });
   const isSubscription = (op: ApolloLink.Operation) => op.operationType === OperationTypeNode.SUBSCRIPTION;
-  const transport = ApolloLink.split(isSubscription, lazyWsLink(tokens), http);
+  const transport = ApolloLink.split(isSubscription, options.subscriptionLink ?? lazyWsLink(tokens), http);
 
   const client = new ApolloClient({
     link: ApolloLink.from([createAuthLink(tokens), transport]),
-    cache: new InMemoryCache(),
+    cache: new InMemoryCache({
+      typePolicies: {
+        // Singletons without an id: a newer answer replaces fields, never the whole object blindly.
+        SubscriptionStatus: { merge: true },
+        UserSettings: { merge: true },
+        UserCharacterProfile: { merge: true },
+      },
+    }),
   });
   return { client, tokens };
 }

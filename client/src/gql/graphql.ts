@@ -5,8 +5,68 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-import { useLazyQuery, useMutation, useQuery } from '@apollo/client/react';
+import { useLazyQuery, useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type ChapterStreamStatus =
+  | 'complete'
+  | 'failed'
+  | 'generating';
+
+/** Skills, personality traits and free time are required; pastTimes is optional. */
+export type CharacterProfileInput = {
+  freeTime: string;
+  pastTimes?: string | null | undefined;
+  personalityTraits: string;
+  skills: string;
+};
+
+/** SPEC §7 generate-chapter. */
+export type GenerateChapterInput = {
+  characterId: string;
+  /** Index the new chapter should get (the number of chapters you have seen). When the story has moved on, the chapter already written there from the same action is returned (a retry), otherwise CONFLICT. */
+  expectedIndex?: number | null | undefined;
+  /** 1–12; default 8. */
+  readingLevel?: number | null | undefined;
+  /** A suggested choice or free text (trimmed, ≤ 500). Empty only for the opening chapter. */
+  userChoice?: string | null | undefined;
+  /** Defaults to the character's world description. */
+  worldDescription?: string | null | undefined;
+};
+
+export type GenerateCharacterInput = {
+  /** One answer per question, same order. */
+  answers: Array<string>;
+  questions: Array<string>;
+  /** The character's name. */
+  username: string;
+  worldDescription: string;
+};
+
+export type RegenerateChapterInput = {
+  characterId: string;
+  readingLevel?: number | null | undefined;
+  worldDescription?: string | null | undefined;
+};
+
+/** SPEC §3 saved-character payload. */
+export type SaveCharacterInput = {
+  description: string;
+  name: string;
+  special: SpecialAbilityInput;
+  stats: Record<string, unknown>;
+  strengths: Array<string>;
+  traits: Array<string>;
+  weaknesses: Array<string>;
+  worldId: string;
+};
+
+/** Only the fields given change. */
+export type SettingsInput = {
+  immersiveUi?: boolean | null | undefined;
+  /** 1–12. */
+  readingLevel?: number | null | undefined;
+};
+
 export type SignInInput = {
   email: string;
   password: string;
@@ -18,12 +78,49 @@ export type SignUpInput = {
   username: string;
 };
 
+export type SpawnFromProfileInput = {
+  /** The character's name; defaults to your username. */
+  username?: string | null | undefined;
+  worldDescription: string;
+};
+
+export type SpecialAbilityInput = {
+  description: string;
+  name: string;
+};
+
+export type StoryExportFormat =
+  | 'html'
+  | 'md';
+
+/** A new world (SPEC §3 "New world"). Costs 3 credits. */
+export type SubmitWorldInput = {
+  description: string;
+  /** Optional image as a data URL (data:image/jpeg|png|webp;base64,…), at most 5 MB decoded — e.g. the result of generateWorldImage or a file the player picked. The type is read from the bytes; the image is re-encoded before it is stored. */
+  image?: string | null | undefined;
+  name: string;
+  /** The first is required; blank entries are dropped. */
+  questions: Array<string>;
+};
+
 export type TokenRefresh_refreshSessionMutationVariables = Exact<{
   refreshToken: string;
 }>;
 
 
 export type TokenRefresh_refreshSessionMutation = { refreshSession: { accessToken: string, refreshToken: string, expiresAt: number, expiresIn: number, tokenType: string, user: { id: string, email: string, username: string, createdAt: string } } };
+
+export type SettingsDialog_settingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SettingsDialog_settingsQuery = { settings: { immersiveUi: boolean, readingLevel: number } };
+
+export type SettingsDialog_saveSettingsMutationVariables = Exact<{
+  input: SettingsInput;
+}>;
+
+
+export type SettingsDialog_saveSettingsMutation = { saveSettings: { immersiveUi: boolean, readingLevel: number } };
 
 export type AuthPage_signInMutationVariables = Exact<{
   input: SignInInput;
@@ -44,6 +141,59 @@ export type AuthProvider_meQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type AuthProvider_meQuery = { me: { id: string, email: string, username: string, createdAt: string } | null };
 
+export type CharactersPage_myCharactersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CharactersPage_myCharactersQuery = { myCharacters: Array<{ id: string, name: string, worldId: string | null, worldName: string | null, stats: Record<string, unknown>, description: string, traits: Array<string>, strengths: Array<string>, weaknesses: Array<string>, special: { name: string, description: string } }> };
+
+export type CharactersPage_deleteCharacterMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CharactersPage_deleteCharacterMutation = { deleteCharacter: boolean };
+
+export type CreateWorldPage_generateWorldDescriptionMutationVariables = Exact<{
+  worldDescription: string;
+  maxLength?: number | null | undefined;
+}>;
+
+
+export type CreateWorldPage_generateWorldDescriptionMutation = { generateWorldDescription: string };
+
+export type CreateWorldPage_generateWorldImageMutationVariables = Exact<{
+  worldDescription: string;
+}>;
+
+
+export type CreateWorldPage_generateWorldImageMutation = { generateWorldImage: string };
+
+export type CreateWorldPage_generateWorldQuestionsMutationVariables = Exact<{
+  worldDescription: string;
+}>;
+
+
+export type CreateWorldPage_generateWorldQuestionsMutation = { generateWorldQuestions: Array<string> };
+
+export type CreateWorldPage_submitWorldMutationVariables = Exact<{
+  input: SubmitWorldInput;
+}>;
+
+
+export type CreateWorldPage_submitWorldMutation = { submitWorld: { id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null, author: string | null, isOwn: boolean, sharedGlobally: boolean } };
+
+export type CharacterProfileTab_characterProfileQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CharacterProfileTab_characterProfileQuery = { characterProfile: { skills: string, personalityTraits: string, freeTime: string, pastTimes: string } };
+
+export type CharacterProfileTab_saveCharacterProfileMutationVariables = Exact<{
+  input: CharacterProfileInput;
+}>;
+
+
+export type CharacterProfileTab_saveCharacterProfileMutation = { saveCharacterProfile: { skills: string, personalityTraits: string, freeTime: string, pastTimes: string } };
+
 export type ProfilePage_meQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -54,22 +204,224 @@ export type ProfilePage_signOutMutationVariables = Exact<{ [key: string]: never;
 
 export type ProfilePage_signOutMutation = { signOut: boolean };
 
+export type StoryChapterFieldsFragment = { id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> };
+
+export type StoryMissionFieldsFragment = { id: string, objective: string, startedAt: string, status: string };
+
+export type StoryPage_characterQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type StoryPage_characterQuery = { character: { id: string, name: string, description: string, stats: Record<string, unknown>, worldId: string | null, worldName: string | null, currentSetting: string | null, currentMission: { id: string, objective: string, startedAt: string, status: string } | null, storyline: { currentChapter: number | null, currentSetting: string | null, totalChapters: number, hasOlder: boolean, generatingChapterId: string | null, chapters: Array<{ id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> }>, latestTakes: Array<{ id: string, take: number }> } } };
+
+export type StoryPage_settingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StoryPage_settingsQuery = { settings: { immersiveUi: boolean, readingLevel: number } };
+
+export type StoryPage_settingStylesQueryVariables = Exact<{
+  settingDescription: string;
+}>;
+
+
+export type StoryPage_settingStylesQuery = { settingStyles: { containerBackground: string, contentBackground: string, contentTextColor: string, ContainerTextColor: string, statsPanelBackground: string, statsPanelTextColor: string, statsItemBackground: string, statsItemTextColor: string, buttonBackground: string, buttonTextColor: string, borderColor: string, fontFamily: string, borderRadius: string } };
+
+export type StoryChapterResultFieldsFragment = { updatedStats: Record<string, unknown>, newIncreases: Record<string, unknown>, newSettingGenerated: boolean, settingText: string | null, missionCompleted: boolean, newChapter: { id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> }, newMission: { id: string, objective: string, startedAt: string, status: string } | null };
+
+export type StoryPage_startChapterMutationVariables = Exact<{
+  input: GenerateChapterInput;
+}>;
+
+
+export type StoryPage_startChapterMutation = { startChapter: { chapterId: string, characterId: string, index: number, take: number, joined: boolean } };
+
+export type StoryPage_chapterStreamSubscriptionVariables = Exact<{
+  characterId: string;
+  chapterId?: string | null | undefined;
+}>;
+
+
+export type StoryPage_chapterStreamSubscription = { chapterStream: { chapterId: string, index: number, take: number, status: ChapterStreamStatus, offset: number, delta: string, errorCode: string | null, error: string | null, result: { updatedStats: Record<string, unknown>, newIncreases: Record<string, unknown>, newSettingGenerated: boolean, settingText: string | null, missionCompleted: boolean, newChapter: { id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> }, newMission: { id: string, objective: string, startedAt: string, status: string } | null } | null } };
+
+export type StoryPage_regenerateChapterMutationVariables = Exact<{
+  input: RegenerateChapterInput;
+}>;
+
+
+export type StoryPage_regenerateChapterMutation = { regenerateChapter: { updatedStats: Record<string, unknown>, newIncreases: Record<string, unknown>, newSettingGenerated: boolean, settingText: string | null, missionCompleted: boolean, newChapter: { id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> }, newMission: { id: string, objective: string, startedAt: string, status: string } | null } };
+
+export type StoryPage_selectChapterTakeMutationVariables = Exact<{
+  characterId: string;
+  take: number;
+}>;
+
+
+export type StoryPage_selectChapterTakeMutation = { selectChapterTake: { updatedStats: Record<string, unknown>, newIncreases: Record<string, unknown>, newSettingGenerated: boolean, settingText: string | null, missionCompleted: boolean, newChapter: { id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown> }, newMission: { id: string, objective: string, startedAt: string, status: string } | null } };
+
+export type StoryPage_undoLastChapterMutationVariables = Exact<{
+  characterId: string;
+}>;
+
+
+export type StoryPage_undoLastChapterMutation = { undoLastChapter: { id: string } };
+
+export type StoryPage_updateMissionObjectiveMutationVariables = Exact<{
+  characterId: string;
+  objective: string;
+}>;
+
+
+export type StoryPage_updateMissionObjectiveMutation = { updateMissionObjective: { id: string, objective: string, startedAt: string, status: string } };
+
+export type StoryPage_exportStoryQueryVariables = Exact<{
+  characterId: string;
+  format: StoryExportFormat;
+}>;
+
+
+export type StoryPage_exportStoryQuery = { exportStory: { filename: string, mimeType: string, content: string } };
+
+export type SubscriptionPage_tiersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SubscriptionPage_tiersQuery = { tiers: Array<{ id: string, name: string, price: number, monthlyCredits: number, maxContextTokens: number, description: string, features: Array<string> }> };
+
+export type SubscriptionPage_subscribeMutationVariables = Exact<{
+  tierId: string;
+}>;
+
+
+export type SubscriptionPage_subscribeMutation = { subscribe: { credits: number, maxContextTokens: number, active: boolean, endDate: string | null, status: string, cancelAtPeriodEnd: boolean, tier: { id: string, name: string } } };
+
+export type SubscriptionPage_createCheckoutMutationVariables = Exact<{
+  tierId: string;
+}>;
+
+
+export type SubscriptionPage_createCheckoutMutation = { createCheckout: { url: string } };
+
+export type SubscriptionStatus_subscriptionStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SubscriptionStatus_subscriptionStatusQuery = { subscriptionStatus: { credits: number, maxContextTokens: number, active: boolean, endDate: string | null, status: string, cancelAtPeriodEnd: boolean, tier: { id: string, name: string } } };
+
+export type SubscriptionStatus_subscriptionChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SubscriptionStatus_subscriptionChangedSubscription = { subscriptionChanged: { credits: number, maxContextTokens: number, active: boolean, endDate: string | null, status: string, cancelAtPeriodEnd: boolean, tier: { id: string, name: string } } };
+
+export type SupportPage_submitSupportMessageMutationVariables = Exact<{
+  type: string;
+  message: string;
+}>;
+
+
+export type SupportPage_submitSupportMessageMutation = { submitSupportMessage: boolean };
+
+export type CharacterResult_saveCharacterMutationVariables = Exact<{
+  input: SaveCharacterInput;
+}>;
+
+
+export type CharacterResult_saveCharacterMutation = { saveCharacter: { id: string, name: string, worldId: string | null, worldName: string | null } };
+
+export type GeneratedCharacterFieldsFragment = { username: string, stats: Record<string, unknown>, description: string, traits: Array<string>, strengths: Array<string>, weaknesses: Array<string>, special: { name: string, description: string } };
+
+export type WorldPopup_setWorldSharedMutationVariables = Exact<{
+  id: string;
+  shared: boolean;
+}>;
+
+
+export type WorldPopup_setWorldSharedMutation = { setWorldShared: { id: string, sharedGlobally: boolean } };
+
+export type WorldPopup_generateCharacterMutationVariables = Exact<{
+  input: GenerateCharacterInput;
+}>;
+
+
+export type WorldPopup_generateCharacterMutation = { generateCharacter: { username: string, stats: Record<string, unknown>, description: string, traits: Array<string>, strengths: Array<string>, weaknesses: Array<string>, special: { name: string, description: string } } };
+
+export type WorldPopup_spawnCharacterFromProfileMutationVariables = Exact<{
+  input: SpawnFromProfileInput;
+}>;
+
+
+export type WorldPopup_spawnCharacterFromProfileMutation = { spawnCharacterFromProfile: { username: string, stats: Record<string, unknown>, description: string, traits: Array<string>, strengths: Array<string>, weaknesses: Array<string>, special: { name: string, description: string } } };
+
+export type WorldPopup_characterProfileQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WorldPopup_characterProfileQuery = { characterProfile: { skills: string, personalityTraits: string, freeTime: string } };
+
+export type WorldCardFieldsFragment = { id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null, author: string | null, isOwn: boolean, sharedGlobally: boolean };
+
 export type WorldsPage_featuredWorldsQueryVariables = Exact<{
   limit?: number;
   offset?: number;
 }>;
 
 
-export type WorldsPage_featuredWorldsQuery = { featuredWorlds: Array<{ id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null }> };
+export type WorldsPage_featuredWorldsQuery = { featuredWorlds: Array<{ id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null, author: string | null, isOwn: boolean, sharedGlobally: boolean }> };
+
+export type WorldsPage_myWorldsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
+export type WorldsPage_myWorldsQuery = { myWorlds: Array<{ id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null, author: string | null, isOwn: boolean, sharedGlobally: boolean }> };
+
+export type WorldsPage_worldQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WorldsPage_worldQuery = { world: { id: string, name: string, description: string, questions: Array<string>, imageUrl: string | null, genre: string | null, author: string | null, isOwn: boolean, sharedGlobally: boolean } };
+
+export const StoryChapterFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}}]} as unknown as DocumentNode<StoryChapterFieldsFragment, unknown>;
+export const StoryMissionFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]} as unknown as DocumentNode<StoryMissionFieldsFragment, unknown>;
+export const StoryChapterResultFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterResultFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateChapterPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"newChapter"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedStats"}},{"kind":"Field","name":{"kind":"Name","value":"newIncreases"}},{"kind":"Field","name":{"kind":"Name","value":"newSettingGenerated"}},{"kind":"Field","name":{"kind":"Name","value":"settingText"}},{"kind":"Field","name":{"kind":"Name","value":"missionCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"newMission"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]} as unknown as DocumentNode<StoryChapterResultFieldsFragment, unknown>;
+export const GeneratedCharacterFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GeneratedCharacterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GeneratedCharacter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"stats"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"traits"}},{"kind":"Field","name":{"kind":"Name","value":"strengths"}},{"kind":"Field","name":{"kind":"Name","value":"weaknesses"}},{"kind":"Field","name":{"kind":"Name","value":"special"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]} as unknown as DocumentNode<GeneratedCharacterFieldsFragment, unknown>;
+export const WorldCardFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WorldCardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"World"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}},{"kind":"Field","name":{"kind":"Name","value":"author"}},{"kind":"Field","name":{"kind":"Name","value":"isOwn"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]} as unknown as DocumentNode<WorldCardFieldsFragment, unknown>;
 export const TokenRefresh_refreshSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TokenRefresh_refreshSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"refreshToken"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"refreshSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"refreshToken"},"value":{"kind":"Variable","name":{"kind":"Name","value":"refreshToken"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"accessToken"}},{"kind":"Field","name":{"kind":"Name","value":"refreshToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresIn"}},{"kind":"Field","name":{"kind":"Name","value":"tokenType"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]} as unknown as DocumentNode<TokenRefresh_refreshSessionMutation, TokenRefresh_refreshSessionMutationVariables>;
+export const SettingsDialog_settingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SettingsDialog_settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"immersiveUi"}},{"kind":"Field","name":{"kind":"Name","value":"readingLevel"}}]}}]}}]} as unknown as DocumentNode<SettingsDialog_settingsQuery, SettingsDialog_settingsQueryVariables>;
+export const SettingsDialog_saveSettingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SettingsDialog_saveSettings"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SettingsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saveSettings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"immersiveUi"}},{"kind":"Field","name":{"kind":"Name","value":"readingLevel"}}]}}]}}]} as unknown as DocumentNode<SettingsDialog_saveSettingsMutation, SettingsDialog_saveSettingsMutationVariables>;
 export const AuthPage_signInDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AuthPage_signIn"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SignInInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signIn"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"accessToken"}},{"kind":"Field","name":{"kind":"Name","value":"refreshToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresIn"}},{"kind":"Field","name":{"kind":"Name","value":"tokenType"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]} as unknown as DocumentNode<AuthPage_signInMutation, AuthPage_signInMutationVariables>;
 export const AuthPage_signUpDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AuthPage_signUp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SignUpInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signUp"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"accessToken"}},{"kind":"Field","name":{"kind":"Name","value":"refreshToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresIn"}},{"kind":"Field","name":{"kind":"Name","value":"tokenType"}},{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]} as unknown as DocumentNode<AuthPage_signUpMutation, AuthPage_signUpMutationVariables>;
 export const AuthProvider_meDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AuthProvider_me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<AuthProvider_meQuery, AuthProvider_meQueryVariables>;
+export const CharactersPage_myCharactersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CharactersPage_myCharacters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myCharacters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"worldId"}},{"kind":"Field","name":{"kind":"Name","value":"worldName"}},{"kind":"Field","name":{"kind":"Name","value":"stats"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"traits"}},{"kind":"Field","name":{"kind":"Name","value":"strengths"}},{"kind":"Field","name":{"kind":"Name","value":"weaknesses"}},{"kind":"Field","name":{"kind":"Name","value":"special"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]}}]} as unknown as DocumentNode<CharactersPage_myCharactersQuery, CharactersPage_myCharactersQueryVariables>;
+export const CharactersPage_deleteCharacterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CharactersPage_deleteCharacter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteCharacter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<CharactersPage_deleteCharacterMutation, CharactersPage_deleteCharacterMutationVariables>;
+export const CreateWorldPage_generateWorldDescriptionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateWorldPage_generateWorldDescription"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"maxLength"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateWorldDescription"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"worldDescription"},"value":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}}},{"kind":"Argument","name":{"kind":"Name","value":"maxLength"},"value":{"kind":"Variable","name":{"kind":"Name","value":"maxLength"}}}]}]}}]} as unknown as DocumentNode<CreateWorldPage_generateWorldDescriptionMutation, CreateWorldPage_generateWorldDescriptionMutationVariables>;
+export const CreateWorldPage_generateWorldImageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateWorldPage_generateWorldImage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateWorldImage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"worldDescription"},"value":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}}}]}]}}]} as unknown as DocumentNode<CreateWorldPage_generateWorldImageMutation, CreateWorldPage_generateWorldImageMutationVariables>;
+export const CreateWorldPage_generateWorldQuestionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateWorldPage_generateWorldQuestions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateWorldQuestions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"worldDescription"},"value":{"kind":"Variable","name":{"kind":"Name","value":"worldDescription"}}}]}]}}]} as unknown as DocumentNode<CreateWorldPage_generateWorldQuestionsMutation, CreateWorldPage_generateWorldQuestionsMutationVariables>;
+export const CreateWorldPage_submitWorldDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateWorldPage_submitWorld"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SubmitWorldInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitWorld"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}},{"kind":"Field","name":{"kind":"Name","value":"author"}},{"kind":"Field","name":{"kind":"Name","value":"isOwn"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]}}]} as unknown as DocumentNode<CreateWorldPage_submitWorldMutation, CreateWorldPage_submitWorldMutationVariables>;
+export const CharacterProfileTab_characterProfileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CharacterProfileTab_characterProfile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"characterProfile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"skills"}},{"kind":"Field","name":{"kind":"Name","value":"personalityTraits"}},{"kind":"Field","name":{"kind":"Name","value":"freeTime"}},{"kind":"Field","name":{"kind":"Name","value":"pastTimes"}}]}}]}}]} as unknown as DocumentNode<CharacterProfileTab_characterProfileQuery, CharacterProfileTab_characterProfileQueryVariables>;
+export const CharacterProfileTab_saveCharacterProfileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CharacterProfileTab_saveCharacterProfile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CharacterProfileInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saveCharacterProfile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"skills"}},{"kind":"Field","name":{"kind":"Name","value":"personalityTraits"}},{"kind":"Field","name":{"kind":"Name","value":"freeTime"}},{"kind":"Field","name":{"kind":"Name","value":"pastTimes"}}]}}]}}]} as unknown as DocumentNode<CharacterProfileTab_saveCharacterProfileMutation, CharacterProfileTab_saveCharacterProfileMutationVariables>;
 export const ProfilePage_meDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ProfilePage_me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<ProfilePage_meQuery, ProfilePage_meQueryVariables>;
 export const ProfilePage_signOutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ProfilePage_signOut"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signOut"}}]}}]} as unknown as DocumentNode<ProfilePage_signOutMutation, ProfilePage_signOutMutationVariables>;
-export const WorldsPage_featuredWorldsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WorldsPage_featuredWorlds"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"50"}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"0"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"featuredWorlds"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}}]}}]}}]} as unknown as DocumentNode<WorldsPage_featuredWorldsQuery, WorldsPage_featuredWorldsQueryVariables>;
+export const StoryPage_characterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StoryPage_character"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"character"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"stats"}},{"kind":"Field","name":{"kind":"Name","value":"worldId"}},{"kind":"Field","name":{"kind":"Name","value":"worldName"}},{"kind":"Field","name":{"kind":"Name","value":"currentSetting"}},{"kind":"Field","name":{"kind":"Name","value":"currentMission"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"storyline"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"200"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chapters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"currentChapter"}},{"kind":"Field","name":{"kind":"Name","value":"currentSetting"}},{"kind":"Field","name":{"kind":"Name","value":"totalChapters"}},{"kind":"Field","name":{"kind":"Name","value":"hasOlder"}},{"kind":"Field","name":{"kind":"Name","value":"generatingChapterId"}},{"kind":"Field","name":{"kind":"Name","value":"latestTakes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"take"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}}]} as unknown as DocumentNode<StoryPage_characterQuery, StoryPage_characterQueryVariables>;
+export const StoryPage_settingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StoryPage_settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"immersiveUi"}},{"kind":"Field","name":{"kind":"Name","value":"readingLevel"}}]}}]}}]} as unknown as DocumentNode<StoryPage_settingsQuery, StoryPage_settingsQueryVariables>;
+export const StoryPage_settingStylesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StoryPage_settingStyles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"settingDescription"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settingStyles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"settingDescription"},"value":{"kind":"Variable","name":{"kind":"Name","value":"settingDescription"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"containerBackground"}},{"kind":"Field","name":{"kind":"Name","value":"contentBackground"}},{"kind":"Field","name":{"kind":"Name","value":"contentTextColor"}},{"kind":"Field","name":{"kind":"Name","value":"ContainerTextColor"}},{"kind":"Field","name":{"kind":"Name","value":"statsPanelBackground"}},{"kind":"Field","name":{"kind":"Name","value":"statsPanelTextColor"}},{"kind":"Field","name":{"kind":"Name","value":"statsItemBackground"}},{"kind":"Field","name":{"kind":"Name","value":"statsItemTextColor"}},{"kind":"Field","name":{"kind":"Name","value":"buttonBackground"}},{"kind":"Field","name":{"kind":"Name","value":"buttonTextColor"}},{"kind":"Field","name":{"kind":"Name","value":"borderColor"}},{"kind":"Field","name":{"kind":"Name","value":"fontFamily"}},{"kind":"Field","name":{"kind":"Name","value":"borderRadius"}}]}}]}}]} as unknown as DocumentNode<StoryPage_settingStylesQuery, StoryPage_settingStylesQueryVariables>;
+export const StoryPage_startChapterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StoryPage_startChapter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateChapterInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startChapter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chapterId"}},{"kind":"Field","name":{"kind":"Name","value":"characterId"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"joined"}}]}}]}}]} as unknown as DocumentNode<StoryPage_startChapterMutation, StoryPage_startChapterMutationVariables>;
+export const StoryPage_chapterStreamDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"StoryPage_chapterStream"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chapterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chapterStream"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"characterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}}},{"kind":"Argument","name":{"kind":"Name","value":"chapterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chapterId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chapterId"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"delta"}},{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"result"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterResultFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterResultFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateChapterPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"newChapter"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedStats"}},{"kind":"Field","name":{"kind":"Name","value":"newIncreases"}},{"kind":"Field","name":{"kind":"Name","value":"newSettingGenerated"}},{"kind":"Field","name":{"kind":"Name","value":"settingText"}},{"kind":"Field","name":{"kind":"Name","value":"missionCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"newMission"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}}]}}]} as unknown as DocumentNode<StoryPage_chapterStreamSubscription, StoryPage_chapterStreamSubscriptionVariables>;
+export const StoryPage_regenerateChapterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StoryPage_regenerateChapter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegenerateChapterInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"regenerateChapter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterResultFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterResultFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateChapterPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"newChapter"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedStats"}},{"kind":"Field","name":{"kind":"Name","value":"newIncreases"}},{"kind":"Field","name":{"kind":"Name","value":"newSettingGenerated"}},{"kind":"Field","name":{"kind":"Name","value":"settingText"}},{"kind":"Field","name":{"kind":"Name","value":"missionCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"newMission"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}}]}}]} as unknown as DocumentNode<StoryPage_regenerateChapterMutation, StoryPage_regenerateChapterMutationVariables>;
+export const StoryPage_selectChapterTakeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StoryPage_selectChapterTake"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"take"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"selectChapterTake"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"characterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}}},{"kind":"Argument","name":{"kind":"Name","value":"take"},"value":{"kind":"Variable","name":{"kind":"Name","value":"take"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterResultFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Chapter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"take"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"playerChoice"}},{"kind":"Field","name":{"kind":"Name","value":"choices"}},{"kind":"Field","name":{"kind":"Name","value":"setting"}},{"kind":"Field","name":{"kind":"Name","value":"statIncreases"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryChapterResultFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateChapterPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"newChapter"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryChapterFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedStats"}},{"kind":"Field","name":{"kind":"Name","value":"newIncreases"}},{"kind":"Field","name":{"kind":"Name","value":"newSettingGenerated"}},{"kind":"Field","name":{"kind":"Name","value":"settingText"}},{"kind":"Field","name":{"kind":"Name","value":"missionCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"newMission"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}}]}}]} as unknown as DocumentNode<StoryPage_selectChapterTakeMutation, StoryPage_selectChapterTakeMutationVariables>;
+export const StoryPage_undoLastChapterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StoryPage_undoLastChapter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"undoLastChapter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"characterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<StoryPage_undoLastChapterMutation, StoryPage_undoLastChapterMutationVariables>;
+export const StoryPage_updateMissionObjectiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StoryPage_updateMissionObjective"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"objective"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateMissionObjective"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"characterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}}},{"kind":"Argument","name":{"kind":"Name","value":"objective"},"value":{"kind":"Variable","name":{"kind":"Name","value":"objective"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"StoryMissionFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"StoryMissionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Mission"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"objective"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]} as unknown as DocumentNode<StoryPage_updateMissionObjectiveMutation, StoryPage_updateMissionObjectiveMutationVariables>;
+export const StoryPage_exportStoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StoryPage_exportStory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"format"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"StoryExportFormat"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"exportStory"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"characterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"characterId"}}},{"kind":"Argument","name":{"kind":"Name","value":"format"},"value":{"kind":"Variable","name":{"kind":"Name","value":"format"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"filename"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]} as unknown as DocumentNode<StoryPage_exportStoryQuery, StoryPage_exportStoryQueryVariables>;
+export const SubscriptionPage_tiersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SubscriptionPage_tiers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tiers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"monthlyCredits"}},{"kind":"Field","name":{"kind":"Name","value":"maxContextTokens"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"features"}}]}}]}}]} as unknown as DocumentNode<SubscriptionPage_tiersQuery, SubscriptionPage_tiersQueryVariables>;
+export const SubscriptionPage_subscribeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubscriptionPage_subscribe"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tierId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscribe"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"tierId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tierId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tier"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"credits"}},{"kind":"Field","name":{"kind":"Name","value":"maxContextTokens"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"endDate"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"cancelAtPeriodEnd"}}]}}]}}]} as unknown as DocumentNode<SubscriptionPage_subscribeMutation, SubscriptionPage_subscribeMutationVariables>;
+export const SubscriptionPage_createCheckoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubscriptionPage_createCheckout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tierId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCheckout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"tierId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tierId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]} as unknown as DocumentNode<SubscriptionPage_createCheckoutMutation, SubscriptionPage_createCheckoutMutationVariables>;
+export const SubscriptionStatus_subscriptionStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SubscriptionStatus_subscriptionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriptionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tier"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"credits"}},{"kind":"Field","name":{"kind":"Name","value":"maxContextTokens"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"endDate"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"cancelAtPeriodEnd"}}]}}]}}]} as unknown as DocumentNode<SubscriptionStatus_subscriptionStatusQuery, SubscriptionStatus_subscriptionStatusQueryVariables>;
+export const SubscriptionStatus_subscriptionChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SubscriptionStatus_subscriptionChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriptionChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"tier"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"credits"}},{"kind":"Field","name":{"kind":"Name","value":"maxContextTokens"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"endDate"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"cancelAtPeriodEnd"}}]}}]}}]} as unknown as DocumentNode<SubscriptionStatus_subscriptionChangedSubscription, SubscriptionStatus_subscriptionChangedSubscriptionVariables>;
+export const SupportPage_submitSupportMessageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SupportPage_submitSupportMessage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"type"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"message"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitSupportMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"type"},"value":{"kind":"Variable","name":{"kind":"Name","value":"type"}}},{"kind":"Argument","name":{"kind":"Name","value":"message"},"value":{"kind":"Variable","name":{"kind":"Name","value":"message"}}}]}]}}]} as unknown as DocumentNode<SupportPage_submitSupportMessageMutation, SupportPage_submitSupportMessageMutationVariables>;
+export const CharacterResult_saveCharacterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CharacterResult_saveCharacter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SaveCharacterInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"saveCharacter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"worldId"}},{"kind":"Field","name":{"kind":"Name","value":"worldName"}}]}}]}}]} as unknown as DocumentNode<CharacterResult_saveCharacterMutation, CharacterResult_saveCharacterMutationVariables>;
+export const WorldPopup_setWorldSharedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"WorldPopup_setWorldShared"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"shared"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setWorldShared"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"shared"},"value":{"kind":"Variable","name":{"kind":"Name","value":"shared"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]}}]} as unknown as DocumentNode<WorldPopup_setWorldSharedMutation, WorldPopup_setWorldSharedMutationVariables>;
+export const WorldPopup_generateCharacterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"WorldPopup_generateCharacter"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateCharacterInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateCharacter"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GeneratedCharacterFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GeneratedCharacterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GeneratedCharacter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"stats"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"traits"}},{"kind":"Field","name":{"kind":"Name","value":"strengths"}},{"kind":"Field","name":{"kind":"Name","value":"weaknesses"}},{"kind":"Field","name":{"kind":"Name","value":"special"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]} as unknown as DocumentNode<WorldPopup_generateCharacterMutation, WorldPopup_generateCharacterMutationVariables>;
+export const WorldPopup_spawnCharacterFromProfileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"WorldPopup_spawnCharacterFromProfile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SpawnFromProfileInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"spawnCharacterFromProfile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"GeneratedCharacterFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"GeneratedCharacterFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"GeneratedCharacter"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"stats"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"traits"}},{"kind":"Field","name":{"kind":"Name","value":"strengths"}},{"kind":"Field","name":{"kind":"Name","value":"weaknesses"}},{"kind":"Field","name":{"kind":"Name","value":"special"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]} as unknown as DocumentNode<WorldPopup_spawnCharacterFromProfileMutation, WorldPopup_spawnCharacterFromProfileMutationVariables>;
+export const WorldPopup_characterProfileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WorldPopup_characterProfile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"characterProfile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"skills"}},{"kind":"Field","name":{"kind":"Name","value":"personalityTraits"}},{"kind":"Field","name":{"kind":"Name","value":"freeTime"}}]}}]}}]} as unknown as DocumentNode<WorldPopup_characterProfileQuery, WorldPopup_characterProfileQueryVariables>;
+export const WorldsPage_featuredWorldsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WorldsPage_featuredWorlds"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"50"}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},"defaultValue":{"kind":"IntValue","value":"0"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"featuredWorlds"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WorldCardFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WorldCardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"World"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}},{"kind":"Field","name":{"kind":"Name","value":"author"}},{"kind":"Field","name":{"kind":"Name","value":"isOwn"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]} as unknown as DocumentNode<WorldsPage_featuredWorldsQuery, WorldsPage_featuredWorldsQueryVariables>;
+export const WorldsPage_myWorldsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WorldsPage_myWorlds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myWorlds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WorldCardFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WorldCardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"World"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}},{"kind":"Field","name":{"kind":"Name","value":"author"}},{"kind":"Field","name":{"kind":"Name","value":"isOwn"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]} as unknown as DocumentNode<WorldsPage_myWorldsQuery, WorldsPage_myWorldsQueryVariables>;
+export const WorldsPage_worldDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WorldsPage_world"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"world"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WorldCardFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WorldCardFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"World"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"questions"}},{"kind":"Field","name":{"kind":"Name","value":"imageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"genre"}},{"kind":"Field","name":{"kind":"Name","value":"author"}},{"kind":"Field","name":{"kind":"Name","value":"isOwn"}},{"kind":"Field","name":{"kind":"Name","value":"sharedGlobally"}}]}}]} as unknown as DocumentNode<WorldsPage_worldQuery, WorldsPage_worldQueryVariables>;
 
 export function useAuthPage_signInMutation(options?: useMutation.Options<AuthPage_signInMutation, AuthPage_signInMutationVariables>) {
   return useMutation(AuthPage_signInDocument, options);
@@ -86,6 +438,48 @@ export function useAuthProvider_meLazyQuery(options?: useLazyQuery.Options<AuthP
   return useLazyQuery(AuthProvider_meDocument, options);
 }
 
+export function useCharacterProfileTab_characterProfileQuery(options?: useQuery.Options<CharacterProfileTab_characterProfileQuery, CharacterProfileTab_characterProfileQueryVariables>) {
+  return useQuery(CharacterProfileTab_characterProfileDocument, options as useQuery.Options<CharacterProfileTab_characterProfileQuery, CharacterProfileTab_characterProfileQueryVariables>);
+}
+export function useCharacterProfileTab_characterProfileLazyQuery(options?: useLazyQuery.Options<CharacterProfileTab_characterProfileQuery, CharacterProfileTab_characterProfileQueryVariables>) {
+  return useLazyQuery(CharacterProfileTab_characterProfileDocument, options);
+}
+
+export function useCharacterProfileTab_saveCharacterProfileMutation(options?: useMutation.Options<CharacterProfileTab_saveCharacterProfileMutation, CharacterProfileTab_saveCharacterProfileMutationVariables>) {
+  return useMutation(CharacterProfileTab_saveCharacterProfileDocument, options);
+}
+
+export function useCharacterResult_saveCharacterMutation(options?: useMutation.Options<CharacterResult_saveCharacterMutation, CharacterResult_saveCharacterMutationVariables>) {
+  return useMutation(CharacterResult_saveCharacterDocument, options);
+}
+
+export function useCharactersPage_deleteCharacterMutation(options?: useMutation.Options<CharactersPage_deleteCharacterMutation, CharactersPage_deleteCharacterMutationVariables>) {
+  return useMutation(CharactersPage_deleteCharacterDocument, options);
+}
+
+export function useCharactersPage_myCharactersQuery(options?: useQuery.Options<CharactersPage_myCharactersQuery, CharactersPage_myCharactersQueryVariables>) {
+  return useQuery(CharactersPage_myCharactersDocument, options as useQuery.Options<CharactersPage_myCharactersQuery, CharactersPage_myCharactersQueryVariables>);
+}
+export function useCharactersPage_myCharactersLazyQuery(options?: useLazyQuery.Options<CharactersPage_myCharactersQuery, CharactersPage_myCharactersQueryVariables>) {
+  return useLazyQuery(CharactersPage_myCharactersDocument, options);
+}
+
+export function useCreateWorldPage_generateWorldDescriptionMutation(options?: useMutation.Options<CreateWorldPage_generateWorldDescriptionMutation, CreateWorldPage_generateWorldDescriptionMutationVariables>) {
+  return useMutation(CreateWorldPage_generateWorldDescriptionDocument, options);
+}
+
+export function useCreateWorldPage_generateWorldImageMutation(options?: useMutation.Options<CreateWorldPage_generateWorldImageMutation, CreateWorldPage_generateWorldImageMutationVariables>) {
+  return useMutation(CreateWorldPage_generateWorldImageDocument, options);
+}
+
+export function useCreateWorldPage_generateWorldQuestionsMutation(options?: useMutation.Options<CreateWorldPage_generateWorldQuestionsMutation, CreateWorldPage_generateWorldQuestionsMutationVariables>) {
+  return useMutation(CreateWorldPage_generateWorldQuestionsDocument, options);
+}
+
+export function useCreateWorldPage_submitWorldMutation(options?: useMutation.Options<CreateWorldPage_submitWorldMutation, CreateWorldPage_submitWorldMutationVariables>) {
+  return useMutation(CreateWorldPage_submitWorldDocument, options);
+}
+
 export function useProfilePage_meQuery(options?: useQuery.Options<ProfilePage_meQuery, ProfilePage_meQueryVariables>) {
   return useQuery(ProfilePage_meDocument, options as useQuery.Options<ProfilePage_meQuery, ProfilePage_meQueryVariables>);
 }
@@ -97,8 +491,120 @@ export function useProfilePage_signOutMutation(options?: useMutation.Options<Pro
   return useMutation(ProfilePage_signOutDocument, options);
 }
 
+export function useSettingsDialog_saveSettingsMutation(options?: useMutation.Options<SettingsDialog_saveSettingsMutation, SettingsDialog_saveSettingsMutationVariables>) {
+  return useMutation(SettingsDialog_saveSettingsDocument, options);
+}
+
+export function useSettingsDialog_settingsQuery(options?: useQuery.Options<SettingsDialog_settingsQuery, SettingsDialog_settingsQueryVariables>) {
+  return useQuery(SettingsDialog_settingsDocument, options as useQuery.Options<SettingsDialog_settingsQuery, SettingsDialog_settingsQueryVariables>);
+}
+export function useSettingsDialog_settingsLazyQuery(options?: useLazyQuery.Options<SettingsDialog_settingsQuery, SettingsDialog_settingsQueryVariables>) {
+  return useLazyQuery(SettingsDialog_settingsDocument, options);
+}
+
+export function useStoryPage_chapterStreamSubscription(options: useSubscription.Options<StoryPage_chapterStreamSubscription, StoryPage_chapterStreamSubscriptionVariables>) {
+  return useSubscription(StoryPage_chapterStreamDocument, options as useSubscription.Options<StoryPage_chapterStreamSubscription, StoryPage_chapterStreamSubscriptionVariables>);
+}
+
+export function useStoryPage_characterQuery(options: useQuery.Options<StoryPage_characterQuery, StoryPage_characterQueryVariables>) {
+  return useQuery(StoryPage_characterDocument, options as useQuery.Options<StoryPage_characterQuery, StoryPage_characterQueryVariables>);
+}
+export function useStoryPage_characterLazyQuery(options?: useLazyQuery.Options<StoryPage_characterQuery, StoryPage_characterQueryVariables>) {
+  return useLazyQuery(StoryPage_characterDocument, options);
+}
+
+export function useStoryPage_exportStoryQuery(options: useQuery.Options<StoryPage_exportStoryQuery, StoryPage_exportStoryQueryVariables>) {
+  return useQuery(StoryPage_exportStoryDocument, options as useQuery.Options<StoryPage_exportStoryQuery, StoryPage_exportStoryQueryVariables>);
+}
+export function useStoryPage_exportStoryLazyQuery(options?: useLazyQuery.Options<StoryPage_exportStoryQuery, StoryPage_exportStoryQueryVariables>) {
+  return useLazyQuery(StoryPage_exportStoryDocument, options);
+}
+
+export function useStoryPage_regenerateChapterMutation(options?: useMutation.Options<StoryPage_regenerateChapterMutation, StoryPage_regenerateChapterMutationVariables>) {
+  return useMutation(StoryPage_regenerateChapterDocument, options);
+}
+
+export function useStoryPage_selectChapterTakeMutation(options?: useMutation.Options<StoryPage_selectChapterTakeMutation, StoryPage_selectChapterTakeMutationVariables>) {
+  return useMutation(StoryPage_selectChapterTakeDocument, options);
+}
+
+export function useStoryPage_settingStylesQuery(options: useQuery.Options<StoryPage_settingStylesQuery, StoryPage_settingStylesQueryVariables>) {
+  return useQuery(StoryPage_settingStylesDocument, options as useQuery.Options<StoryPage_settingStylesQuery, StoryPage_settingStylesQueryVariables>);
+}
+export function useStoryPage_settingStylesLazyQuery(options?: useLazyQuery.Options<StoryPage_settingStylesQuery, StoryPage_settingStylesQueryVariables>) {
+  return useLazyQuery(StoryPage_settingStylesDocument, options);
+}
+
+export function useStoryPage_settingsQuery(options?: useQuery.Options<StoryPage_settingsQuery, StoryPage_settingsQueryVariables>) {
+  return useQuery(StoryPage_settingsDocument, options as useQuery.Options<StoryPage_settingsQuery, StoryPage_settingsQueryVariables>);
+}
+export function useStoryPage_settingsLazyQuery(options?: useLazyQuery.Options<StoryPage_settingsQuery, StoryPage_settingsQueryVariables>) {
+  return useLazyQuery(StoryPage_settingsDocument, options);
+}
+
+export function useStoryPage_startChapterMutation(options?: useMutation.Options<StoryPage_startChapterMutation, StoryPage_startChapterMutationVariables>) {
+  return useMutation(StoryPage_startChapterDocument, options);
+}
+
+export function useStoryPage_undoLastChapterMutation(options?: useMutation.Options<StoryPage_undoLastChapterMutation, StoryPage_undoLastChapterMutationVariables>) {
+  return useMutation(StoryPage_undoLastChapterDocument, options);
+}
+
+export function useStoryPage_updateMissionObjectiveMutation(options?: useMutation.Options<StoryPage_updateMissionObjectiveMutation, StoryPage_updateMissionObjectiveMutationVariables>) {
+  return useMutation(StoryPage_updateMissionObjectiveDocument, options);
+}
+
+export function useSubscriptionPage_createCheckoutMutation(options?: useMutation.Options<SubscriptionPage_createCheckoutMutation, SubscriptionPage_createCheckoutMutationVariables>) {
+  return useMutation(SubscriptionPage_createCheckoutDocument, options);
+}
+
+export function useSubscriptionPage_subscribeMutation(options?: useMutation.Options<SubscriptionPage_subscribeMutation, SubscriptionPage_subscribeMutationVariables>) {
+  return useMutation(SubscriptionPage_subscribeDocument, options);
+}
+
+export function useSubscriptionPage_tiersQuery(options?: useQuery.Options<SubscriptionPage_tiersQuery, SubscriptionPage_tiersQueryVariables>) {
+  return useQuery(SubscriptionPage_tiersDocument, options as useQuery.Options<SubscriptionPage_tiersQuery, SubscriptionPage_tiersQueryVariables>);
+}
+export function useSubscriptionPage_tiersLazyQuery(options?: useLazyQuery.Options<SubscriptionPage_tiersQuery, SubscriptionPage_tiersQueryVariables>) {
+  return useLazyQuery(SubscriptionPage_tiersDocument, options);
+}
+
+export function useSubscriptionStatus_subscriptionChangedSubscription(options?: useSubscription.Options<SubscriptionStatus_subscriptionChangedSubscription, SubscriptionStatus_subscriptionChangedSubscriptionVariables>) {
+  return useSubscription(SubscriptionStatus_subscriptionChangedDocument, options as useSubscription.Options<SubscriptionStatus_subscriptionChangedSubscription, SubscriptionStatus_subscriptionChangedSubscriptionVariables>);
+}
+
+export function useSubscriptionStatus_subscriptionStatusQuery(options?: useQuery.Options<SubscriptionStatus_subscriptionStatusQuery, SubscriptionStatus_subscriptionStatusQueryVariables>) {
+  return useQuery(SubscriptionStatus_subscriptionStatusDocument, options as useQuery.Options<SubscriptionStatus_subscriptionStatusQuery, SubscriptionStatus_subscriptionStatusQueryVariables>);
+}
+export function useSubscriptionStatus_subscriptionStatusLazyQuery(options?: useLazyQuery.Options<SubscriptionStatus_subscriptionStatusQuery, SubscriptionStatus_subscriptionStatusQueryVariables>) {
+  return useLazyQuery(SubscriptionStatus_subscriptionStatusDocument, options);
+}
+
+export function useSupportPage_submitSupportMessageMutation(options?: useMutation.Options<SupportPage_submitSupportMessageMutation, SupportPage_submitSupportMessageMutationVariables>) {
+  return useMutation(SupportPage_submitSupportMessageDocument, options);
+}
+
 export function useTokenRefresh_refreshSessionMutation(options?: useMutation.Options<TokenRefresh_refreshSessionMutation, TokenRefresh_refreshSessionMutationVariables>) {
   return useMutation(TokenRefresh_refreshSessionDocument, options);
+}
+
+export function useWorldPopup_characterProfileQuery(options?: useQuery.Options<WorldPopup_characterProfileQuery, WorldPopup_characterProfileQueryVariables>) {
+  return useQuery(WorldPopup_characterProfileDocument, options as useQuery.Options<WorldPopup_characterProfileQuery, WorldPopup_characterProfileQueryVariables>);
+}
+export function useWorldPopup_characterProfileLazyQuery(options?: useLazyQuery.Options<WorldPopup_characterProfileQuery, WorldPopup_characterProfileQueryVariables>) {
+  return useLazyQuery(WorldPopup_characterProfileDocument, options);
+}
+
+export function useWorldPopup_generateCharacterMutation(options?: useMutation.Options<WorldPopup_generateCharacterMutation, WorldPopup_generateCharacterMutationVariables>) {
+  return useMutation(WorldPopup_generateCharacterDocument, options);
+}
+
+export function useWorldPopup_setWorldSharedMutation(options?: useMutation.Options<WorldPopup_setWorldSharedMutation, WorldPopup_setWorldSharedMutationVariables>) {
+  return useMutation(WorldPopup_setWorldSharedDocument, options);
+}
+
+export function useWorldPopup_spawnCharacterFromProfileMutation(options?: useMutation.Options<WorldPopup_spawnCharacterFromProfileMutation, WorldPopup_spawnCharacterFromProfileMutationVariables>) {
+  return useMutation(WorldPopup_spawnCharacterFromProfileDocument, options);
 }
 
 export function useWorldsPage_featuredWorldsQuery(options?: useQuery.Options<WorldsPage_featuredWorldsQuery, WorldsPage_featuredWorldsQueryVariables>) {
@@ -106,4 +612,18 @@ export function useWorldsPage_featuredWorldsQuery(options?: useQuery.Options<Wor
 }
 export function useWorldsPage_featuredWorldsLazyQuery(options?: useLazyQuery.Options<WorldsPage_featuredWorldsQuery, WorldsPage_featuredWorldsQueryVariables>) {
   return useLazyQuery(WorldsPage_featuredWorldsDocument, options);
+}
+
+export function useWorldsPage_myWorldsQuery(options?: useQuery.Options<WorldsPage_myWorldsQuery, WorldsPage_myWorldsQueryVariables>) {
+  return useQuery(WorldsPage_myWorldsDocument, options as useQuery.Options<WorldsPage_myWorldsQuery, WorldsPage_myWorldsQueryVariables>);
+}
+export function useWorldsPage_myWorldsLazyQuery(options?: useLazyQuery.Options<WorldsPage_myWorldsQuery, WorldsPage_myWorldsQueryVariables>) {
+  return useLazyQuery(WorldsPage_myWorldsDocument, options);
+}
+
+export function useWorldsPage_worldQuery(options: useQuery.Options<WorldsPage_worldQuery, WorldsPage_worldQueryVariables>) {
+  return useQuery(WorldsPage_worldDocument, options as useQuery.Options<WorldsPage_worldQuery, WorldsPage_worldQueryVariables>);
+}
+export function useWorldsPage_worldLazyQuery(options?: useLazyQuery.Options<WorldsPage_worldQuery, WorldsPage_worldQueryVariables>) {
+  return useLazyQuery(WorldsPage_worldDocument, options);
 }

@@ -6,6 +6,17 @@ import { clearSession, toSession, writeSession } from '../apollo/session-store';
 import { AppProviders } from '../AppProviders';
 import { routes } from '../router';
 import { createFakeServer, sessionPayload, type Handler } from './fake-graphql-server';
+import { createFakeSubscriptions } from './fake-subscriptions';
+
+export const FREE_STATUS = {
+  tier: { id: 'free', name: 'Free' },
+  credits: 10,
+  maxContextTokens: 2000,
+  active: true,
+  endDate: null,
+  status: 'active',
+  cancelAtPeriodEnd: false,
+};
 
 export const ME = {
   id: 'user-1',
@@ -19,20 +30,33 @@ export async function renderApp(
   path: string,
   handlers: Record<string, Handler> = {},
   { signedIn = false, expiresIn = 3600 }: { signedIn?: boolean; expiresIn?: number } = {},
-): Promise<RenderResult & { router: ReturnType<typeof createMemoryRouter>; calls: ReturnType<typeof createFakeServer>['calls'] }> {
+): Promise<
+  RenderResult & {
+    router: ReturnType<typeof createMemoryRouter>;
+    calls: ReturnType<typeof createFakeServer>['calls'];
+    subscriptions: ReturnType<typeof createFakeSubscriptions>;
+  }
+> {
   clearSession();
   if (signedIn) writeSession(toSession(sessionPayload(1, expiresIn)));
   const server = createFakeServer({
     AuthProvider_me: () => ({ data: { me: ME } }),
     ProfilePage_me: () => ({ data: { me: ME } }),
     WorldsPage_featuredWorlds: () => ({ data: { featuredWorlds: [] } }),
+    WorldsPage_myWorlds: () => ({ data: { myWorlds: [] } }),
+    SubscriptionStatus_subscriptionStatus: () => ({ data: { subscriptionStatus: FREE_STATUS } }),
+    SettingsDialog_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
+    StoryPage_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
+    CharactersPage_myCharacters: () => ({ data: { myCharacters: [] } }),
     ...handlers,
   });
+  const subscriptions = createFakeSubscriptions();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const loadClient = memoLoader(async () =>
     createAppClient({
       uri: 'http://test/graphql',
       fetch: server.fetch,
+      subscriptionLink: subscriptions.link,
       onAuthFailure: () => void router.navigate('/auth', { replace: true }),
     }).client,
   );
@@ -45,5 +69,5 @@ export async function renderApp(
       </AppProviders>,
     );
   });
-  return Object.assign(result, { router, calls: server.calls });
+  return Object.assign(result, { router, calls: server.calls, subscriptions });
 }

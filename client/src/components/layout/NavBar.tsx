@@ -1,8 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../../features/auth/auth-context';
-import { DEFAULT_SUBSCRIPTION, formatContextTokens } from '../../features/subscription/subscription-defaults';
+import { formatContextTokens } from '../../features/subscription/subscription-defaults';
+import { useSubscriptionStatus } from '../../features/subscription/subscription-status';
 import { CloseIcon, GearIcon, GemIcon, MenuIcon, UserIcon } from '../icons';
+import { trapTab } from '../ui/Modal';
 import { SettingsDialog } from './SettingsDialog';
 import './nav.css';
 
@@ -14,20 +16,20 @@ function useGuardedTarget() {
 }
 
 function SubscriptionStatus({ onNavigate }: { onNavigate?: () => void }) {
-  const s = DEFAULT_SUBSCRIPTION;
+  const { view: s } = useSubscriptionStatus();
   return (
-    <Link
-      to="/subscription"
-      className="nav-subscription"
-      onClick={onNavigate}
-      aria-label={`Subscription: ${s.tierName}, ${s.credits} credits, ${formatContextTokens(s.maxContextTokens)} context`}
-    >
+    <Link to="/subscription" className="nav-subscription" onClick={onNavigate}>
+      {/* The accessible name is the visible text plus hidden words: "Subscription: Free, 7 credits, 2k context". */}
+      <span className="visually-hidden">Subscription: </span>
       <span className="nav-tier">{s.tierName}</span>
-      <span className="nav-credits">
+      <span className="visually-hidden">, </span>
+      <span className="nav-credits" data-testid="nav-credits">
         <GemIcon className="gem" />
         {s.credits}
       </span>
+      <span className="visually-hidden"> credits, </span>
       <span className="nav-context">{formatContextTokens(s.maxContextTokens)}</span>
+      <span className="visually-hidden"> context</span>
     </Link>
   );
 }
@@ -58,10 +60,12 @@ function NavItems({ onNavigate, onOpenSettings }: { onNavigate?: () => void; onO
         className="nav-profile"
         onClick={onNavigate}
         aria-label={signedIn && user ? `Profile (${user.username})` : 'Profile (sign in)'}
+        title={signedIn && user ? `Signed in as ${user.username}` : 'Sign in'}
         data-testid="nav-profile"
       >
+        {/* SPEC §2: a profile icon. The username lives in the name only: visible text would have to
+            appear in the accessible name, and "Profile (name)" keeps the name out of it for axe. */}
         <UserIcon className="nav-profile-icon" />
-        {signedIn && user && <span className="nav-username">{user.username}</span>}
       </NavLink>
     </>
   );
@@ -74,6 +78,7 @@ export function NavBar() {
   const location = useLocation();
   const drawerId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLElement>(null);
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);
   useEffect(() => {
@@ -82,7 +87,7 @@ export function NavBar() {
       if (e.key === 'Escape') {
         setDrawerOpen(false);
         menuButton.current?.focus();
-      }
+      } else trapTab(e, drawer.current);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -121,7 +126,7 @@ export function NavBar() {
       {drawerOpen && (
         <div className="drawer-root">
           <div className="drawer-overlay" onClick={() => setDrawerOpen(false)} aria-hidden="true" />
-          <aside id={drawerId} className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
+          <aside ref={drawer} id={drawerId} className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
             <button
               type="button"
               className="nav-icon-button drawer-close"

@@ -1,57 +1,53 @@
-import { useEffect, useId, useState } from 'react';
-import { CloseIcon } from '../icons';
+import { useId, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import {
+  SettingsDialog_settingsDocument,
+  useSettingsDialog_saveSettingsMutation,
+  useSettingsDialog_settingsQuery,
+} from '../../gql/graphql';
+import { MESSAGES } from '../../lib/messages';
+import { Modal } from '../ui/Modal';
 
-const STORAGE_KEY = 'taleforge.immersiveUI';
-
-function readImmersive(): boolean {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY) === 'true';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Settings popup (SPEC §2 Navigation). Saving is local for now; the settings API
- * (fetch-settings / save-settings) arrives with the full client.
- */
+/** Settings popup (SPEC §2 Navigation): 'Immersive UI (experimental)' and Save, stored by the settings API. */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
-  const [immersive, setImmersive] = useState(readImmersive);
+  const { data, loading } = useSettingsDialog_settingsQuery({ fetchPolicy: 'cache-and-network' });
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const [save, { loading: saving }] = useSettingsDialog_saveSettingsMutation({
+    update(cache, { data: saved }) {
+      if (saved) cache.writeQuery({ query: SettingsDialog_settingsDocument, data: { settings: saved.saveSettings } });
+    },
+  });
   const ids = useId();
+  const immersive = choice ?? data?.settings.immersiveUi ?? false;
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
-  const save = () => {
+  const onSave = async () => {
     try {
-      window.localStorage.setItem(STORAGE_KEY, String(immersive));
+      await save({ variables: { input: { immersiveUi: immersive } } });
+      onClose();
     } catch {
-      /* storage unavailable: the choice lasts for this page only */
+      toast.error(MESSAGES.settingsSaveFailed);
     }
-    onClose();
   };
 
   return (
-    <div className="modal-root">
-      <div className="modal-overlay" onClick={onClose} aria-hidden="true" />
-      <div className="modal settings-modal" role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`}>
-        <button type="button" className="nav-icon-button modal-close" aria-label="Close settings" onClick={onClose}>
-          <CloseIcon />
+    <Modal title="Settings" onClose={onClose} closeLabel="Close settings" className="settings-modal">
+      <label className="checkbox-row" htmlFor={`${ids}-immersive`}>
+        <input
+          id={`${ids}-immersive`}
+          type="checkbox"
+          checked={immersive}
+          aria-busy={loading && !data}
+          onChange={(e) => setChoice(e.target.checked)}
+          data-autofocus
+        />
+        Immersive UI (experimental)
+      </label>
+      <p className="muted settings-hint">Restyles the story screen to match the setting of your story.</p>
+      <div className="modal-actions">
+        <button type="button" className="btn btn-primary" onClick={onSave} disabled={saving} aria-busy={saving}>
+          Save
         </button>
-        <h2 id={`${ids}-title`}>Settings</h2>
-        <label className="checkbox-row">
-          <input type="checkbox" checked={immersive} onChange={(e) => setImmersive(e.target.checked)} autoFocus />
-          Immersive UI (experimental)
-        </label>
-        <div className="modal-actions">
-          <button type="button" className="btn btn-primary" onClick={save}>
-            Save
-          </button>
-        </div>
       </div>
-    </div>
+    </Modal>
   );
 }

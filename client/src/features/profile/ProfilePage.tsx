@@ -1,13 +1,16 @@
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useRef, type KeyboardEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorIsUnauthenticated } from '../../apollo/graphql-errors';
 import { useProfilePage_meQuery, useProfilePage_signOutMutation } from '../../gql/graphql';
-import { DEFAULT_SUBSCRIPTION } from '../subscription/subscription-defaults';
+import { MESSAGES } from '../../lib/messages';
+import { formatContextTokens } from '../subscription/subscription-defaults';
+import { billingDate, useSubscriptionStatus } from '../subscription/subscription-status';
+import { CharacterProfileTab } from './CharacterProfileTab';
 import { useAuth } from '../auth/auth-context';
 import './profile.css';
 
-export const LOGOUT_FAILED = 'Failed to log out. Please try again.';
+export const LOGOUT_FAILED = MESSAGES.logoutFailed;
 
 type Tab = 'account' | 'character';
 
@@ -20,28 +23,49 @@ function formatDate(iso: string | undefined): string {
 }
 
 export default function ProfilePage() {
-  const [tab, setTab] = useState<Tab>('account');
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'character' ? 'character' : 'account';
+  const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ account: null, character: null });
+  const setTab = (next: Tab, focus = false) => {
+    setParams(next === 'account' ? {} : { tab: next }, { replace: true });
+    if (focus) tabs.current[next]?.focus();
+  };
+  // WAI-ARIA tabs: arrow keys move between tabs.
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft' || e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      setTab(tab === 'account' ? 'character' : 'account', true);
+    }
+  };
   return (
     <main className="page profile-page">
       <h1 className="page-title">Profile</h1>
-      <div className="tabs" role="tablist" aria-label="Profile sections">
+      <div className="tabs" role="tablist" aria-label="Profile sections" onKeyDown={onKeyDown}>
         <button
+          ref={(el) => {
+            tabs.current.account = el;
+          }}
           type="button"
           role="tab"
           id="tab-account"
           aria-selected={tab === 'account'}
           aria-controls="panel-account"
+          tabIndex={tab === 'account' ? 0 : -1}
           className="tab"
           onClick={() => setTab('account')}
         >
           Account
         </button>
         <button
+          ref={(el) => {
+            tabs.current.character = el;
+          }}
           type="button"
           role="tab"
           id="tab-character"
           aria-selected={tab === 'character'}
           aria-controls="panel-character"
+          tabIndex={tab === 'character' ? 0 : -1}
           className="tab"
           onClick={() => setTab('character')}
         >
@@ -49,12 +73,12 @@ export default function ProfilePage() {
         </button>
       </div>
       {tab === 'account' ? (
-        <section id="panel-account" role="tabpanel" aria-labelledby="tab-account" className="panel">
+        <section id="panel-account" role="tabpanel" aria-labelledby="tab-account" className="panel" tabIndex={0}>
           <AccountTab />
         </section>
       ) : (
-        <section id="panel-character" role="tabpanel" aria-labelledby="tab-character" className="panel">
-          <p className="muted">Your skills, personality traits and free time will live here.</p>
+        <section id="panel-character" role="tabpanel" aria-labelledby="tab-character" className="panel" tabIndex={0}>
+          <CharacterProfileTab />
         </section>
       )}
     </main>
@@ -67,6 +91,9 @@ function AccountTab() {
   const { data } = useProfilePage_meQuery({ fetchPolicy: 'cache-and-network' });
   const [signOut, { loading }] = useProfilePage_signOutMutation();
   const me = data?.me ?? user;
+  const subscription = useSubscriptionStatus();
+  const sub = subscription.view;
+  const billing = billingDate(sub);
 
   const logOut = async () => {
     try {
@@ -99,7 +126,16 @@ function AccountTab() {
         </div>
         <div>
           <dt>Subscription</dt>
-          <dd>{DEFAULT_SUBSCRIPTION.tierName}</dd>
+          <dd data-testid="account-subscription">
+            {subscription.error && !subscription.data ? (
+              <span role="alert">{MESSAGES.subscriptionStatusFailed}</span>
+            ) : (
+              <>
+                {sub.tierName} · {sub.credits} credits · {formatContextTokens(sub.maxContextTokens)} context
+                {billing && <span className="billing-date">Next billing date: {billing}</span>}
+              </>
+            )}
+          </dd>
         </div>
       </dl>
       <div className="account-actions">

@@ -1,4 +1,4 @@
-/** SPEC §9: shown while the subscription status is unknown (and until the billing API exists). */
+/** SPEC §9: shown while the subscription status is unknown. */
 export const DEFAULT_SUBSCRIPTION = {
   tierName: 'Free',
   credits: 0,
@@ -7,5 +7,10 @@ export const DEFAULT_SUBSCRIPTION = {
 
 /** SPEC §9: context tokens are shown as tokens / 1000 followed by k. */
 export function formatContextTokens(tokens: number): string {
-  return `${Math.round(tokens / 1000)}k`;
+  return `${Number((tokens / 1000).toFixed(1))}k`;
+}
+
+/** SPEC §9: prices per month in USD. */
+export function formatPrice(price: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: price % 1 === 0 ? 0 : 2 }).format(price);
 }

@@ -1,71 +1,202 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { CloseIcon } from '../../components/icons';
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify/unstyled';
+import { errorCode, errorMessage } from '../../apollo/graphql-errors';
+import { GemIcon } from '../../components/icons';
+import { Modal } from '../../components/ui/Modal';
+import {
+  useWorldPopup_characterProfileLazyQuery,
+  useWorldPopup_generateCharacterMutation,
+  useWorldPopup_setWorldSharedMutation,
+  useWorldPopup_spawnCharacterFromProfileMutation,
+  type GeneratedCharacterFieldsFragment,
+  type WorldCardFieldsFragment,
+} from '../../gql/graphql';
+import { CHARACTER_GENERATION_COST } from '../../lib/constants';
+import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
-import type { WorldsPage_featuredWorldsQuery } from '../../gql/graphql';
 import { WorldImage } from './WorldImage';
 
-type World = WorldsPage_featuredWorldsQuery['featuredWorlds'][number];
+export interface WorldPopupProps {
+  world: WorldCardFieldsFragment;
+  onClose: () => void;
+  onGenerated: (character: GeneratedCharacterFieldsFragment) => void;
+  /** Sharing failed: the optimistic toggle is undone and the list must be refetched (SPEC §4). */
+  onShareFailed: () => void;
+}
+
+/** True when at least one of skills, personality traits or free time is filled in (SPEC §5). */
+export function profileIsUsable(p: { skills: string; personalityTraits: string; freeTime: string } | null | undefined): boolean {
+  return !!p && [p.skills, p.personalityTraits, p.freeTime].some((v) => v.trim() !== '');
+}
 
 /**
- * Minimal world popup (SPEC §2): image, name, description; collapsed → Spawn; expanded → username and
- * one textarea per question. Generation itself arrives with the full client.
+ * The world popup (SPEC §2): collapsed (Spawn, Spawn from Profile, Share/Unshare) or expanded (the
+ * spawn form). The overlay closes it only while collapsed, so a half-written form is never lost.
  */
-export function WorldPopup({ world, onClose }: { world: World; onClose: () => void }) {
+export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: WorldPopupProps) {
   const { status } = useAuth();
+  const navigate = useNavigate();
   const [expanded, setExpanded] = useState(false);
+  const [username, setUsername] = useState('');
+  const [answers, setAnswers] = useState<string[]>(() => world.questions.map(() => ''));
+  const [formError, setFormError] = useState<string | null>(null);
   const ids = useId();
-  const closeButton = useRef<HTMLButtonElement>(null);
+  const signedIn = status === 'authenticated';
 
-  useEffect(() => {
-    closeButton.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const [generate, { loading: generating }] = useWorldPopup_generateCharacterMutation();
+  const [spawnFromProfile, { loading: spawning }] = useWorldPopup_spawnCharacterFromProfileMutation();
+  const [loadProfile, { loading: loadingProfile }] = useWorldPopup_characterProfileLazyQuery({ fetchPolicy: 'network-only' });
+  const [setShared] = useWorldPopup_setWorldSharedMutation();
+  const busy = generating || spawning || loadingProfile;
+
+  const toggleShare = async () => {
+    const shared = !world.sharedGlobally;
+    try {
+      await setShared({
+        variables: { id: world.id, shared },
+        optimisticResponse: { setWorldShared: { __typename: 'World', id: world.id, sharedGlobally: shared } } as never,
+      });
+    } catch {
+      toast.error(MESSAGES.shareFailed);
+      onShareFailed();
+    }
+  };
+
+  const onGenerate = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    if (!username.trim()) {
+      setFormError(MESSAGES.spawnUsernameRequired);
+      return;
+    }
+    if (!world.description.trim()) {
+      setFormError(MESSAGES.noWorldDescription);
+      return;
+    }
+    try {
+      const { data } = await generate({
+        variables: {
+          input: {
+            worldDescription: world.description,
+            questions: world.questions,
+            answers: answers.map((a) => a.trim()),
+            username: username.trim(),
+          },
+        },
+      });
+      if (data) onGenerated(data.generateCharacter);
+    } catch (error) {
+      if (errorCode(error) === 'INSUFFICIENT_CREDITS' || errorCode(error) === 'FORBIDDEN') {
+        setFormError(MESSAGES.insufficientCreditsForCharacter);
+      } else {
+        // SPEC §8: other character-generation errors are only logged.
+        console.error('Character generation failed', error);
+      }
+    }
+  };
+
+  const onSpawnFromProfile = async () => {
+    if (!world.description.trim()) {
+      toast.error(MESSAGES.noWorldDescription);
+      return;
+    }
+    const profile = await loadProfile().catch(() => null);
+    if (!profileIsUsable(profile?.data?.characterProfile)) {
+      toast.info(MESSAGES.completeProfileFirst, { onClick: () => navigate('/profile?tab=character') });
+      return;
+    }
+    try {
+      const { data } = await spawnFromProfile({ variables: { input: { worldDescription: world.description } } });
+      if (data) onGenerated(data.spawnCharacterFromProfile);
+    } catch (error) {
+      toast.error(errorMessage(error) || MESSAGES.spawnFromProfileFailed);
+    }
+  };
 
   return (
-    <div className="modal-root">
-      {/* The overlay closes the popup only while it is collapsed (SPEC §2). */}
-      <div className="modal-overlay" aria-hidden="true" onClick={() => !expanded && onClose()} />
-      <div className="modal world-popup" role="dialog" aria-modal="true" aria-labelledby={`${ids}-name`}>
-        <button ref={closeButton} type="button" className="nav-icon-button modal-close" aria-label="Close" onClick={onClose}>
-          <CloseIcon />
-        </button>
-        <WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" />
-        <div className="world-popup-body">
-          <h2 id={`${ids}-name`}>{world.name}</h2>
-          <p className="world-popup-description">{world.description}</p>
-          {status !== 'authenticated' ? (
-            <Link className="btn btn-primary" to="/auth" state={{ from: { pathname: '/worlds', search: `?world=${world.id}`, hash: '' } }}>
-              Login to Spawn
-            </Link>
-          ) : !expanded ? (
-            <div className="world-popup-actions">
-              <button type="button" className="btn btn-primary" onClick={() => setExpanded(true)}>
-                Spawn
+    <Modal
+      title={world.name}
+      onClose={onClose}
+      closeOnOverlay={!expanded}
+      className={`world-popup ${expanded ? 'is-expanded' : ''}`}
+      header={<WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" />}
+    >
+      <div className="world-popup-body">
+        {world.author && <p className="world-popup-author">by {world.author}</p>}
+        <p className="world-popup-description">{world.description}</p>
+        {!signedIn ? (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => navigate('/auth', { state: { from: { pathname: '/worlds', search: `?world=${world.id}`, hash: '' } } })}
+          >
+            Login to Spawn
+          </button>
+        ) : !expanded ? (
+          <div className="world-popup-actions">
+            <button type="button" className="btn btn-primary" onClick={() => setExpanded(true)} data-autofocus>
+              Spawn
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={onSpawnFromProfile} disabled={busy} aria-busy={spawning || loadingProfile}>
+              <GemIcon /> Spawn from Profile ({CHARACTER_GENERATION_COST} gems)
+            </button>
+            {world.isOwn && (
+              <button type="button" className="btn btn-outline" onClick={toggleShare} aria-pressed={world.sharedGlobally}>
+                {world.sharedGlobally ? 'Unshare' : 'Share'}
               </button>
-              <button type="button" className="btn btn-ghost" disabled title="Coming soon">
-                Spawn from Profile (3 gems)
+            )}
+            {spawning && (
+              <p className="popup-status" role="status">
+                Generating your character…
+              </p>
+            )}
+          </div>
+        ) : (
+          <form className="world-spawn-form" onSubmit={onGenerate} noValidate>
+            <div className="field">
+              <label htmlFor={`${ids}-username`}>Username</label>
+              <textarea
+                id={`${ids}-username`}
+                rows={1}
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                placeholder="Your character's name"
+                data-autofocus
+              />
+            </div>
+            {world.questions.map((q, i) => (
+              <div key={i} className="field">
+                <label htmlFor={`${ids}-q${i}`}>{q}</label>
+                <textarea
+                  id={`${ids}-q${i}`}
+                  rows={2}
+                  value={answers[i] ?? ''}
+                  onChange={(e) => setAnswers((all) => all.map((a, j) => (j === i ? e.target.value : a)))}
+                />
+              </div>
+            ))}
+            {formError && (
+              <p className="form-error" role="alert">
+                {formError}
+              </p>
+            )}
+            {generating && (
+              <p className="popup-status" role="status">
+                Generating your character…
+              </p>
+            )}
+            <div className="world-popup-actions">
+              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={generating}>
+                <GemIcon /> Generate Character ({CHARACTER_GENERATION_COST} gems)
+              </button>
+              <button type="button" className="btn btn-ghost" onClick={() => setExpanded(false)} disabled={busy}>
+                Back
               </button>
             </div>
-          ) : (
-            <form className="world-spawn-form" onSubmit={(e) => e.preventDefault()}>
-              <label htmlFor={`${ids}-username`}>Username</label>
-              <textarea id={`${ids}-username`} rows={1} />
-              {world.questions.map((q, i) => (
-                <div key={i} className="field">
-                  <label htmlFor={`${ids}-q${i}`}>{q}</label>
-                  <textarea id={`${ids}-q${i}`} rows={2} />
-                </div>
-              ))}
-              <button type="submit" className="btn btn-primary" disabled title="Coming soon">
-                Generate Character (3 gems)
-              </button>
-            </form>
-          )}
-        </div>
+          </form>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,0 +1,140 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { CloseIcon } from '../icons';
+import './modal.css';
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab / Shift+Tab inside `root`. */
+export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {
+  if (event.key !== 'Tab' || !root) return;
+  const items = Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (items.length === 0) {
+    event.preventDefault();
+    return;
+  }
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (event.shiftKey && (document.activeElement === first || !root.contains(document.activeElement))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export interface ModalProps {
+  title: ReactNode;
+  /** Hide the visible title (it still names the dialog). */
+  hideTitle?: boolean;
+  onClose: () => void;
+  /** Whether a click on the overlay closes the dialog (default true). */
+  closeOnOverlay?: boolean;
+  className?: string;
+  closeLabel?: string;
+  children: ReactNode;
+  /** Rendered above the title (e.g. an image). */
+  header?: ReactNode;
+  role?: 'dialog' | 'alertdialog';
+  describedBy?: string;
+}
+
+/**
+ * An accessible modal dialog: labelled by its title, focus moves in on open, stays inside (Tab is
+ * trapped), Escape closes, and focus returns to whatever opened it.
+ */
+export function Modal({
+  title,
+  hideTitle,
+  onClose,
+  closeOnOverlay = true,
+  className = '',
+  closeLabel = 'Close',
+  children,
+  header,
+  role = 'dialog',
+  describedBy,
+}: ModalProps) {
+  const id = useId();
+  const dialog = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const root = dialog.current;
+    const auto = root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>(FOCUSABLE);
+    (auto ?? root)?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onCloseRef.current();
+      } else trapTab(e, dialog.current);
+    };
+    document.addEventListener('keydown', onKey);
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, []);
+
+  return (
+    <div className="modal-root">
+      <div className="modal-overlay" aria-hidden="true" data-testid="modal-overlay" onClick={() => closeOnOverlay && onClose()} />
+      <div
+        ref={dialog}
+        className={`modal ${className}`}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={describedBy}
+        tabIndex={-1}
+      >
+        <button type="button" className="nav-icon-button modal-close" aria-label={closeLabel} onClick={onClose}>
+          <CloseIcon />
+        </button>
+        {header}
+        <h2 id={`${id}-title`} className={hideTitle ? 'visually-hidden' : 'modal-title'}>
+          {title}
+        </h2>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** An in-app confirm (same wording as the SPEC's confirm) that resolves through its buttons. */
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
+  const id = useId();
+  return (
+    <Modal title={title} onClose={onCancel} role="alertdialog" describedBy={`${id}-msg`} className="confirm-modal">
+      <p id={`${id}-msg`}>{message}</p>
+      <div className="modal-actions">
+        <button type="button" className="btn btn-ghost" onClick={onCancel} data-autofocus>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy} aria-busy={busy}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { MISSION_COMPLETE_HIGHLIGHT_MS } from '../../lib/constants';
+
+/**
+ * The 'complete' highlight (SPEC §4): when a chapter brings a new mission while one exists, the old
+ * one shows as complete for 3 seconds, then the new one replaces it.
+ */
+export function useMissionCompleteHighlight(durationMs = MISSION_COMPLETE_HIGHLIGHT_MS) {
+  const [completed, setCompleted] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const trigger = useCallback(
+    (objective: string) => {
+      if (timer.current) clearTimeout(timer.current);
+      setCompleted(objective);
+      timer.current = setTimeout(() => {
+        timer.current = null;
+        setCompleted(null);
+      }, durationMs);
+    },
+    [durationMs],
+  );
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  return { completed, trigger };
+}
+
+export interface MissionPanelProps {
+  objective: string | null;
+  /** The objective just completed, shown with the 'complete' highlight instead of the current one. */
+  completedObjective: string | null;
+  /** Saves the edited objective; resolves true when saved (edit mode then closes). */
+  onSave: (objective: string) => Promise<boolean>;
+  disabled?: boolean;
+}
+
+/** Current Mission panel (SPEC §2): view ↔ edit (pencil, textarea, Save, Cancel). */
+export function MissionPanel({ objective, completedObjective, onSave, disabled }: MissionPanelProps) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [saving, setSaving] = useState(false);
+  const ids = useId();
+  const pencil = useRef<HTMLButtonElement>(null);
+  const highlighted = completedObjective !== null;
+
+  const startEdit = () => {
+    setDraft(objective ?? '');
+    setEditing(true);
+  };
+  const stopEdit = () => {
+    setEditing(false);
+    requestAnimationFrame(() => pencil.current?.focus());
+  };
+  const save = async () => {
+    if (!draft.trim() || saving) return;
+    setSaving(true);
+    const ok = await onSave(draft.trim());
+    setSaving(false);
+    // SPEC §8: a failed update is only logged, and edit mode stays open.
+    if (ok) stopEdit();
+  };
+
+  return (
+    <section
+      className={`story-panel mission-panel ${highlighted ? 'is-complete' : ''}`}
+      aria-labelledby={`${ids}-title`}
+      data-testid="mission-panel"
+      data-state={highlighted ? 'complete' : editing ? 'edit' : 'view'}
+    >
+      <div className="story-panel-head">
+        <h2 id={`${ids}-title`}>Current Mission</h2>
+        {!editing && !highlighted && (
+          <button
+            ref={pencil}
+            type="button"
+            className="icon-button"
+            aria-label="Edit mission"
+            onClick={startEdit}
+            disabled={disabled}
+          >
+            <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth={1.8} aria-hidden="true">
+              <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+        )}
+      </div>
+      {highlighted ? (
+        <p className="mission-objective mission-complete" role="status">
+          <span className="mission-complete-badge">Mission complete</span>
+          <span className="mission-complete-text">{completedObjective}</span>
+        </p>
+      ) : editing ? (
+        <div className="mission-edit">
+          <label htmlFor={`${ids}-objective`} className="visually-hidden">
+            Mission objective
+          </label>
+          <textarea
+            id={`${ids}-objective`}
+            rows={4}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            autoFocus
+            maxLength={500}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                stopEdit();
+              }
+            }}
+          />
+          <div className="mission-actions">
+            <button type="button" className="story-button" onClick={save} disabled={saving || !draft.trim()} aria-busy={saving}>
+              Save
+            </button>
+            <button type="button" className="story-button story-button-ghost" onClick={stopEdit} disabled={saving}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <p className="mission-objective">{objective ?? <span className="muted-inline">No mission yet — one will be given when your story begins.</span>}</p>
+      )}
+    </section>
+  );
+}

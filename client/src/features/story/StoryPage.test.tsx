@@ -1,0 +1,252 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'react-toastify/unstyled';
+import { chapter, mission, storyCharacter } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
+import { applyDelta, currentAction, sendDisabled } from './story-rules';
+import { immersiveActive, sanitizeStyleSet, DEFAULT_STYLE_SET } from './story-styles';
+
+describe('story rules (SPEC §5)', () => {
+  it('send is disabled while generating or when the action is blank after trimming', () => {
+    expect(sendDisabled(true, 'Climb')).toBe(true);
+    expect(sendDisabled(false, '   ')).toBe(true);
+    expect(sendDisabled(false, '')).toBe(true);
+    expect(sendDisabled(false, null)).toBe(true);
+    expect(sendDisabled(false, ' Climb ')).toBe(false);
+  });
+  it('typed text wins over a selected choice', () => {
+    expect(currentAction('Climb', '')).toBe('Climb');
+    expect(currentAction('Climb', ' Jump ')).toBe('Jump');
+    expect(currentAction(null, '  ')).toBe('');
+  });
+  it('applies stream events by offset (append, or restart at 0)', () => {
+    expect(applyDelta('', 0, 'The ')).toBe('The ');
+    expect(applyDelta('The ', 4, 'storm')).toBe('The storm');
+    expect(applyDelta('The storm', 0, 'A calm sea.')).toBe('A calm sea.');
+  });
+});
+
+describe('immersive styles (SPEC §3, §4)', () => {
+  it('applies only when enabled and a setting exists', () => {
+    expect(immersiveActive(true, 'A harbour')).toBe(true);
+    expect(immersiveActive(false, 'A harbour')).toBe(false);
+    expect(immersiveActive(true, null)).toBe(false);
+    expect(immersiveActive(true, '  ')).toBe(false);
+  });
+  it('accepts design tokens only; anything else falls back to its default', () => {
+    const s = sanitizeStyleSet({
+      containerBackground: '#112233',
+      contentBackground: 'url(javascript:alert(1))',
+      contentTextColor: 'rgb(10, 20, 30)',
+      fontFamily: 'Comic Sans; } body { display:none',
+      borderRadius: '400px',
+      buttonBackground: 'red;background:url(x)',
+    });
+    expect(s.containerBackground).toBe('#112233');
+    expect(s.contentTextColor).toBe('rgb(10, 20, 30)');
+    expect(s.contentBackground).toBe(DEFAULT_STYLE_SET.contentBackground);
+    expect(s.fontFamily).toBe(DEFAULT_STYLE_SET.fontFamily);
+    expect(s.borderRadius).toBe('8px');
+    expect(s.buttonBackground).toBe(DEFAULT_STYLE_SET.buttonBackground);
+    expect(sanitizeStyleSet(null)).toEqual(DEFAULT_STYLE_SET);
+  });
+});
+
+function Harness({ objective }: { objective: string }) {
+  const { completed, trigger } = useMissionCompleteHighlight();
+  return (
+    <>
+      <button type="button" onClick={() => trigger(objective)}>
+        complete
+      </button>
+      <MissionPanel objective="Find the lighthouse" completedObjective={completed} onSave={async () => true} />
+    </>
+  );
+}
+
+describe('mission panel', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it("shows the 'complete' highlight for exactly 3 seconds, then the new mission", () => {
+    jest.useFakeTimers();
+    render(<Harness objective="Reach the harbour" />);
+    const panel = screen.getByTestId('mission-panel');
+    fireEvent.click(screen.getByRole('button', { name: 'complete' }));
+    expect(panel.getAttribute('data-state')).toBe('complete');
+    expect(within(panel).getByText('Reach the harbour')).toBeTruthy();
+    act(() => jest.advanceTimersByTime(2999));
+    expect(panel.getAttribute('data-state')).toBe('complete');
+    act(() => jest.advanceTimersByTime(1));
+    expect(panel.getAttribute('data-state')).toBe('view');
+    expect(within(panel).getByText('Find the lighthouse')).toBeTruthy();
+  });
+
+  it('pencil → textarea → Cancel returns to view; Save stays in edit when it fails', async () => {
+    const onSave = jest.fn(async () => false);
+    render(<MissionPanel objective="Find the lighthouse" completedObjective={null} onSave={onSave} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit mission' }));
+    const box = screen.getByLabelText('Mission objective') as HTMLTextAreaElement;
+    expect(box.value).toBe('Find the lighthouse');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByLabelText('Mission objective')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit mission' }));
+    fireEvent.change(screen.getByLabelText('Mission objective'), { target: { value: '  ' } });
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Mission objective'), { target: { value: 'Sink the armada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledWith('Sink the armada'));
+    expect(screen.getByLabelText('Mission objective')).toBeTruthy(); // failed: still editing
+  });
+});
+
+describe('story screen', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("no chapter: 'Start your adventure!', then 'Generating initial story...', then the text as it streams", async () => {
+    let character = storyCharacter();
+    const { subscriptions, calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character } }),
+        StoryPage_startChapter: () => ({ data: { startChapter: { __typename: 'ChapterGeneration', chapterId: 'ch-0', characterId: 'c-1', index: 0, take: 0, joined: false } } }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
+    expect(await screen.findByText('Generating initial story...')).toBeTruthy();
+    const channel = await subscriptions.channel('StoryPage_chapterStream');
+    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-0' });
+    expect(calls.find((c) => c.operationName === 'StoryPage_startChapter')?.variables).toEqual({
+      input: { characterId: 'c-1', userChoice: '', readingLevel: 8, expectedIndex: 0 },
+    });
+
+    const frame = (status: string, offset: number, delta: string, result: unknown = null) => ({
+      chapterStream: { __typename: 'ChapterStreamEvent', chapterId: 'ch-0', index: 0, take: 0, status, offset, delta, errorCode: null, error: null, result },
+    });
+    act(() => channel.emit(frame('generating', 0, 'The storm ')));
+    const live = await screen.findByTestId('live-chapter');
+    await waitFor(() => expect(live.textContent).toContain('The storm'));
+    act(() => channel.emit(frame('generating', 10, 'breaks.')));
+    await waitFor(() => expect(live.textContent).toContain('The storm breaks.'));
+    expect(screen.getByText('Generating initial story...')).toBeTruthy(); // until the first chapter is complete
+
+    character = storyCharacter({ chapters: [chapter(0, { text: 'The storm breaks.' })], mission: mission('Find the lighthouse') });
+    act(() =>
+      channel.emit(
+        frame('complete', 17, '', {
+          __typename: 'GenerateChapterPayload',
+          newChapter: chapter(0, { text: 'The storm breaks.' }),
+          updatedStats: { strength: 12 },
+          newIncreases: {},
+          newSettingGenerated: true,
+          settingText: 'A harbour',
+          missionCompleted: false,
+          newMission: mission('Find the lighthouse'),
+        }),
+      ),
+    );
+    expect(await screen.findByRole('button', { name: 'Climb the mast' })).toBeTruthy();
+    expect(screen.getByText('Find the lighthouse')).toBeTruthy();
+    expect(screen.getAllByTestId('chapter')).toHaveLength(1);
+    expect(screen.queryByText('Generating initial story...')).toBeNull();
+  });
+
+  it('earlier chapters with the choice before and a divider after; choices highlight; send rules; stat gains', async () => {
+    const chapters = [chapter(0), chapter(1, { statIncreases: { strength: 2 } })];
+    const { container, calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters, mission: mission('Find the lighthouse') }) } }),
+        StoryPage_startChapter: () => new Promise(() => undefined),
+      },
+      { signedIn: true },
+    );
+    await screen.findByRole('button', { name: 'Climb the mast' });
+    expect(screen.getAllByTestId('chapter').map((c) => c.textContent)).toEqual(['Chapter 1 text.', 'Chapter 2 text.']);
+    expect(container.querySelectorAll('.chapter-divider')).toHaveLength(1);
+    expect(screen.getByText('Action 1', { exact: false }).className).toBe('player-choice');
+    expect(screen.getByText('+2 ↑')).toBeTruthy();
+
+    const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    const box = screen.getByPlaceholderText('Or type your own action...') as HTMLTextAreaElement;
+    expect(send.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Dive into the clouds' }));
+    expect(screen.getByRole('button', { name: 'Dive into the clouds' }).getAttribute('aria-pressed')).toBe('true');
+    expect(send.disabled).toBe(false);
+    fireEvent.change(box, { target: { value: '   ' } });
+    expect(send.disabled).toBe(false); // blank typing keeps the chosen suggestion
+    fireEvent.change(box, { target: { value: 'Jump ship' } });
+    expect(screen.getByRole('button', { name: 'Dive into the clouds' }).getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(send);
+    await waitFor(() => expect(box.disabled).toBe(true));
+    expect(send.disabled).toBe(true);
+    expect(calls.find((c) => c.operationName === 'StoryPage_startChapter')?.variables).toMatchObject({ input: { userChoice: 'Jump ship', expectedIndex: 2 } });
+  });
+
+  it('a chapter bringing a new mission highlights the old one as complete, then shows the new one', async () => {
+    let character = storyCharacter({ chapters: [chapter(0)], mission: mission('Find the lighthouse') });
+    const { subscriptions } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character } }),
+        StoryPage_startChapter: () => ({ data: { startChapter: { __typename: 'ChapterGeneration', chapterId: 'ch-1', characterId: 'c-1', index: 1, take: 0, joined: false } } }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Climb the mast' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const channel = await subscriptions.channel('StoryPage_chapterStream');
+    character = storyCharacter({ chapters: [chapter(0), chapter(1)], mission: mission('Sink the armada', 'm-2') });
+    act(() =>
+      channel.emit({
+        chapterStream: {
+          __typename: 'ChapterStreamEvent', chapterId: 'ch-1', index: 1, take: 0, status: 'complete', offset: 0, delta: 'Chapter 2 text.', errorCode: null, error: null,
+          result: { __typename: 'GenerateChapterPayload', newChapter: chapter(1), updatedStats: {}, newIncreases: { strength: 1 }, newSettingGenerated: false, settingText: null, missionCompleted: true, newMission: mission('Sink the armada', 'm-2') },
+        },
+      }),
+    );
+    const panel = screen.getByTestId('mission-panel');
+    await waitFor(() => expect(panel.getAttribute('data-state')).toBe('complete'));
+    expect(within(panel).getByText('Find the lighthouse')).toBeTruthy();
+    await waitFor(() => expect(panel.getAttribute('data-state')).toBe('view'), { timeout: 4000 });
+    expect(within(panel).getByText('Sink the armada')).toBeTruthy();
+  });
+
+  it("a failed chapter alerts 'Failed to generate story chapter. Please try again.'", async () => {
+    const error = jest.spyOn(toast, 'error');
+    await renderApp(
+      '/storychat/c-1',
+      { StoryPage_character: () => ({ data: { character: storyCharacter() } }), StoryPage_startChapter: () => ({ networkError: true }) },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again.'));
+    expect(await screen.findByRole('button', { name: 'Start your adventure!' })).toBeTruthy();
+  });
+
+  it('immersive restyle: only when enabled and a setting exists', async () => {
+    const { container } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0)], setting: 'A harbour' }) } }),
+        StoryPage_settings: () => ({ data: { settings: { __typename: 'UserSettings', immersiveUi: true, readingLevel: 8 } } }),
+        StoryPage_settingStyles: () => ({ data: { settingStyles: { __typename: 'StyleSetType', ...DEFAULT_STYLE_SET, containerBackground: '#102030' } } }),
+      },
+      { signedIn: true },
+    );
+    await screen.findByRole('button', { name: 'Climb the mast' });
+    const page = container.querySelector('.story-page') as HTMLElement;
+    await waitFor(() => expect(page.getAttribute('data-immersive')).toBe('on'));
+    await waitFor(() => expect(page.style.getPropertyValue('--st-container-bg')).toBe('#102030'));
+  });
+
+  it('an unknown character goes back to /characters; Close Story goes to /profile', async () => {
+    const { router } = await renderApp(
+      '/storychat/nope',
+      { StoryPage_character: () => ({ data: null, errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] }) },
+      { signedIn: true },
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/characters'));
+  });
+});

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify/unstyled';
+import {
+  useCharacterResult_saveCharacterMutation,
+  type GeneratedCharacterFieldsFragment,
+  type WorldCardFieldsFragment,
+} from '../../gql/graphql';
+import { MESSAGES } from '../../lib/messages';
+import { CharacterSheet } from '../characters/CharacterSheet';
+import { rememberSelectedCharacter } from '../characters/selected-character';
+
+/** The full-screen character result (SPEC §2): 'Your Character Profile', the card, Save Character, Start Over. */
+export function CharacterResult({
+  character,
+  world,
+  onStartOver,
+}: {
+  character: GeneratedCharacterFieldsFragment;
+  world: WorldCardFieldsFragment;
+  onStartOver: () => void;
+}) {
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [save, { loading }] = useCharacterResult_saveCharacterMutation({ refetchQueries: ['CharactersPage_myCharacters'] });
+
+  useEffect(() => {
+    heading.current?.focus();
+    window.scrollTo(0, 0);
+  }, []);
+
+  const onSave = async () => {
+    try {
+      const { data } = await save({
+        variables: {
+          input: {
+            name: character.username,
+            worldId: world.id,
+            stats: character.stats,
+            description: character.description,
+            traits: character.traits,
+            strengths: character.strengths,
+            weaknesses: character.weaknesses,
+            special: { name: character.special.name, description: character.special.description },
+          },
+        },
+      });
+      if (data) rememberSelectedCharacter(data.saveCharacter.id);
+      navigate('/characters');
+    } catch {
+      toast.error(MESSAGES.saveCharacterFailed);
+    }
+  };
+
+  return (
+    <main className="page character-result">
+      <h1 ref={heading} tabIndex={-1} className="page-title">
+        Your Character Profile
+      </h1>
+      <p className="page-lead">
+        Born in <strong>{world.name}</strong>. Save them to begin their story.
+      </p>
+      <CharacterSheet character={{ ...character, name: character.username }} headingLevel={2} />
+      <div className="result-actions">
+        <button type="button" className="btn btn-primary btn-lg" onClick={onSave} disabled={loading} aria-busy={loading}>
+          Save Character
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost btn-lg"
+          onClick={() => {
+            onStartOver();
+            navigate('/worlds');
+          }}
+        >
+          Start Over
+        </button>
+      </div>
+    </main>
+  );
+}

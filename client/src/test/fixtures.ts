@@ -1,0 +1,95 @@
+/** Shapes the scripted server answers with, matching the client's operations. */
+export const WORLD = {
+  __typename: 'World',
+  id: 'w-1',
+  name: 'Aethermoor',
+  description: 'Sky-islands adrift on rivers of starlight.',
+  questions: ['Where were you born?', 'What do you fear?'],
+  imageUrl: null,
+  genre: 'high-fantasy',
+  author: null,
+  isOwn: false,
+  sharedGlobally: false,
+};
+
+export const ownWorld = (n: number, extra: Partial<typeof WORLD> = {}) => ({
+  ...WORLD,
+  id: `own-${n}`,
+  name: `My World ${n}`,
+  author: 'aria',
+  isOwn: true,
+  ...extra,
+});
+
+export const GENERATED = {
+  __typename: 'GeneratedCharacter',
+  username: 'Lyra',
+  stats: { strength: 12, mental_fortitude: 9 },
+  description: 'A sky-sailor.\nBorn in a storm.',
+  traits: ['Curious'],
+  strengths: ['Agile'],
+  weaknesses: ['Reckless'],
+  special: { __typename: 'SpecialAbility', name: 'Windcall', description: 'Calls the wind.' },
+};
+
+export const SAVED_CHARACTER = {
+  id: 'c-1',
+  name: 'Lyra',
+  worldId: 'w-1',
+  worldName: 'Aethermoor',
+  stats: { strength: 12, wisdom: 9 },
+  description: 'A sky-sailor.',
+  traits: ['Curious'],
+  strengths: ['Agile'],
+  weaknesses: ['Reckless'],
+  special: { name: 'Windcall', description: 'Calls the wind.' },
+};
+
+export const chapter = (index: number, extra: Record<string, unknown> = {}) => ({
+  __typename: 'Chapter',
+  id: `ch-${index}`,
+  index,
+  take: 0,
+  status: 'complete',
+  text: `Chapter ${index + 1} text.`,
+  playerChoice: index === 0 ? null : `Action ${index}`,
+  choices: ['Climb the mast', 'Dive into the clouds'],
+  setting: 'A storm-wracked sky harbour',
+  statIncreases: index === 0 ? {} : { strength: 1 },
+  ...extra,
+});
+
+export function storyCharacter({
+  chapters = [] as ReturnType<typeof chapter>[],
+  mission: currentMission = null as null | Mission,
+  generatingChapterId = null as string | null,
+  setting = null as string | null,
+} = {}) {
+  return {
+    __typename: 'Character',
+    id: 'c-1',
+    name: 'Lyra',
+    description: 'A sky-sailor.',
+    stats: { strength: 12, wisdom: 9 },
+    worldId: 'w-1',
+    worldName: 'Aethermoor',
+    currentSetting: setting,
+    currentMission,
+    storyline: {
+      __typename: 'Storyline',
+      chapters,
+      currentChapter: chapters.length ? chapters.length - 1 : null,
+      currentSetting: setting,
+      totalChapters: chapters.length,
+      hasOlder: false,
+      generatingChapterId,
+      latestTakes: chapters.length ? [{ id: chapters[chapters.length - 1].id, take: 0 }] : [],
+    },
+  };
+}
+
+export const STORY_CHARACTER = storyCharacter();
+
+type Mission = { __typename: 'Mission'; id: string; objective: string; startedAt: string; status: string };
+
+export const mission = (objective: string, id = 'm-1'): Mission => ({ __typename: 'Mission', id, objective, startedAt: '2025-01-02T03:04:05.000Z', status: 'active' });

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { createApp } from '../../../server/src/app';
+import { loadConfig, type Config } from '../../../server/src/config/env';
+import { TEMPLATE_FILE } from '../../support/template';
+import type { TestApp } from '../../support/test-app';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Like tests/support/test-app.ts, but on a port known before boot, so PUBLIC_URL is the app's real
+ * address: the local checkout sends the browser back there after a purchase.
+ */
+export async function startAppWithPublicUrl(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig(
+    { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PUBLIC_URL: url, PORT: String(port) },
+    {
+      databaseInMemory: true,
+      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, windowSeconds: 60 },
+      ...overrides,
+    },
+  );
+  const usePg = Boolean(config.databaseUrl);
+  const app = await createApp(config, {
+    seed: false,
+    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
+  });
+  await app.listen(port, '127.0.0.1');
+  return {
+    app,
+    url,
+    async gql(query, variables, token) {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const json = (await res.json()) as { data?: any; errors?: any };
+      return { status: res.status, data: json.data ?? undefined, errors: json.errors };
+    },
+    async rest() {
+      throw new Error('not used by the browser journeys');
+    },
+    close: () => app.close(),
+  };
+}
