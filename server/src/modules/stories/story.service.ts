@@ -10,11 +10,12 @@ import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
 import { isUuid, object, text } from '../shared/input';
 import { Character } from '../characters/character.entity';
 import { Chapter, type MissionSnapshot } from './chapter.entity';
-import { LiveChapter, pollChapter, type StreamFrame } from './chapter-stream';
+import { finalFrame, LiveChapter, pollChapter, type StreamFrame } from './chapter-stream';
 import { Mission } from './mission.entity';
 import { renderStoryHtml, renderStoryMarkdown, type ExportFormat, type StoryExport } from './story-export';
 import { activeMission, applyMissionEffects, applyTake, decideMissionEffects, missionBeforeTake, raiseStats, unapplyTake } from './story-state';
 import { StyleCache } from './style-cache';
+import { hydrate } from './hydrate';
 
 export const ACTION_MAX = 500;
 export const OBJECTIVE_MAX = 240;
@@ -44,6 +45,21 @@ export interface StoryServiceOptions {
   pollIntervalMs: number;
 }
 const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 100, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
+/**
+ * How a generation whose model never waits on I/O (the offline storyteller, scripted tests) shares the
+ * event loop. With few generations running it yields after every chunk: each one is a tiny slice, the
+ * loop stays as responsive as it can be, and a chapter spans many loop turns, so requests already on
+ * their way (a double click, a burst of retries) arrive while it is still running and join it. With
+ * many running, yielding per chunk would be processor sharing — every chapter interleaved chunk by
+ * chunk with all the others, so each one takes (number running × its own time) — so each generation
+ * keeps the loop for up to YIELD_AFTER_MS and then yields: the loop still turns every few
+ * milliseconds, and chapters finish in about the order they started.
+ */
+const PER_CHUNK_YIELD_MAX_RUNNING = 2;
+/** How long (and how many) committed chapters stay in memory for readers arriving just after. */
+const RECENT_MS = 10_000;
+const RECENT_MAX = 2000;
+const YIELD_AFTER_MS = 4;
 
 export type GenerateMode = 'next' | 'regenerate';
 
@@ -98,11 +114,20 @@ interface StoryContext {
   worldDescription: string | null;
   maxContextTokens: number;
   latest: { id: string; index: number; playerChoice: string | null; completedAt: Date | null } | null;
+  /** The character's generating row, if any (on this instance or another). */
+  running: { id: string; index: number; take: number; playerChoice: string | null; touchedAt: Date } | null;
+  /** Objective of the active mission, and of the last completed one (for a new pre-mission). */
+  mission: string | null;
+  previousMission: string | null;
+  /** Selected chapters the rolling summary does not cover yet, oldest first. */
+  unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
 }
 
 interface Running {
   live: LiveChapter;
   done: Promise<ChapterOutcome>;
+  /** Owner of the character: lets a reader on this instance follow it without a database read. */
+  userId: string;
 }
 
 /**
@@ -115,6 +140,14 @@ interface Running {
  */
 export class StoryService {
   private readonly running = new Map<string, Running>();
+  /** The same generations by character id. */
+  private readonly runningByCharacter = new Map<string, Running>();
+  /**
+   * Chapters this instance committed in the last RECENT_MS, by chapter id: a reader who subscribes
+   * right after the commit (a fast model finishes before the client's subscribe arrives) gets the
+   * outcome from memory. Dropped when this instance changes the character's story (undo, takes).
+   */
+  private readonly recent = new Map<string, { outcome: ChapterOutcome; userId: string; at: number }>();
   private readonly styleCache: StyleCache;
   private readonly options: StoryServiceOptions;
   private readonly log: Logger;
@@ -150,7 +183,7 @@ export class StoryService {
     await this.rateLimit(userId, 'chapter');
     for (let attempt = 0; attempt < 5; attempt++) {
       const ctx = await this.loadContext(userId, input.characterId);
-      const running = await this.runningRow(input.characterId);
+      const running = ctx.running;
       if (running) {
         if (Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.running.has(running.id)) {
           // Its process died mid-chapter: the half chapter was never part of the story; take over.
@@ -213,14 +246,15 @@ export class StoryService {
     const now = new Date();
     let rows: Array<{ id: string; take: number }>;
     try {
-      // The guard makes the claim conditional on the story still ending where we read it, so a
-      // chapter can never be written on top of a state that changed under us.
+      // The guard makes the claim conditional on the story still ending with the very chapter (take)
+      // we read, so a chapter can never be written on top of a state that changed under us — and the
+      // history read with the context is exactly the one this chapter continues.
       rows = (await this.dataSource.query(
         `INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text, created_at, updated_at)
          SELECT $1, $2, (SELECT COALESCE(MAX(take) + 1, 0) FROM chapters WHERE character_id = $1 AND "index" = $2), false, 'generating', $3, '', $4, $4
-          WHERE (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = $1 AND is_selected) = $5
+          WHERE (SELECT id FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1) IS NOT DISTINCT FROM $5::uuid
          RETURNING id, take`,
-        [ctx.character.id, index, action, now, latestIndex],
+        [ctx.character.id, index, action, now, ctx.latest?.id ?? null],
       )) as Array<{ id: string; take: number }>;
     } catch (e) {
       if (isUniqueViolation(e)) return null;
@@ -233,7 +267,9 @@ export class StoryService {
     let reject!: (e: unknown) => void;
     const done = new Promise<ChapterOutcome>((res, rej) => ((resolve = res), (reject = rej)));
     done.catch(() => undefined); // startChapter callers may never await it
-    this.running.set(row.id, { live, done });
+    const entry: Running = { live, done, userId: ctx.character.userId };
+    this.running.set(row.id, entry);
+    this.runningByCharacter.set(ctx.character.id, entry);
     void this.run(ctx, input, mode, live, latestIndex).then(resolve, reject);
     return { chapterId: row.id, characterId: ctx.character.id, index, take: row.take, joined: false, done };
   }
@@ -249,17 +285,16 @@ export class StoryService {
       const worldDescription = input.worldDescription ?? ctx.worldDescription;
       if (!worldDescription) throw AppError.badInput('No world description available', 'worldDescription');
 
-      // The state the chapter is written from: now, or (regenerating) just before the latest chapter.
+      // The state the chapter is written from: now (read with the context, which the claim guards),
+      // or (regenerating) just before the latest chapter.
       let stats = c.stats;
       let setting = c.currentSetting;
-      let mission: string | null;
-      const prev = mode === 'regenerate' ? await this.dataSource.getRepository(Chapter).findOneByOrFail({ characterId: c.id, index: live.index, isSelected: true }) : null;
-      if (prev) {
+      let mission: string | null = ctx.mission;
+      if (mode === 'regenerate') {
+        const prev = await this.dataSource.getRepository(Chapter).findOneByOrFail({ characterId: c.id, index: live.index, isSelected: true });
         stats = prev.statsBefore;
         setting = prev.settingBefore;
         mission = await missionBeforeTake(this.dataSource.manager, prev);
-      } else {
-        mission = (await this.dataSource.getRepository(Mission).findOne({ where: { characterId: c.id, status: 'active' } }))?.objective ?? null;
       }
       const seed = seedOf(live.chapterId);
 
@@ -267,8 +302,7 @@ export class StoryService {
       let preMission: string | null = null;
       if (!mission) {
         try {
-          const previous = await this.dataSource.getRepository(Mission).findOne({ where: { characterId: c.id, status: 'completed' }, order: { completedAt: 'DESC' } });
-          preMission = (await this.deps.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission: previous?.objective ?? null, seed }, { signal: abort.signal })).objective;
+          preMission = (await this.deps.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission: ctx.previousMission, seed }, { signal: abort.signal })).objective;
           mission = preMission;
         } catch (e) {
           this.log.warn('mission generation failed; continuing without a mission', { characterId: c.id, err: e });
@@ -277,7 +311,7 @@ export class StoryService {
 
       const character = { name: c.name, description: c.description, stats, traits: c.traits, special: c.special?.name ? c.special : null };
       const fixed = { worldDescription, character, mission, setting, action: live.action };
-      const history = await this.history(c, live.index);
+      const history = historyOf(ctx.unsummarized, live.index);
       const fold = await this.fold(c, history, fixed, ctx.maxContextTokens, abort.signal);
 
       const chapterInput: ChapterInput = {
@@ -291,13 +325,17 @@ export class StoryService {
       };
       writer.start();
       let result: ChapterResult | null = null;
+      let slice = performance.now();
       for await (const ev of this.deps.ai.streamChapter(chapterInput, { signal: abort.signal })) {
         if (ev.type === 'delta') {
           live.append(ev.text);
           writer.changed();
-          // The offline storyteller (and PGlite) resolve through microtasks only: without a turn of
-          // the event loop per chunk, one chapter would starve every other socket until it is done.
-          await yieldToLoop();
+          // A model that streams over the network gives the loop a turn between chunks by itself; one
+          // that resolves through microtasks only must not starve every other socket (see YIELD_AFTER_MS).
+          if (this.running.size <= PER_CHUNK_YIELD_MAX_RUNNING || performance.now() - slice >= YIELD_AFTER_MS) {
+            await yieldToLoop();
+            slice = performance.now();
+          }
         } else {
           result = ev.result;
           break;
@@ -306,6 +344,7 @@ export class StoryService {
       if (!result) throw new Error('chapter stream ended without a result');
       await writer.stop();
       const outcome = await this.commit(live, mode, latestIndex, result, preMission, fold.update);
+      this.remember(outcome, ctx.character.userId);
       live.end('complete', outcome.chapter.text);
       return outcome;
     } catch (e) {
@@ -322,19 +361,8 @@ export class StoryService {
     } finally {
       this.aborts.delete(abort);
       this.running.delete(live.chapterId);
+      if (this.runningByCharacter.get(live.characterId)?.live === live) this.runningByCharacter.delete(live.characterId);
     }
-  }
-
-  /** Selected chapters before `index` that the rolling summary does not cover yet (older ones: placeholders). */
-  private async history(c: Character, index: number): Promise<PastChapter[]> {
-    const from = c.summaryThroughIndex + 1;
-    const rows = (await this.dataSource.query(
-      `SELECT "index", text, player_choice FROM chapters WHERE character_id = $1 AND is_selected AND "index" >= $2 AND "index" < $3 ORDER BY "index"`,
-      [c.id, from, index],
-    )) as Array<{ index: number; text: string; player_choice: string | null }>;
-    const out: PastChapter[] = Array.from({ length: Math.max(0, index) }, () => ({ text: '', playerChoice: null }));
-    for (const r of rows) out[r.index] = { text: r.text, playerChoice: r.player_choice };
-    return out;
   }
 
   /**
@@ -364,7 +392,12 @@ export class StoryService {
     }
   }
 
-  /** The one transaction that makes a take part of the story: chapter, stats, missions, summary. */
+  /**
+   * The one transaction that makes a take part of the story: chapter, stats, missions, summary.
+   * Four statements in the common case: BEGIN; the character locked, read with the checks; one
+   * statement writing the character, the chapter and the cleanup; COMMIT. Missions are written only
+   * when the take changes them (and a regenerated take first restores the state before it).
+   */
   private async commit(
     live: LiveChapter,
     mode: GenerateMode,
@@ -375,51 +408,75 @@ export class StoryService {
   ): Promise<ChapterOutcome> {
     const now = new Date();
     const chapter = await this.dataSource.transaction(async (m) => {
-      const ch = await lockCharacter(m, live.characterId);
-      const [row] = (await m.query(`SELECT status FROM chapters WHERE id = $1`, [live.chapterId])) as Array<{ status: string }>;
-      if (row?.status !== 'generating') throw new AppError('CONFLICT', 'This chapter was abandoned while it was being written.');
-      if ((await latestSelectedIndex(m, live.characterId)) !== latestIndex) throw new AppError('CONFLICT', 'The story changed while this chapter was being written.');
+      // The character row lock serialises every change to this story (all writers take it first),
+      // so what is read with it — the slot, the latest chapter, the active mission — holds until COMMIT.
+      const [ch] = (await m.query(
+        `SELECT c.stats, c.current_setting, c.summary_through_index,
+                (SELECT status FROM chapters WHERE id = $2) AS chapter_status,
+                (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = c.id AND is_selected) AS latest_index,
+                (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS active_mission
+           FROM characters c WHERE c.id = $1 FOR UPDATE OF c`,
+        [live.characterId, live.chapterId],
+      )) as Array<{ stats: Record<string, number>; current_setting: string | null; summary_through_index: number; chapter_status: string | null; latest_index: number | string; active_mission: string | null }>;
+      if (!ch) throw AppError.notFound('Character');
+      if (ch.chapter_status !== 'generating') throw new AppError('CONFLICT', 'This chapter was abandoned while it was being written.');
+      if (Number(ch.latest_index) !== latestIndex) throw new AppError('CONFLICT', 'The story changed while this chapter was being written.');
 
       let statsBefore = ch.stats;
-      let settingBefore = ch.currentSetting;
+      let settingBefore = ch.current_setting;
+      let activeMissionId = ch.active_mission;
       if (mode === 'regenerate') {
         const prev = await m.getRepository(Chapter).findOneByOrFail({ characterId: live.characterId, index: live.index, isSelected: true });
         await unapplyTake(m, prev);
         await m.getRepository(Chapter).update({ id: prev.id }, { isSelected: false });
         statsBefore = prev.statsBefore;
         settingBefore = prev.settingBefore;
+        activeMissionId = (await activeMission(m, live.characterId))?.id ?? null;
       }
-      const effects = decideMissionEffects(await activeMission(m, live.characterId), preMission, result, now);
+      const effects = decideMissionEffects(activeMissionId ? { id: activeMissionId } : null, preMission, result, now);
       await applyMissionEffects(m, live.characterId, live.index, effects);
       const { after, applied } = raiseStats(statsBefore, result.statIncreases);
       const setting = result.newSetting ?? settingBefore;
-      const foldNow = summary && ch.summaryThroughIndex === summary.expectedThrough;
-      await m.query(
-        `UPDATE characters SET stats = $2, current_setting = $3,
-                story_summary = CASE WHEN $4 THEN $5 ELSE story_summary END,
-                summary_through_index = CASE WHEN $4 THEN $6 ELSE summary_through_index END
-          WHERE id = $1`,
-        [live.characterId, JSON.stringify(after), setting, Boolean(foldNow), summary?.summary ?? '', summary?.through ?? -1],
-      );
-      await m.getRepository(Chapter).update(
-        { id: live.chapterId },
-        {
-          status: 'complete',
-          isSelected: true,
-          text: result.text,
-          choices: result.choices,
+      const foldNow = Boolean(summary && ch.summary_through_index === summary.expectedThrough);
+      // Character, chapter and the cleanup of failed takes (of no further use once a take succeeds)
+      // in one statement; the chapter is written only while it is still this generation's.
+      const written = (await m.queryRunner!.query(
+        `WITH ch AS (
+           UPDATE characters SET stats = $3::jsonb, current_setting = $4,
+                  story_summary = CASE WHEN $5::boolean THEN $6 ELSE story_summary END,
+                  summary_through_index = CASE WHEN $5::boolean THEN $7::integer ELSE summary_through_index END
+            WHERE id = $1
+         ), gone AS (
+           DELETE FROM chapters WHERE character_id = $1 AND status = 'failed'
+         )
+         UPDATE chapters SET status = 'complete', is_selected = true, text = $8, choices = $9::jsonb, setting = $4,
+                stat_increases = $10::jsonb, stats_after = $3::jsonb, stats_before = $11::jsonb, setting_before = $12,
+                mission_effects = $13::jsonb, completed_at = $14, updated_at = now()
+          WHERE id = $2 AND status = 'generating'
+         RETURNING *`,
+        [
+          live.characterId,
+          live.chapterId,
+          JSON.stringify(after),
           setting,
-          statIncreases: applied,
-          statsAfter: after,
-          statsBefore,
+          foldNow,
+          summary?.summary ?? '',
+          summary?.through ?? -1,
+          result.text,
+          JSON.stringify(result.choices),
+          JSON.stringify(applied),
+          JSON.stringify(statsBefore),
           settingBefore,
-          missionEffects: effects,
-          completedAt: now,
-        },
-      );
-      // Failed takes of this character are of no further use once a take succeeds.
-      await m.query(`DELETE FROM chapters WHERE character_id = $1 AND status = 'failed'`, [live.characterId]);
-      return m.getRepository(Chapter).findOneByOrFail({ id: live.chapterId });
+          JSON.stringify(effects),
+          now,
+        ],
+        true,
+      )) as { records: Array<Record<string, unknown>> };
+      // The slot can be given up without the character lock (another instance taking over a row it
+      // believes abandoned): then this throws and the transaction commits nothing.
+      const row = written.records[0];
+      if (!row) throw new AppError('CONFLICT', 'This chapter was abandoned while it was being written.');
+      return hydrate(this.dataSource, Chapter, row);
     });
     return outcomeOf(chapter);
   }
@@ -450,25 +507,66 @@ export class StoryService {
    */
   async openStream(userId: string, characterId: unknown, chapterId?: unknown, signal?: AbortSignal): Promise<AsyncGenerator<StreamEvent>> {
     // Checks run before the stream is returned, so a stranger's id fails the subscribe call itself.
-    const character = await this.owned(userId, characterId);
-    let target: { id: string; index: number; take: number } | null;
-    if (chapterId !== undefined && chapterId !== null) {
-      if (!isUuid(chapterId)) throw AppError.notFound('Chapter');
-      const [row] = (await this.dataSource.query(`SELECT id, "index", take FROM chapters WHERE id = $1 AND character_id = $2`, [chapterId, character.id])) as Array<{
-        id: string;
-        index: number;
-        take: number;
-      }>;
-      target = row ?? null;
-    } else {
-      target = (await this.runningRow(character.id)) ?? (await this.latestRow(character.id));
+    // A generation running on this instance is followed from memory: its owner and ids are known, so
+    // no read is needed (the database is only for generations elsewhere and finished chapters).
+    if (!isUuid(characterId)) throw AppError.notFound('Character');
+    const local = chapterId !== undefined && chapterId !== null ? this.running.get(String(chapterId)) : this.runningByCharacter.get(characterId);
+    if (local && local.userId === userId && local.live.characterId === characterId) {
+      const l = local.live;
+      return this.stream(characterId, { id: l.chapterId, index: l.index, take: l.take }, signal, local);
     }
-    if (!target) throw AppError.notFound('Chapter');
-    return this.stream(character.id, target, signal);
+    const done = chapterId !== undefined && chapterId !== null ? this.recent.get(String(chapterId)) : undefined;
+    if (done && done.userId === userId && done.outcome.chapter.characterId === characterId && Date.now() - done.at < RECENT_MS) {
+      const c = done.outcome.chapter;
+      return this.finished(characterId, { id: c.id, index: c.index, take: c.take }, c, done.outcome);
+    }
+    // Elsewhere (or finished): ownership, target and — for a finished chapter — the chapter itself in
+    // one read: the chapter given, or the one generating now, or else the latest.
+    const pinned = chapterId !== undefined && chapterId !== null;
+    if (pinned && !isUuid(chapterId)) {
+      await this.owned(userId, characterId);
+      throw AppError.notFound('Chapter');
+    }
+    const [row] = (await this.dataSource.query(
+      `SELECT c.id AS x_character, ch.*
+         FROM characters c
+         LEFT JOIN LATERAL (SELECT * FROM chapters
+                             WHERE character_id = c.id AND ${pinned ? 'id = $3' : `(status = 'generating' OR is_selected)`}
+                             ORDER BY (status = 'generating') DESC, "index" DESC LIMIT 1) ch ON true
+        WHERE c.id = $1 AND c.user_id = $2`,
+      pinned ? [characterId, userId, chapterId] : [characterId, userId],
+    )) as Array<Record<string, unknown> & { x_character: string; id: string | null; status: Chapter['status'] | null }>;
+    if (!row) throw AppError.notFound('Character');
+    if (!row.id) throw AppError.notFound('Chapter');
+    const target = { id: row.id, index: row.index as number, take: row.take as number };
+    if (row.status === 'complete') {
+      const chapter = hydrate(this.dataSource, Chapter, row);
+      return this.finished(characterId, target, chapter, outcomeOf(chapter));
+    }
+    return this.stream(characterId, target, signal, this.running.get(target.id));
   }
 
-  private async *stream(characterId: string, target: { id: string; index: number; take: number }, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
-    const local = this.running.get(target.id);
+  /** The stream of a chapter already committed: the whole text and the outcome, at once. */
+  private async *finished(characterId: string, target: { id: string; index: number; take: number }, chapter: Chapter, outcome: ChapterOutcome): AsyncGenerator<StreamEvent> {
+    const frame = finalFrame('', 'complete', chapter.text);
+    yield { ...frame, chapterId: target.id, characterId, index: target.index, take: target.take, outcome, errorCode: null, error: null };
+  }
+
+  private remember(outcome: ChapterOutcome, userId: string): void {
+    const now = Date.now();
+    this.recent.set(outcome.chapter.id, { outcome, userId, at: now });
+    // Oldest first (insertion order): drop the expired ones, and never keep more than RECENT_MAX.
+    for (const [id, r] of this.recent) {
+      if (now - r.at < RECENT_MS && this.recent.size <= RECENT_MAX) break;
+      this.recent.delete(id);
+    }
+  }
+
+  private forgetRecent(characterId: string): void {
+    for (const [id, r] of this.recent) if (r.outcome.chapter.characterId === characterId) this.recent.delete(id);
+  }
+
+  private async *stream(characterId: string, target: { id: string; index: number; take: number }, signal?: AbortSignal, local?: Running): AsyncGenerator<StreamEvent> {
     const frames = local
       ? local.live.follow(signal)
       : pollChapter(
@@ -482,7 +580,8 @@ export class StoryService {
     for await (const frame of frames) {
       const base = { ...frame, chapterId: target.id, characterId, index: target.index, take: target.take, outcome: null, errorCode: null, error: null };
       if (frame.status === 'complete') {
-        yield { ...base, outcome: await this.outcomeOf(target.id) };
+        // A local generation hands over the outcome it committed; otherwise it is read back.
+        yield { ...base, outcome: local ? await local.done : await this.outcomeOf(target.id) };
       } else if (frame.status === 'failed') {
         yield { ...base, errorCode: 'GENERATION_FAILED', error: 'Failed to generate story chapter. Please try again.' };
       } else {
@@ -497,6 +596,7 @@ export class StoryService {
   /** Makes another take of the latest chapter the chosen one; stats and missions follow it exactly. */
   async selectTake(userId: string, characterId: unknown, take: unknown): Promise<ChapterOutcome> {
     const character = await this.owned(userId, characterId);
+    this.forgetRecent(character.id);
     if (typeof take !== 'number' || !Number.isInteger(take) || take < 0) throw AppError.badInput('take must be a whole number ≥ 0.', 'take');
     const chapter = await this.dataSource.transaction(async (m) => {
       await lockCharacter(m, character.id);
@@ -522,6 +622,7 @@ export class StoryService {
    */
   async undoLastChapter(userId: string, characterId: unknown): Promise<Character> {
     const character = await this.owned(userId, characterId);
+    this.forgetRecent(character.id);
     await this.dataSource.transaction(async (m) => {
       const ch = await lockCharacter(m, character.id);
       await refuseWhileGenerating(m, character.id);
@@ -709,72 +810,76 @@ export class StoryService {
     }
   }
 
-  /** Character (owned), its world's description, the tier's context and the latest chapter, in one query. */
+  /**
+   * Everything a chapter is started from, in one query: the character (owned), its world's
+   * description, the tier's context, the latest selected chapter, the generating row, the mission
+   * objectives and the chapters the rolling summary does not cover yet.
+   */
   private async loadContext(userId: string, characterId: string): Promise<StoryContext> {
-    const character = await this.owned(userId, characterId);
+    if (!isUuid(characterId)) throw AppError.notFound('Character');
     const [row] = (await this.dataSource.query(
-      `SELECT w.description AS world_description, t.max_context_tokens,
-              l.id AS latest_id, l."index" AS latest_index, l.player_choice AS latest_choice, l.completed_at AS latest_completed_at
+      `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
+              l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
+              g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
+              (SELECT objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS x_mission,
+              (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1) AS x_previous_mission,
+              (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice) ORDER BY h."index"), '[]'::json)
+                 FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS x_history
          FROM characters c
          LEFT JOIN worlds w ON w.id = c.world_id
          LEFT JOIN subscriptions s ON s.user_id = c.user_id
          LEFT JOIN tiers t ON t.id = s.tier_id
          LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at FROM chapters
                              WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
-        WHERE c.id = $1`,
-      [character.id],
-    )) as Array<{
-      world_description: string | null;
-      max_context_tokens: number | null;
-      latest_id: string | null;
-      latest_index: number | null;
-      latest_choice: string | null;
-      latest_completed_at: Date | string | null;
-    }>;
+         LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
+                             WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
+        WHERE c.id = $1 AND c.user_id = $2`,
+      [characterId, userId],
+    )) as Array<Record<string, unknown>>;
+    if (!row) throw AppError.notFound('Character');
+    const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{ i: number; t: string; c: string | null }>;
     return {
-      character,
-      worldDescription: row?.world_description ?? null,
-      maxContextTokens: row?.max_context_tokens ?? DEFAULT_CONTEXT_TOKENS,
+      character: hydrate(this.dataSource, Character, row),
+      worldDescription: (row.x_world_description as string | null) ?? null,
+      maxContextTokens: (row.x_max_context_tokens as number | null) ?? DEFAULT_CONTEXT_TOKENS,
       latest:
-        row?.latest_id && row.latest_index !== null
+        row.x_latest_id && row.x_latest_index !== null
           ? {
-              id: row.latest_id,
-              index: row.latest_index,
-              playerChoice: row.latest_choice,
-              completedAt: row.latest_completed_at ? new Date(row.latest_completed_at) : null,
+              id: row.x_latest_id as string,
+              index: row.x_latest_index as number,
+              playerChoice: row.x_latest_choice as string | null,
+              completedAt: row.x_latest_completed_at ? new Date(row.x_latest_completed_at as string | Date) : null,
             }
           : null,
+      running: row.x_run_id
+        ? {
+            id: row.x_run_id as string,
+            index: row.x_run_index as number,
+            take: row.x_run_take as number,
+            playerChoice: row.x_run_choice as string | null,
+            touchedAt: new Date(row.x_run_touched as string | Date),
+          }
+        : null,
+      mission: (row.x_mission as string | null) ?? null,
+      previousMission: (row.x_previous_mission as string | null) ?? null,
+      unsummarized: history.map((h) => ({ index: h.i, text: h.t, playerChoice: h.c })),
     };
-  }
-
-  private async runningRow(characterId: string): Promise<{ id: string; index: number; take: number; playerChoice: string | null; touchedAt: Date } | null> {
-    const [r] = (await this.dataSource.query(
-      `SELECT id, "index", take, player_choice, updated_at FROM chapters WHERE character_id = $1 AND status = 'generating'`,
-      [characterId],
-    )) as Array<{ id: string; index: number; take: number; player_choice: string | null; updated_at: Date | string }>;
-    return r ? { id: r.id, index: r.index, take: r.take, playerChoice: r.player_choice, touchedAt: new Date(r.updated_at) } : null;
-  }
-
-  private async latestRow(characterId: string): Promise<{ id: string; index: number; take: number } | null> {
-    const [r] = (await this.dataSource.query(
-      `SELECT id, "index", take FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1`,
-      [characterId],
-    )) as Array<{ id: string; index: number; take: number }>;
-    return r ?? null;
   }
 }
 
 /**
- * Persists a running chapter's text: the first chunk at once, then at most every flushIntervalMs, and
- * a heartbeat (touching updated_at) when nothing was written for a while, so the row never looks
- * abandoned during a slow model. Writes are conditional on the row still generating, so a late write
- * can never overwrite a committed or failed chapter.
+ * Persists a running chapter's text by time window: every chunk is in the row at most
+ * flushIntervalMs after it arrived (counting from the start of the generation), with at most one
+ * write per window — a chapter written faster than that is stored once, by its commit. A heartbeat
+ * (touching updated_at) runs when nothing was written for a while, so the row never looks abandoned
+ * during a slow model. Writes are never awaited by the generation (only by stop(), before the
+ * commit), and are conditional on the row still generating, so a late write can never overwrite a
+ * committed or failed chapter.
  */
 class TextWriter {
   private timer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
-  private written = '';
   private lastWrite = 0;
   private stopped = false;
 
@@ -794,7 +899,7 @@ class TextWriter {
 
   changed(): void {
     if (this.stopped || this.timer) return;
-    const wait = this.written === '' ? 0 : Math.max(0, this.options.flushIntervalMs - (Date.now() - this.lastWrite));
+    const wait = Math.max(0, this.options.flushIntervalMs - (Date.now() - this.lastWrite));
     this.timer = setTimeout(() => {
       this.timer = null;
       this.enqueue();
@@ -808,7 +913,6 @@ class TextWriter {
       this.lastWrite = Date.now();
       try {
         await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating'`, [this.live.chapterId, text]);
-        this.written = text;
       } catch {
         // A missed write only delays what another instance sees; the commit stores the final text.
       }
@@ -907,6 +1011,13 @@ async function latestSelectedIndex(m: EntityManager, characterId: string): Promi
 async function refuseWhileGenerating(m: EntityManager, characterId: string): Promise<void> {
   const rows = (await m.query(`SELECT 1 FROM chapters WHERE character_id = $1 AND status = 'generating'`, [characterId])) as unknown[];
   if (rows.length > 0) throw new AppError('CONFLICT', 'A chapter is being written for this character; wait for it to finish.');
+}
+
+/** Selected chapters before `index` that the rolling summary does not cover yet (older ones: placeholders). */
+function historyOf(unsummarized: StoryContext['unsummarized'], index: number): PastChapter[] {
+  const out: PastChapter[] = Array.from({ length: Math.max(0, index) }, () => ({ text: '', playerChoice: null }));
+  for (const r of unsummarized) if (r.index >= 0 && r.index < index) out[r.index] = { text: r.text, playerChoice: r.playerChoice };
+  return out;
 }
 
 function yieldToLoop(): Promise<void> {
