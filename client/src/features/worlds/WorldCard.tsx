@@ -2,10 +2,19 @@ import type { WorldCardFieldsFragment } from '../../gql/graphql';
 import { WorldImage } from './WorldImage';
 
 /** A world card: opens the world popup. */
-export function WorldCard({ world, onOpen }: { world: WorldCardFieldsFragment; onOpen: (id: string) => void }) {
+export function WorldCard({
+  world,
+  onOpen,
+  priority = false,
+}: {
+  world: WorldCardFieldsFragment;
+  onOpen: (id: string) => void;
+  /** The card is in the first screenful: its image loads eagerly (see WorldImage). */
+  priority?: boolean;
+}) {
   return (
     <button type="button" className="world-card" onClick={() => onOpen(world.id)} data-world-id={world.id}>
-      <WorldImage src={world.imageUrl} name={world.name} className="world-card-image" />
+      <WorldImage src={world.imageUrl} name={world.name} className="world-card-image" priority={priority} />
       <span className="world-card-body">
         <span className="world-card-meta">
           {world.genre && <span className="world-card-genre">{world.genre}</span>}

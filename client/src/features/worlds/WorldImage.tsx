@@ -2,7 +2,18 @@ import { useState } from 'react';
 import './world-image.css';
 
 /** A world's image (same-origin path), or an atmospheric placeholder when there is none. */
-export function WorldImage({ src, name, className = '' }: { src: string | null | undefined; name: string; className?: string }) {
+export function WorldImage({
+  src,
+  name,
+  className = '',
+  priority = false,
+}: {
+  src: string | null | undefined;
+  name: string;
+  className?: string;
+  /** Above the fold on first paint (a likely LCP element): load at once, with high priority. */
+  priority?: boolean;
+}) {
   const [failed, setFailed] = useState(false);
   if (!src || failed) {
     return (
@@ -16,7 +27,11 @@ export function WorldImage({ src, name, className = '' }: { src: string | null |
       className={`world-image ${className}`}
       src={src}
       alt={name}
-      loading="lazy"
+      // 16:10 like the CSS aspect-ratio, so the box is reserved before the image arrives.
+      width={640}
+      height={400}
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : 'auto'}
       decoding="async"
       onError={() => setFailed(true)}
     />

@@ -120,7 +120,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
       onClose={onClose}
       closeOnOverlay={!expanded}
       className={`world-popup ${expanded ? 'is-expanded' : ''}`}
-      header={<WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" />}
+      header={<WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" priority />}
     >
       <div className="world-popup-body">
         {world.author && <p className="world-popup-author">by {world.author}</p>}

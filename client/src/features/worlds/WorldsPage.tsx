@@ -15,6 +15,9 @@ import { WorldCard } from './WorldCard';
 import { WorldPopup } from './WorldPopup';
 import './worlds.css';
 
+/** How many cards of the first list are in the first screenful (3 per row on wide screens). */
+const PRIORITY_CARDS = 3;
+
 export const MY_WORLDS_EMPTY = 'No worlds found. Create one, or see Featured Worlds below.';
 
 export default function WorldsPage() {
@@ -76,7 +79,7 @@ export default function WorldsPage() {
               label="My Worlds carousel"
               itemKey={(w) => w.id}
               itemLabel={(w) => w.name}
-              renderItem={(w) => <WorldCard world={w} onOpen={openWorld} />}
+              renderItem={(w) => <WorldCard world={w} onOpen={openWorld} priority />}
             />
           )}
         </section>
@@ -100,9 +103,9 @@ export default function WorldsPage() {
           </p>
         ) : (
           <ul className="world-grid">
-            {featuredWorlds.map((w) => (
+            {featuredWorlds.map((w, i) => (
               <li key={w.id}>
-                <WorldCard world={w} onOpen={openWorld} />
+                <WorldCard world={w} onOpen={openWorld} priority={!signedIn && i < PRIORITY_CARDS} />
               </li>
             ))}
           </ul>
