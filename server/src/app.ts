@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
@@ -18,6 +19,16 @@ import { buildContext, type GraphQLContext } from './graphql/context';
 import { formatError } from './graphql/errors';
 import { buildGraphQLSchema } from './graphql/schema';
 import { authRestRouter } from './modules/auth/auth.rest';
+import { billingRestRouter } from './modules/billing/billing.rest';
+import { localCheckoutRouter } from './modules/billing/local-checkout.page';
+import { charactersRestRouter } from './modules/characters/character.rest';
+import { profileRestRouter } from './modules/profile/profile.rest';
+import { storiesRestRouter } from './modules/stories/story.rest';
+import { supportRestRouter } from './modules/support/support.rest';
+import { worldsRestRouter } from './modules/worlds/world.rest';
+import { proceduralSeedImage } from './modules/worlds/seed-images';
+import { createWsAuth } from './realtime/ws-auth';
+import { createOps, Metrics, trustProxySetting } from './ops';
 import { createServices, type Services } from './services';
 
 export interface AppOptions extends OpenDatabaseOptions {
@@ -42,12 +53,16 @@ export interface App {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = createLogger(config);
   const db = await openDatabase(config, options);
+  let services: Services | undefined;
   try {
     await migrate(db);
-    const services = await createServices(config, db.dataSource);
-    if (options.seed !== false) await seed(db.dataSource, services.media, { imageFor: options.seedImages });
+    services = await createServices(config, db.dataSource, { metrics: new Metrics({ defaultMetrics: config.nodeEnv !== 'test' }) });
+    if (options.seed !== false) {
+      await seed(db.dataSource, services.media, { imageFor: options.seedImages ?? proceduralSeedImage });
+    }
     return await assemble(config, db, services, logger);
   } catch (e) {
+    await services?.realtime.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw e;
   }
@@ -57,18 +72,32 @@ async function assemble(config: Config, db: Database, services: Services, logger
   const logError = (e: unknown) => logger.error('unhandled error', { err: e });
   const app = express();
   app.disable('x-powered-by');
-  // Behind our own reverse proxy the client address is in X-Forwarded-For; trust only loopback hops.
-  app.set('trust proxy', 'loopback');
-  const httpServer = http.createServer(app);
+  // Behind a reverse proxy the client address is in X-Forwarded-For; TRUST_PROXY says which hops may set it.
+  app.set('trust proxy', trustProxySetting(config.ops.trustProxy));
+  const ops = createOps(config, services, logger);
+  // The front (request ids, rate limits, the public response cache) answers before express when it can.
+  const httpServer = http.createServer(ops.front(app));
 
-  const schema = await buildGraphQLSchema();
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const schema = await buildGraphQLSchema(services.realtime.pubSub);
+  const wsAuth = createWsAuth(services, config.wsAuthRecheckSeconds);
+  const wsGuard = ops.wsGuard(app);
+  const wsHooks = wsGuard.wrap(wsAuth);
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', ...ops.wsServerOptions, verifyClient: wsGuard.verifyClient });
   const wsCleanup = useServer<Record<string, unknown>>(
     {
       schema,
+      // The same depth/alias/cost/token limits as HTTP.
+      parse: ops.graphql.parse,
+      validate: ops.graphql.validate,
+      onConnect: wsHooks.onConnect,
+      onSubscribe: wsHooks.onSubscribe,
+      onClose: wsHooks.onClose,
+      // Subscription results get the same error shape as HTTP: coded AppErrors, masked internals.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e, logError)) } : undefined,
       context: async (ctx): Promise<GraphQLContext> => {
         const req = ctx.extra.request;
-        return buildContext(services, ctx.connectionParams?.authorization, {
+        return buildContext(services, wsAuth.authorization(ctx), {
           ip: req.socket.remoteAddress,
           userAgent: req.headers['user-agent'],
         });
@@ -81,19 +110,34 @@ async function assemble(config: Config, db: Database, services: Services, logger
     schema,
     introspection: true,
     csrfPrevention: true,
+    validationRules: ops.graphql.validationRules,
+    parseOptions: ops.graphql.parseOptions,
+    persistedQueries: ops.persistedQueries,
+    // One operation per HTTP request: a batch would multiply every limit above by its length.
+    allowBatchedHttpRequests: false,
     // Shutdown is ours (index.ts): Apollo's own handler would re-raise the signal mid-drain.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logError),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // No @cacheControl hints anywhere (public answers are cached by ops/response-cache.ts): skip the per-field bookkeeping.
+      ApolloServerPluginCacheControlDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
   });
   await apollo.start();
 
+  app.use(ops.router); // /healthz, /readyz, /metrics
+  app.use((req, res, next) => {
+    const h = req.path === '/graphiql' ? ops.headers.graphiql : req.path.startsWith('/checkout/') ? ops.headers.checkout : ops.headers.all;
+    h(req, res, next);
+  });
+  app.use(['/graphql', '/api'], ops.cors);
+
   app.use(
     '/graphql',
-    express.json({ limit: config.bodyLimitBytes }),
+    express.json({ limit: config.graphqlBodyLimitBytes }),
+    ops.labelOperation,
     expressMiddleware(apollo, {
       context: async ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)),
     }),
@@ -101,6 +145,13 @@ async function assemble(config: Config, db: Database, services: Services, logger
   app.use('/graphql', graphqlBodyErrorHandler(logError));
 
   app.use('/api/auth/v1', authRestRouter(services, config.bodyLimitBytes, logError));
+  app.use('/api/worlds', worldsRestRouter(services, logger));
+  app.use('/api/characters', charactersRestRouter(services));
+  app.use('/api/profile', profileRestRouter(services));
+  app.use('/api/support', supportRestRouter(services));
+  app.use('/api/stories', storiesRestRouter(services));
+  // Before any JSON parser: the payment webhook verifies its signature over the raw body.
+  app.use('/api/subscription', billingRestRouter(services, config.bodyLimitBytes));
   app.use('/api', (_req, res) => sendError(res, new AppError('NOT_FOUND', 'No such API path')));
   app.use('/api', restErrorHandler(logError));
 
@@ -116,9 +167,11 @@ async function assemble(config: Config, db: Database, services: Services, logger
     res.type(media.mime).send(media.bytes);
   });
 
+  app.use('/checkout/local', localCheckoutRouter(services));
   serveClient(app, config.clientDistDir);
   app.use(restErrorHandler(logError));
 
+  services.billing.start();
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -137,10 +190,17 @@ async function assemble(config: Config, db: Database, services: Services, logger
       }),
     close: () =>
       (closing ??= (async () => {
+        ops.startDraining(); // /readyz → 503 at once
+        // In-flight chapters get SHUTDOWN_GRACE_MS to commit while HTTP drains; new ones are refused.
+        const stories = services.stories.close(config.ops.shutdownGraceMs);
         for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
         await apollo.stop(); // drains HTTP (and stops the WS server through the plugin)
         await new Promise<void>((r) => wsServer.close(() => r()));
         if (httpServer.listening) await new Promise<void>((r) => httpServer.close(() => r()));
+        await services.billing.stop();
+        await stories; // past the grace, chapters still running end as failed takes (retry-able), never half chapters
+        await ops.close();
+        await services.realtime.close();
         await db.close();
       })()),
   };

@@ -19,10 +19,12 @@ async function main(): Promise<void> {
     }
     stopping = true;
     process.stdout.write(`\n${signal} received: finishing requests and closing the database…\n`);
+    // In-flight chapters get SHUTDOWN_GRACE_MS to commit; past that plus the drain, give up.
+    const forceAfterMs = Math.max(15_000, config.ops.shutdownGraceMs + 5_000);
     const force = setTimeout(() => {
-      process.stderr.write('Shutdown took longer than 15 s; exiting anyway.\n');
+      process.stderr.write(`Shutdown took longer than ${Math.round(forceAfterMs / 1000)} s; exiting anyway.\n`);
       process.exit(1);
-    }, 15_000);
+    }, forceAfterMs);
     force.unref();
     app.close().then(
       () => {

@@ -1,37 +1,80 @@
 import type { DataSource } from 'typeorm';
-import { MemoryRateLimiter, type RateLimiter } from './common/rate-limiter';
+import { createStoryAI, type StoryAI } from './ai';
+import { createLogger } from './common/logger';
+import type { RateLimiter } from './common/rate-limiter';
 import type { Config } from './config/env';
 import { AuthService } from './modules/auth/auth.service';
+import { BillingService } from './modules/billing/billing.service';
 import { CreditsService } from './modules/billing/credits.service';
 import { SubscriptionService } from './modules/billing/subscription.service';
+import { CharacterService } from './modules/characters/character.service';
 import { MediaService } from './modules/media/media.service';
+import { ProfileService } from './modules/profile/profile.service';
+import { StoryService } from './modules/stories/story.service';
+import { SupportService } from './modules/support/support.service';
 import { WorldService } from './modules/worlds/world.service';
+import { createRealtime, type Realtime } from './realtime/pubsub';
+import { meterCredits } from './ops/credit-metrics';
+import { instrumentStoryAI } from './ops/instrument-ai';
+import { Metrics } from './ops/metrics';
+import { createRateLimiter, type ClosableRateLimiter } from './ops/redis-rate-limiter';
 
 /** Every domain service, built once per process and shared by resolvers and REST adapters. */
 export interface Services {
   config: Config;
   dataSource: DataSource;
-  limiter: RateLimiter;
+  /** Redis-backed with REDIS_URL (limits across instances), else in memory. Closed by the app. */
+  limiter: RateLimiter & Pick<ClosableRateLimiter, 'close' | 'mode'>;
+  /** Prometheus hooks (server/src/ops/metrics.ts): generation times, tokens, credits, requests. */
+  metrics: Metrics;
+  /** The one story AI (offline storyteller, or OpenAI-compatible when configured). */
+  ai: StoryAI;
   auth: AuthService;
   credits: CreditsService;
   subscriptions: SubscriptionService;
+  /** Tiers, checkout (Stripe or local), payment events, renewals, live status. */
+  billing: BillingService;
+  /** Pub/sub for GraphQL subscriptions: in process, or Redis with REDIS_URL. Closed by the app. */
+  realtime: Realtime;
   media: MediaService;
   worlds: WorldService;
+  characters: CharacterService;
+  profile: ProfileService;
+  support: SupportService;
+  /** Storylines: streamed chapters, missions, takes, undo, styles, export. */
+  stories: StoryService;
 }
 
-export async function createServices(config: Config, dataSource: DataSource): Promise<Services> {
-  const limiter = new MemoryRateLimiter();
+export async function createServices(config: Config, dataSource: DataSource, hooks: { metrics?: Metrics } = {}): Promise<Services> {
+  const metrics = hooks.metrics ?? new Metrics({ defaultMetrics: false });
+  const limiter = createRateLimiter(config, createLogger(config).child({ component: 'rate-limit' }));
+  meterCredits(dataSource, metrics);
+  const ai = instrumentStoryAI(createStoryAI({ openai: config.openai, onUsage: metrics.recordUsage }), metrics);
   const credits = new CreditsService(dataSource);
-  const subscriptions = new SubscriptionService(credits, config.signupCredits);
+  const subscriptions = new SubscriptionService(dataSource, credits, config.signupCredits);
   const auth = await AuthService.create(dataSource, config, limiter, subscriptions);
+  const logger = createLogger(config);
+  const realtime = createRealtime(config, logger);
+  const billing = await BillingService.create({ dataSource, config, credits, subscriptions, realtime, logger });
+  const media = new MediaService(dataSource);
+  const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter });
+  const profile = new ProfileService(dataSource, auth);
   return {
     config,
     dataSource,
     limiter,
+    metrics,
+    ai,
     auth,
     credits,
     subscriptions,
-    media: new MediaService(dataSource),
-    worlds: new WorldService(dataSource),
+    billing,
+    realtime,
+    media,
+    worlds,
+    characters: new CharacterService(dataSource, { ai, credits, worlds, profile, media }),
+    profile,
+    support: new SupportService(dataSource, limiter),
+    stories: new StoryService(dataSource, { config, ai, limiter, logger }),
   };
 }

@@ -22,6 +22,8 @@ export interface TestApp {
  * database loaded from the migrated, seeded template the global setup made; with DATABASE_URL
  * every file shares the already migrated and seeded PostgreSQL, and tests use unique data.
  */
+let appCounter = 0;
+
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const config = loadConfig(
     { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
@@ -31,6 +33,12 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       ...overrides,
     },
   );
+  // Every request of a test file comes from 127.0.0.1: the shared per-IP/per-player limits would trip.
+  // Tests of the limits themselves pass `ops` with the limits they exercise.
+  if (!overrides.ops) config.ops.rateLimit = { ...config.ops.rateLimit, perIp: 0, perUser: 0 };
+  // With REDIS_URL, limiter windows live in Redis: each test app counts in its own key space, so
+  // earlier runs and other files never use up a test's budget.
+  config.ops.rateLimitKeyPrefix = `taleforge:rl:test:${process.pid}:${++appCounter}:${Date.now().toString(36)}:`;
   const usePg = Boolean(config.databaseUrl);
   const app = await createApp(config, {
     seed: false,

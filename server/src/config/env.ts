@@ -24,12 +24,40 @@ export interface Config {
   /** Built client (index.html, assets). */
   clientDistDir: string;
   bodyLimitBytes: number;
+  /** /graphql accepts more than other JSON bodies: submitWorld carries its image as a data URL (≤ 5 MB). */
+  graphqlBodyLimitBytes: number;
+  /** Free generations (descriptions, questions, images) per user and window; they cost compute or API money. */
+  generationRateLimit: { perUserPerWindow: number; windowSeconds: number };
   authRateLimit: { perIpPerWindow: number; perEmailPerWindow: number; windowSeconds: number };
   /** Credits granted to every new account on the Free tier. */
   signupCredits: number;
   openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
+  /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
+  billingSweepSeconds: number;
+  /** How often an open WebSocket re-checks its access token (expired or revoked → closed with 4401). */
+  wsAuthRecheckSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Production hardening (server/src/ops): limits, headers, caching, shutdown. */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  /** Browser origins allowed for CORS and WebSocket upgrades, besides PUBLIC_URL's own origin. */
+  corsOrigins: string[];
+  /** express "trust proxy": which hops may set X-Forwarded-For (the client IP used by rate limits). */
+  trustProxy: string;
+  /** Requests per window per client IP and per signed-in player on /graphql, /api and WebSockets (0 = off). */
+  rateLimit: { perIp: number; perUser: number; windowSeconds: number };
+  /** Prefix of the rate-limit keys in Redis: deployments (or test runs) sharing one Redis keep apart. */
+  rateLimitKeyPrefix: string;
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxDirectives: number };
+  /** Lifetime of cached public responses (featured worlds); writes to worlds invalidate sooner. 0 = no cache. */
+  responseCacheSeconds: number;
+  /** How long shutdown lets in-flight chapters finish before they are stopped (left for a retry). */
+  shutdownGraceMs: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +101,23 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     return raw;
   };
 
+  /** A comma-separated list of origins (scheme://host[:port]), each normalised by URL. */
+  const origins = (name: string): string[] => {
+    const raw = str(name);
+    if (raw === undefined) return [];
+    const out: string[] = [];
+    for (const item of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
+      try {
+        const u = new URL(item);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+        out.push(u.origin);
+      } catch {
+        problems.push(`${name} must be a comma-separated list of http(s) origins (bad entry "${item}")`);
+      }
+    }
+    return out;
+  };
+
   const nodeEnvRaw = str('NODE_ENV') ?? 'development';
   const nodeEnv = (['development', 'production', 'test'].includes(nodeEnvRaw) ? nodeEnvRaw : 'development') as Config['nodeEnv'];
   const port = int('PORT', 4000, 0, 65535);
@@ -94,6 +139,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     };
   }
 
+  const stripeSecretKey = str('STRIPE_SECRET_KEY');
+  const stripeWebhookSecret = str('STRIPE_WEBHOOK_SECRET');
+  // Without the webhook secret no payment could ever be confirmed: fail at boot, not after a charge.
+  if (stripeSecretKey && !stripeWebhookSecret) problems.push('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+
   const config: Config = {
     nodeEnv,
     host: str('HOST') ?? '0.0.0.0',
@@ -108,6 +158,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: (url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, ''),
     clientDistDir: path.resolve(str('CLIENT_DIST_DIR') ?? path.join(REPO_ROOT, 'client', 'dist')),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+    graphqlBodyLimitBytes: int('GRAPHQL_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+    generationRateLimit: {
+      perUserPerWindow: int('GENERATION_RATE_LIMIT_PER_USER', 30, 1, 1_000_000),
+      windowSeconds: int('GENERATION_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    },
     authRateLimit: {
       perIpPerWindow: int('AUTH_RATE_LIMIT_PER_IP', 30, 1, 1_000_000),
       perEmailPerWindow: int('AUTH_RATE_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
@@ -121,11 +176,33 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
     },
     stripe: {
-      secretKey: str('STRIPE_SECRET_KEY'),
-      webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
+      secretKey: stripeSecretKey,
+      webhookSecret: stripeWebhookSecret,
       ...stripeApi,
     },
+    billingSweepSeconds: int('BILLING_SWEEP_SECONDS', 300, 0, 86_400),
+    wsAuthRecheckSeconds: int('WS_AUTH_RECHECK_SECONDS', 60, 1, 3600),
     logLevel: logLevelRaw as Config['logLevel'],
+    ops: {
+      corsOrigins: origins('CORS_ORIGINS'),
+      trustProxy: str('TRUST_PROXY') ?? 'loopback',
+      rateLimit: {
+        perIp: int('RATE_LIMIT_PER_IP', 600, 0, 1_000_000_000),
+        perUser: int('RATE_LIMIT_PER_USER', 600, 0, 1_000_000_000),
+        windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX') ?? 'taleforge:rl:',
+      graphqlLimits: {
+        maxDepth: int('GRAPHQL_MAX_DEPTH', 8, 2, 100),
+        maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+        maxCost: int('GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
+        maxTokens: int('GRAPHQL_MAX_TOKENS', 2000, 100, 100_000),
+        maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 1000),
+      },
+      responseCacheSeconds: int('RESPONSE_CACHE_SECONDS', 30, 0, 86_400),
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+      metricsToken: str('METRICS_TOKEN'),
+    },
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,15 +1,24 @@
 import 'reflect-metadata';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type PubSub } from 'type-graphql';
 import { AuthResolver } from '../modules/auth/auth.resolver';
+import { BillingResolver } from '../modules/billing/billing.resolver';
+import { CreditsResolver } from '../modules/billing/credits.resolver';
+import { CharacterResolver } from '../modules/characters/character.resolver';
+import { ProfileResolver } from '../modules/profile/profile.resolver';
+import { CharacterStoryResolver, StoryResolver } from '../modules/stories/story.resolver';
+import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
 import { authChecker } from './auth-checker';
 
-export const RESOLVERS = [AuthResolver, WorldResolver] as const;
+export const RESOLVERS = [AuthResolver, WorldResolver, CharacterResolver, ProfileResolver, SupportResolver, CreditsResolver, BillingResolver, StoryResolver, CharacterStoryResolver] as const;
 
-export function buildGraphQLSchema(): Promise<GraphQLSchema> {
+/** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */
+export function buildGraphQLSchema(pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [...RESOLVERS],
+    pubSub,
     authChecker,
     // Input rules live in the services (shared with REST), not in class-validator decorators.
     validate: false,

@@ -1,0 +1,215 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import proxyaddr from 'proxy-addr';
+import { requestScope, type Logger } from '../common/logger';
+import type { RateLimiter } from '../common/rate-limiter';
+import type { OpsConfig } from '../config/env';
+import type { Metrics } from './metrics';
+import type { Lookup, ResponseCache } from './response-cache';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+export interface FrontOptions {
+  app: Handler;
+  logger: Logger;
+  metrics: Metrics;
+  limiter: RateLimiter;
+  cache: ResponseCache;
+  rateLimit: OpsConfig['rateLimit'];
+  /** express's compiled "trust proxy" function, so the client IP here is the one express sees. */
+  trust: (addr: string, i: number) => boolean;
+  /** Cheap signature-only token check → the player's id (per-player limits). */
+  playerOf: (token: string) => string | null;
+  /** Largest /graphql body express would accept (the front never reads more than the cache needs). */
+  graphqlBodyLimit: number;
+}
+
+/** Incoming ids from our own proxy or a load balancer are kept when they look like ids. */
+const INCOMING_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+const ID_PREFIX = crypto.randomBytes(4).toString('hex');
+let idCounter = 0;
+const newRequestId = () => `${ID_PREFIX}-${(++idCounter).toString(36)}`;
+
+/** Requests that are never rate limited: probes, metrics scrapes, the client's static files. */
+const limitedPath = (url: string) => url.startsWith('/graphql') || url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/checkout/');
+
+/**
+ * The HTTP server's request handler, in front of express: request id (kept from X-Request-Id or
+ * made here, returned in the response, on every log line via AsyncLocalStorage), per-IP and
+ * per-player rate limits, the public response cache, then the request timing for /metrics and one
+ * access-log line. Everything here is cheap on purpose: it runs for every request, and a cache hit
+ * never goes further.
+ */
+export function createFront(o: FrontOptions): Handler {
+  const window = o.rateLimit.windowSeconds;
+  return (req, res) => {
+    const incoming = req.headers['x-request-id'];
+    const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : newRequestId();
+    res.setHeader('x-request-id', reqId);
+    const start = process.hrtime.bigint();
+    const url = req.url ?? '/';
+    res.on('finish', () => finish(o, req, res, reqId, url, start));
+    requestScope.run({ reqId }, () => {
+      void handle(o, req, res, url, window).catch((err) => {
+        o.logger.error('request front failed', { err });
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ error: 'Internal server error', code: 'INTERNAL' }));
+        }
+      });
+    });
+  };
+}
+
+async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<void> {
+  if (limitedPath(url) && !(await withinLimits(o, req, res, url, window))) return;
+  if (url === '/graphql' && o.cache.candidate(req)) {
+    const raw = await readBody(req, o.graphqlBodyLimit);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      // Exactly what express.json + app.ts's /graphql error handler answer for a malformed body.
+      return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
+    }
+    if (typeof body !== 'object' || body === null) return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
+    // The body is read: express.json sees a finished request and keeps this parsed body.
+    (req as http.IncomingMessage & { body?: unknown }).body = body;
+    const lookup = o.cache.lookup(req, raw, body);
+    if (lookup) {
+      const hit = o.cache.get(lookup.key);
+      (res as Timed).operation = lookup.operation;
+      if (hit) {
+        o.metrics.cache('hit');
+        (res as Timed).cacheHit = true;
+        return o.cache.serve(res, hit);
+      }
+      o.metrics.cache('miss');
+      capture(res, o.cache, lookup);
+    }
+  }
+  o.app(req, res);
+}
+
+async function withinLimits(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<boolean> {
+  const { perIp, perUser } = o.rateLimit;
+  if (perIp > 0) {
+    const ip = proxyaddr(req as Parameters<typeof proxyaddr>[0], o.trust);
+    const r = await o.limiter.hit(`ip:${ip}`, perIp, window);
+    if (!r.allowed) {
+      o.metrics.rateLimitedRequest('ip');
+      tooMany(res, url, r.retryAfterSeconds);
+      return false;
+    }
+  }
+  const auth = req.headers.authorization;
+  if (perUser > 0 && auth) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    const player = m ? o.playerOf(m[1]) : null;
+    if (player) {
+      const r = await o.limiter.hit(`user:${player}`, perUser, window);
+      if (!r.allowed) {
+        o.metrics.rateLimitedRequest('user');
+        tooMany(res, url, r.retryAfterSeconds);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+function tooMany(res: http.ServerResponse, url: string, retryAfterSeconds: number): void {
+  res.setHeader('retry-after', String(retryAfterSeconds));
+  const message = 'Too many requests; please slow down.';
+  if (url.startsWith('/graphql')) return sendGraphQLError(res, 429, message, 'RATE_LIMITED', { retryAfterSeconds });
+  res.statusCode = 429;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ error: message, code: 'RATE_LIMITED', retryAfterSeconds }));
+}
+
+function sendGraphQLError(res: http.ServerResponse, status: number, message: string, code: string, extra: Record<string, unknown> = {}): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extra } }] }));
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.destroy();
+        reject(new Error('body over limit despite its content-length'));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+interface Timed extends http.ServerResponse {
+  operation?: string | null;
+  cacheHit?: boolean;
+}
+
+/** Keeps a copy of what the full path writes, to store it once the response is complete. */
+function capture(res: http.ServerResponse, cache: ResponseCache, lookup: Lookup): void {
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    const r = end(chunk, ...rest);
+    cache.store(lookup, res.statusCode, res.getHeaders(), Buffer.concat(chunks));
+    return r;
+  }) as typeof res.end;
+}
+
+function surfaceOf(url: string): 'graphql' | 'rest' | 'page' | 'ops' {
+  if (url.startsWith('/graphql')) return 'graphql';
+  if (url.startsWith('/api/')) return 'rest';
+  if (url === '/healthz' || url === '/readyz' || url === '/metrics') return 'ops';
+  return 'page';
+}
+
+function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, reqId: string, url: string, start: bigint): void {
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const surface = surfaceOf(url);
+  const locals = (res as unknown as { locals?: { operation?: string } }).locals;
+  const route = (req as http.IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }).route;
+  const restRoute = route && typeof route.path === 'string' ? `${(req as { baseUrl?: string }).baseUrl ?? ''}${route.path}` : null;
+  // GraphQL: the operation name (bounded); REST: the matched route pattern, never the raw path.
+  const operation =
+    surface === 'graphql'
+      ? o.metrics.operationLabel(res.operation ?? locals?.operation ?? null)
+      : surface === 'rest'
+        ? (restRoute ?? 'unmatched')
+        : surface === 'ops'
+          ? url
+          : 'static';
+  o.metrics.observeRequest(surface, operation, res.statusCode, seconds);
+  if (surface === 'ops' || res.cacheHit) return; // probes and cache hits: metrics only, or logs drown
+  const fields = {
+    reqId,
+    method: req.method,
+    url: url.length > 200 ? `${url.slice(0, 200)}…` : url,
+    status: res.statusCode,
+    ms: Math.round(seconds * 10_000) / 10,
+    ...(surface === 'graphql' ? { operation } : {}),
+  };
+  if (res.statusCode >= 500) o.logger.error('request', fields);
+  else o.logger.info('request', fields);
+}

@@ -1,0 +1,150 @@
+import {
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type Source,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { Metrics } from './metrics';
+
+export interface GraphQLLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxCost: number;
+  maxTokens: number;
+  maxDirectives: number;
+}
+
+/**
+ * Cost model (GraphQL Armor's): a leaf field costs 1, a field with a selection 2, and everything
+ * nested under a field weighs DEPTH_FACTOR times more per level. Deep or wide documents get expensive
+ * fast, so a handful of legitimate client operations stay far below the limit while fragment or
+ * alias amplification does not. Introspection is priced like anything else (the API is public and
+ * introspection stays on, but `__type { fields { type { fields … } } }` can recurse).
+ */
+const LEAF_COST = 1;
+const OBJECT_COST = 2;
+const DEPTH_FACTOR = 1.5;
+/**
+ * Inside `__schema`/`__type` nesting is priced at a gentler factor and capped by its own depth: the
+ * standard introspection query (GraphiQL's, codegen's) is 15 levels deep by construction and costs
+ * about 1,250 here, so it passes alone, while four aliased copies, or a recursion through
+ * `fields { type { fields … } } }` deeper than the standard query, do not.
+ */
+const INTROSPECTION_DEPTH_FACTOR = 1.2;
+export const INTROSPECTION_MAX_DEPTH = 16;
+
+interface Measured {
+  depth: number;
+  introspectionDepth: number;
+  aliases: number;
+  directives: number;
+  cost: number;
+}
+
+/**
+ * Walks one operation with fragments expanded in place (each spread counts every time it is used,
+ * which is what the server would execute). Stops early once every limit is exceeded, so a hostile
+ * document cannot make the measurement itself expensive.
+ */
+function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, limits: GraphQLLimits): Measured {
+  const m: Measured = { depth: 0, introspectionDepth: 0, aliases: 0, directives: op.directives?.length ?? 0, cost: 0 };
+  // Every field costs at least 1 and nesting only multiplies, so once more fields than maxCost were
+  // visited the operation is over budget whatever the rest holds: stop (fragment bombs end here).
+  let visited = 0;
+  const over = () => visited > limits.maxCost;
+
+  /** Returns the cost of a selection set at `depth` (depth of its fields); `path` guards fragment cycles. */
+  const walk = (set: SelectionSetNode, depth: number, introspection: boolean, path: Set<string>): number => {
+    let cost = 0;
+    for (const sel of set.selections) {
+      if (over()) return cost;
+      m.directives += sel.directives?.length ?? 0;
+      if (sel.kind === Kind.FIELD) {
+        visited++;
+        if (sel.alias) m.aliases++;
+        const inIntrospection = introspection || sel.name.value === '__schema' || sel.name.value === '__type';
+        if (inIntrospection) m.introspectionDepth = Math.max(m.introspectionDepth, depth);
+        else if (sel.name.value !== '__typename') m.depth = Math.max(m.depth, depth);
+        if (sel.selectionSet) {
+          const factor = inIntrospection ? INTROSPECTION_DEPTH_FACTOR : DEPTH_FACTOR;
+          cost += OBJECT_COST + factor * walk(sel.selectionSet, depth + 1, inIntrospection, path);
+        } else {
+          cost += LEAF_COST;
+        }
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        cost += walk(sel.selectionSet, depth, introspection, path);
+      } else {
+        const name = sel.name.value;
+        const frag = fragments.get(name);
+        if (!frag || path.has(name)) continue; // unknown or cyclic: the standard rules report those
+        path.add(name);
+        m.directives += frag.directives?.length ?? 0;
+        cost += walk(frag.selectionSet, depth, introspection, path);
+        path.delete(name);
+      }
+    }
+    return cost;
+  };
+  m.cost = Math.max(walk(op.selectionSet, 1, false, new Set()), visited);
+  return m;
+}
+
+/** Validation rule enforcing depth, alias, directive and cost limits on every operation of a document. */
+export function limitsRule(limits: GraphQLLimits, metrics?: Metrics): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    const doc = context.getDocument();
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    return {
+      OperationDefinition(op) {
+        const m = measure(op, fragments, limits);
+        const name = op.name ? ` "${op.name.value}"` : '';
+        const report = (limit: string, message: string) => {
+          metrics?.rejectedOperation(limit);
+          context.reportError(new GraphQLError(message, { nodes: [op], extensions: { limit } }));
+        };
+        if (m.introspectionDepth > INTROSPECTION_MAX_DEPTH) {
+          report('depth', `Introspection in operation${name} is nested ${m.introspectionDepth} levels deep; the maximum is ${INTROSPECTION_MAX_DEPTH}.`);
+        }
+        if (m.depth > limits.maxDepth) report('depth', `Operation${name} is nested ${m.depth} levels deep; the maximum is ${limits.maxDepth}.`);
+        if (m.aliases > limits.maxAliases) report('aliases', `Operation${name} uses ${m.aliases} aliases; the maximum is ${limits.maxAliases}.`);
+        if (m.directives > limits.maxDirectives) report('directives', `Operation${name} uses ${m.directives} directives; the maximum is ${limits.maxDirectives}.`);
+        if (m.cost > limits.maxCost) report('cost', `Operation${name} costs ${Math.round(m.cost)}; the maximum is ${limits.maxCost}.`);
+        return false; // measured here; no need to visit the operation's nodes again
+      },
+    };
+  };
+}
+
+/** What both transports use: Apollo (HTTP) and graphql-ws (subscriptions) enforce the same limits. */
+export function graphqlGuards(limits: GraphQLLimits, metrics?: Metrics) {
+  const rule = limitsRule(limits, metrics);
+  return {
+    /** For ApolloServer's `validationRules` (added to the specified rules). */
+    validationRules: [rule],
+    /** For ApolloServer's `parseOptions`: the parser stops reading huge documents early. */
+    parseOptions: { maxTokens: limits.maxTokens },
+    /** graphql-ws `parse` option. */
+    parse: (source: string | Source): DocumentNode => parse(source, { maxTokens: limits.maxTokens }),
+    /** graphql-ws `validate` option. */
+    validate: (schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] => validate(schema, document, [...specifiedRules, rule]),
+  };
+}
+
+/** The measured figures of a document's operations (for tests and the README's cost table). */
+export function measureDocument(source: string, limits: GraphQLLimits): Measured[] {
+  const doc = parse(source);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  return doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((op) => measure(op, fragments, limits));
+}

@@ -1,0 +1,126 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Usage } from '../ai/story-ai';
+
+/** Operation names come from clients: only well-formed ones become labels, and only this many. */
+const MAX_OPERATION_LABELS = 300;
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,79}$/;
+
+/**
+ * Prometheus metrics of one app (its own registry, so several apps in one test process never share
+ * counters). Other modules report through the small hook methods below; nothing else touches
+ * prom-client. Served at GET /metrics.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly operationNames = new Set<string>();
+
+  private readonly requestDuration = new Histogram({
+    name: 'taleforge_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by surface (graphql, rest, page) and operation (GraphQL operation name or REST route).',
+    labelNames: ['surface', 'operation', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly responseCache = new Counter({
+    name: 'taleforge_response_cache_total',
+    help: 'Public GraphQL responses served from the response cache (hit) or computed and stored (miss).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  private readonly generationDuration = new Histogram({
+    name: 'taleforge_generation_duration_seconds',
+    help: 'Story AI calls, by kind (chapter, character, world_description, …) and outcome (ok, failed).',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: 'taleforge_ai_tokens_total',
+    help: 'Tokens used by the story AI, by provider (openai, offline: estimated) and kind (prompt, completion, cached_prompt).',
+    labelNames: ['provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly creditsSpent = new Counter({
+    name: 'taleforge_credits_spent_total',
+    help: 'Credits spent by players (committed debits), by reason.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly creditsGranted = new Counter({
+    name: 'taleforge_credits_granted_total',
+    help: 'Credits added to balances (committed grants and refunds), by reason.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly rateLimited = new Counter({
+    name: 'taleforge_rate_limited_total',
+    help: 'Requests refused by the per-IP or per-player rate limits.',
+    labelNames: ['scope'] as const,
+    registers: [this.registry],
+  });
+  private readonly rejectedOperations = new Counter({
+    name: 'taleforge_graphql_rejected_total',
+    help: 'GraphQL documents refused by the depth, alias, cost, token or directive limits.',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+  readonly wsConnections = new Gauge({
+    name: 'taleforge_websocket_connections',
+    help: 'Open graphql-ws connections on this instance.',
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    // Process metrics (CPU, memory, event-loop lag) once per registry; tests with many apps skip them.
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'taleforge_' });
+  }
+
+  /** A GraphQL operation name as a bounded label (anonymous or unruly names collapse). */
+  operationLabel(name: string | null | undefined): string {
+    if (!name) return 'anonymous';
+    if (!OPERATION_NAME.test(name)) return 'invalid';
+    if (this.operationNames.has(name)) return name;
+    if (this.operationNames.size >= MAX_OPERATION_LABELS) return 'other';
+    this.operationNames.add(name);
+    return name;
+  }
+
+  observeRequest(surface: 'graphql' | 'rest' | 'page' | 'ops', operation: string, status: number, seconds: number): void {
+    this.requestDuration.observe({ surface, operation, status: String(status) }, seconds);
+  }
+
+  cache(result: 'hit' | 'miss'): void {
+    this.responseCache.inc({ result });
+  }
+
+  /** Hook: one story AI call finished (see instrument-ai.ts). */
+  observeGeneration(kind: string, outcome: 'ok' | 'failed', seconds: number): void {
+    this.generationDuration.observe({ kind, outcome }, seconds);
+  }
+
+  /** Hook: the provider reported usage for one request (StoryAIOptions.onUsage). */
+  recordUsage = (usage: Usage): void => {
+    const provider = usage.provider;
+    if (usage.promptTokens > 0) this.tokens.inc({ provider, kind: 'prompt' }, usage.promptTokens);
+    if (usage.completionTokens > 0) this.tokens.inc({ provider, kind: 'completion' }, usage.completionTokens);
+    if (usage.cachedPromptTokens > 0) this.tokens.inc({ provider, kind: 'cached_prompt' }, usage.cachedPromptTokens);
+  };
+
+  /** Hook: a committed ledger row (see credit-metrics.ts). Negative deltas are spending. */
+  recordCredits(delta: number, reason: string): void {
+    if (delta < 0) this.creditsSpent.inc({ reason }, -delta);
+    else if (delta > 0) this.creditsGranted.inc({ reason }, delta);
+  }
+
+  rateLimitedRequest(scope: 'ip' | 'user'): void {
+    this.rateLimited.inc({ scope });
+  }
+
+  rejectedOperation(limit: string): void {
+    this.rejectedOperations.inc({ limit });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,68 @@
+import { getIntrospectionQuery } from 'graphql';
+import { ConfigError, loadConfig } from '../config/env';
+import { measureDocument } from './graphql-limits';
+import { originPolicy } from './headers';
+import { trustProxySetting } from './index';
+
+const LIMITS = { maxDepth: 8, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 };
+
+describe('GraphQL limits: measurements', () => {
+  it('the standard introspection query fits the budget on its own', () => {
+    const [m] = measureDocument(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }), LIMITS);
+    expect(m.cost).toBeGreaterThan(500);
+    expect(m.cost).toBeLessThan(LIMITS.maxCost / 3);
+    expect(m.depth).toBe(0); // introspection has its own depth cap
+  });
+
+  it('stops measuring an exponential fragment bomb early', () => {
+    const levels = Array.from({ length: 30 }, (_, i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} }`).join('\n');
+    const doc = `fragment F0 on Query { __typename }\n${levels}\nquery Q { ...F30 }`;
+    const started = Date.now();
+    const [m] = measureDocument(doc, LIMITS);
+    expect(Date.now() - started).toBeLessThan(500); // 2^30 fields were never walked
+    expect(m.cost).toBeGreaterThan(LIMITS.maxCost);
+  });
+
+  it('counts aliases and depth through fragments', () => {
+    const [m] = measureDocument('fragment A on Query { x: a { y: b { c } } } query { ...A z: a { b { c { d } } } }', LIMITS);
+    expect(m.aliases).toBe(3);
+    expect(m.depth).toBe(4);
+  });
+});
+
+describe('ops configuration', () => {
+  it('reads the allow-list, limits and shutdown grace, with defaults', () => {
+    const d = loadConfig({}).ops;
+    expect(d).toMatchObject({ corsOrigins: [], trustProxy: 'loopback', responseCacheSeconds: 30, shutdownGraceMs: 10_000 });
+    expect(d.graphqlLimits).toEqual({ maxDepth: 8, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 });
+    const c = loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080/', RATE_LIMIT_PER_IP: '0', GRAPHQL_MAX_DEPTH: '10' }).ops;
+    expect(c.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(c.rateLimit.perIp).toBe(0);
+    expect(c.graphqlLimits.maxDepth).toBe(10);
+  });
+
+  it('names bad values', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'ftp://x.example', GRAPHQL_MAX_COST: '-1' })).toThrow(ConfigError);
+    try {
+      loadConfig({ CORS_ORIGINS: 'not a url', GRAPHQL_MAX_COST: '-1' });
+    } catch (e) {
+      expect((e as Error).message).toContain('CORS_ORIGINS');
+      expect((e as Error).message).toContain('GRAPHQL_MAX_COST');
+    }
+  });
+
+  it('TRUST_PROXY takes hop counts, booleans and address lists', () => {
+    expect(trustProxySetting('2')).toBe(2);
+    expect(trustProxySetting('true')).toBe(true);
+    expect(trustProxySetting('loopback, 10.0.0.0/8')).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('WebSocket upgrades: no Origin, allow-listed, or same host only', () => {
+    const p = originPolicy('https://play.example', ['https://partner.example']);
+    expect(p.upgradeAllowed(undefined, 'x')).toBe(true);
+    expect(p.upgradeAllowed('https://play.example', 'lb.internal')).toBe(true);
+    expect(p.upgradeAllowed('https://partner.example', 'lb.internal')).toBe(true);
+    expect(p.upgradeAllowed('http://127.0.0.1:4000', '127.0.0.1:4000')).toBe(true);
+    expect(p.upgradeAllowed('https://evil.example', 'play.example')).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+import Redis from 'ioredis';
+import type { Logger } from '../common/logger';
+import { MemoryRateLimiter, type RateLimiter, type RateLimitResult } from '../common/rate-limiter';
+
+/** INCR the window's counter, start its expiry on the first hit, and return the count and time left. */
+const HIT_SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}
+`;
+
+export interface ClosableRateLimiter extends RateLimiter {
+  readonly mode: 'memory' | 'redis';
+  close(): Promise<void>;
+}
+
+/**
+ * Fixed-window counters shared by every instance through Redis, so a limit means the same thing
+ * behind a load balancer. When Redis is unreachable the limiter does not wait for it (no offline
+ * queue): each instance falls back to its own in-memory windows until Redis answers again, so a
+ * Redis outage weakens the limits for a while but never stops the app from serving.
+ */
+export class RedisRateLimiter implements ClosableRateLimiter {
+  readonly mode = 'redis' as const;
+  /** Shared with the persisted-query cache (one extra connection per instance, not two). */
+  readonly client: Redis;
+  private readonly fallback = new MemoryRateLimiter();
+  private warned = false;
+
+  constructor(url: string, private readonly logger?: Logger, private readonly prefix = 'taleforge:rl:') {
+    this.client = new Redis(url, {
+      connectionName: 'taleforge-ratelimit',
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // Reconnect forever, at most every 2 s: the fallback covers the gap.
+      retryStrategy: (times) => Math.min(times * 100, 2000),
+    });
+    this.client.on('error', (err) => {
+      if (!this.warned) this.logger?.warn('rate limiter: Redis unavailable, limiting per instance meanwhile', { err });
+      this.warned = true;
+    });
+    this.client.on('ready', () => {
+      if (this.warned) this.logger?.info('rate limiter: Redis is back');
+      this.warned = false;
+    });
+    this.client.defineCommand('tfRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    if (this.client.status !== 'ready') return this.fallback.hit(key, limit, windowSeconds);
+    try {
+      const cmd = (this.client as unknown as { tfRateHit(k: string, ms: number): Promise<[number, number]> }).tfRateHit;
+      const [count, ttlMs] = await cmd.call(this.client, this.prefix + key, windowSeconds * 1000);
+      return {
+        allowed: count <= limit,
+        remaining: Math.max(0, limit - count),
+        retryAfterSeconds: Math.max(1, Math.ceil(Number(ttlMs) / 1000)),
+      };
+    } catch {
+      return this.fallback.hit(key, limit, windowSeconds);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
+
+class ClosableMemoryRateLimiter extends MemoryRateLimiter implements ClosableRateLimiter {
+  readonly mode = 'memory' as const;
+  async close(): Promise<void> {}
+}
+
+/** Redis-backed with REDIS_URL (limits hold across instances), else in this process. */
+export function createRateLimiter(config: { redisUrl?: string; ops?: { rateLimitKeyPrefix: string } }, logger?: Logger): ClosableRateLimiter {
+  return config.redisUrl ? new RedisRateLimiter(config.redisUrl, logger, config.ops?.rateLimitKeyPrefix) : new ClosableMemoryRateLimiter();
+}

@@ -1,0 +1,146 @@
+import type http from 'node:http';
+import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+
+/** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
+const PUBLIC_ROOT_FIELDS = new Set(['featuredWorlds', '__typename']);
+/** Public queries are small; anything bigger is passed on untouched rather than read here. */
+const MAX_CACHEABLE_BODY = 16 * 1024;
+const MAX_ENTRIES = 1000;
+/** Headers a replay must not repeat: per-response or per-connection ones. */
+const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
+
+interface Entry {
+  status: number;
+  headers: Array<[string, string | string[]]>;
+  body: Buffer;
+  operation: string | null;
+  expiresAt: number;
+}
+
+/** What the front tells the cache about a request it may answer or fill. */
+export interface Lookup {
+  key: string;
+  generation: number;
+  operation: string | null;
+}
+
+/**
+ * A response cache for public GraphQL queries (featured worlds), in front of everything else: a hit
+ * is answered from the HTTP server's request handler, before express, Apollo or the database are
+ * involved. Only anonymous POST /graphql requests whose operation selects nothing but public root
+ * fields are cached, keyed by the exact body (and Origin, since CORS headers differ per origin);
+ * the stored answer is exactly what the full path produced, headers included.
+ *
+ * Invalidation: `invalidate()` drops everything and bumps a generation, so an answer computed before
+ * a world changed is never stored after it. App wiring calls it on every committed world write, on
+ * this instance directly and on the others through Redis pub/sub; entries also expire after
+ * `ttlSeconds`, which bounds staleness if an invalidation message is lost (Redis down).
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly documents = new Map<string, { cacheable: boolean; operation: string | null }>();
+  private gen = 0;
+
+  constructor(private readonly ttlSeconds: number) {}
+
+  get enabled(): boolean {
+    return this.ttlSeconds > 0;
+  }
+
+  get generation(): number {
+    return this.gen;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  invalidate(): void {
+    this.gen++;
+    this.entries.clear();
+  }
+
+  /** Whether the front should read this request's body to look it up (cheap header checks only). */
+  candidate(req: http.IncomingMessage): boolean {
+    if (!this.enabled || req.method !== 'POST') return false;
+    if (req.headers.authorization !== undefined) return false;
+    const type = req.headers['content-type'];
+    if (type === undefined || !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type)) return false;
+    const length = Number(req.headers['content-length']);
+    return Number.isInteger(length) && length > 0 && length <= MAX_CACHEABLE_BODY;
+  }
+
+  /** The lookup for a parsed body, or null when the operation is not a public cacheable query. */
+  lookup(req: http.IncomingMessage, raw: string, body: unknown): Lookup | null {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+    const { query, operationName } = body as { query?: unknown; operationName?: unknown };
+    if (typeof query !== 'string' || (operationName !== undefined && operationName !== null && typeof operationName !== 'string')) return null;
+    const doc = this.classify(query, (operationName as string | null | undefined) ?? null);
+    if (!doc.cacheable) return null;
+    const origin = req.headers.origin ?? '';
+    return { key: `${origin}\n${raw}`, generation: this.gen, operation: doc.operation };
+  }
+
+  get(key: string): Entry | null {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    if (e.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return e;
+  }
+
+  /** Replays a stored answer; x-request-id is the current request's. */
+  serve(res: http.ServerResponse, e: Entry): void {
+    for (const [name, value] of e.headers) res.setHeader(name, value);
+    res.statusCode = e.status;
+    res.end(e.body);
+  }
+
+  /** Stores an answer computed by the full path, unless worlds changed meanwhile or it carried errors. */
+  store(lookup: Lookup, status: number, headers: http.OutgoingHttpHeaders, body: Buffer): boolean {
+    if (lookup.generation !== this.gen || status !== 200) return false;
+    // A GraphQL answer with errors (bad arguments, a masked failure) is not worth replaying.
+    if (body.includes('"errors"')) return false;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    const kept: Array<[string, string | string[]]> = [];
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === undefined || NOT_REPLAYED.has(name)) continue;
+      kept.push([name, typeof value === 'number' ? String(value) : value]);
+    }
+    this.entries.set(lookup.key, { status, headers: kept, body, operation: lookup.operation, expiresAt: Date.now() + this.ttlSeconds * 1000 });
+    return true;
+  }
+
+  /** Parses once per distinct query text; the answer is whether the chosen operation is public. */
+  private classify(query: string, operationName: string | null): { cacheable: boolean; operation: string | null } {
+    const memoKey = `${operationName ?? ''}\n${query}`;
+    const known = this.documents.get(memoKey);
+    if (known) return known;
+    let result = { cacheable: false, operation: operationName };
+    try {
+      const op = pickOperation(parse(query, { maxTokens: 2000 }), operationName);
+      if (op && op.operation === 'query') {
+        const publicOnly = op.selectionSet.selections.every((s) => s.kind === Kind.FIELD && PUBLIC_ROOT_FIELDS.has(s.name.value));
+        result = { cacheable: publicOnly && !hasDirectives(op), operation: op.name?.value ?? operationName };
+      }
+    } catch {
+      // Not parseable here: the full path answers with the proper error.
+    }
+    if (this.documents.size >= MAX_ENTRIES) this.documents.clear();
+    this.documents.set(memoKey, result);
+    return result;
+  }
+}
+
+function pickOperation(doc: DocumentNode, name: string | null): OperationDefinitionNode | null {
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name) return ops.find((o) => o.name?.value === name) ?? null;
+  return ops.length === 1 ? ops[0] : null;
+}
+
+/** @include/@skip with variables would make one body mean different things; keep it simple. */
+function hasDirectives(op: OperationDefinitionNode): boolean {
+  return (op.directives?.length ?? 0) > 0 || op.selectionSet.selections.some((s) => (s.directives?.length ?? 0) > 0);
+}

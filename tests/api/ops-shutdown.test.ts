@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
+import { loadConfig } from '../../server/src/config/env';
+import { makeCharacter } from '../support/story-fixtures';
+import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from './billing-support';
+
+/**
+ * Graceful shutdown (what SIGTERM runs, see index.ts): /readyz turns 503 at once, new chapters are
+ * refused, and a chapter being written when the signal came is finished and committed within
+ * SHUTDOWN_GRACE_MS before the database closes.
+ */
+jest.setTimeout(60_000);
+
+const TEXT =
+  'Ayla pushed the heavy door open and stepped into the drowned archive. Water dripped from the vaulted ceiling, and somewhere below the tide breathed in and out like a sleeping animal. She followed the line of lanterns to the reading room, where an old keeper waited with folded hands.\n\n"You came," the keeper said. "Then the map is still within reach." Ayla told him what she had found in the flooded stacks: a name, and a warning scratched into a shelf by someone who had not made it out.';
+const CHAPTER = { text: TEXT, choices: ['Descend into the stacks', 'Ask about the warning', 'Wait for low tide'], statIncreases: [{ stat: 'wisdom', amount: 1 }], newSetting: null, missionCompleted: false, newMission: null };
+
+describe('graceful shutdown', () => {
+  let fake: FakeOpenAIServer;
+  let t: TestApp;
+  let closed = false;
+  beforeAll(async () => {
+    fake = new FakeOpenAIServer();
+    const baseUrl = await fake.start();
+    const base = loadConfig({ NODE_ENV: 'test' });
+    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, timeoutMs: 10_000 }, ops: { ...base.ops, shutdownGraceMs: 10_000, rateLimit: { perIp: 0, perUser: 0, windowSeconds: 60 } } });
+  });
+  afterAll(async () => {
+    if (!closed) await t?.close();
+    await fake?.stop();
+  });
+
+  it('finishes the chapter in flight, refuses new work while draining, then stops', async () => {
+    const p = await signUp(t);
+    const c = await makeCharacter(t, p.user.id);
+    const other = await makeCharacter(t, p.user.id);
+    // The mission request fails (the story goes on without one); the chapter then streams for ~1.5 s.
+    const json = JSON.stringify(CHAPTER);
+    const pieces = Array.from({ length: 30 }, (_, i) => json.slice(Math.floor((i * json.length) / 30), Math.floor(((i + 1) * json.length) / 30)));
+    fake.push({ kind: 'status', status: 400, body: { error: { message: 'no mission today' } } }, { kind: 'sse', pieces, gapMs: 50 });
+
+    const pending = t.gql('mutation($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id text } } }', { input: { characterId: c.id } }, p.accessToken);
+    // Wait until the chapter is being written (its first text is persisted), then shut down.
+    await waitFor(async () => {
+      const [row] = await t.app.db.dataSource.query(`SELECT text FROM chapters WHERE character_id = $1 AND status = 'generating'`, [c.id]);
+      return row && row.text.length > 0;
+    }, 'the chapter to start streaming', 10_000);
+    const closing = t.app.close();
+    closed = true;
+
+    const ready = await fetch(`${t.url}/readyz`).catch(() => null);
+    if (ready) expect(ready.status).toBe(503); // still listening while draining: tells the balancer to go
+    const refused = await t.app.services.stories.generateChapter(p.user.id, { characterId: other.id }).catch((e: { code?: string }) => e);
+    expect((refused as { code?: string }).code).toBe('SERVICE_UNAVAILABLE');
+
+    // The answer is only sent after the chapter's commit (the service resolves after its transaction).
+    const r = await pending;
+    expect(r.errors).toBeUndefined();
+    expect(r.data!.generateChapter.newChapter.text).toBe(TEXT);
+    await closing;
+    if (process.env.DATABASE_URL) {
+      // On PostgreSQL the commit is checked from outside, after the app closed its database.
+      const pg = new Client({ connectionString: process.env.DATABASE_URL });
+      await pg.connect();
+      try {
+        const { rows } = await pg.query(`SELECT status, is_selected, text FROM chapters WHERE id = $1`, [r.data!.generateChapter.newChapter.id]);
+        expect(rows).toEqual([{ status: 'complete', is_selected: true, text: TEXT }]);
+      } finally {
+        await pg.end();
+      }
+    }
+  });
+});

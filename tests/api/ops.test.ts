@@ -1,0 +1,308 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { getIntrospectionQuery } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { loadConfig } from '../../server/src/config/env';
+import { newIdentity, SIGN_UP, signUp, startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Production hardening on one instance: probes, metrics, headers, CORS, GraphQL limits on both
+ * transports, persisted queries, rate limits and the public response cache.
+ */
+jest.setTimeout(60_000);
+
+const ALLOWED_ORIGIN = 'https://partner.example';
+const base = loadConfig({ NODE_ENV: 'test' }).ops;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ ops: { ...base, corsOrigins: [ALLOWED_ORIGIN], rateLimit: { perIp: 0, perUser: 0, windowSeconds: 60 } } });
+});
+afterAll(() => t?.close());
+
+async function post(body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
+}
+const codes = (json: any): string[] => (json.errors ?? []).map((e: any) => e.extensions?.code);
+const messages = (json: any): string => (json.errors ?? []).map((e: any) => e.message).join(' | ');
+
+describe('probes and metrics', () => {
+  it('/healthz is alive and /readyz checks the database and migrations', async () => {
+    const h = await t.rest('GET', '/healthz');
+    expect(h.status).toBe(200);
+    expect(h.body.status).toBe('ok');
+    const r = await t.rest('GET', '/readyz');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
+  });
+
+  it('/metrics has request latency by GraphQL operation and REST route, generation times, tokens and credits', async () => {
+    const p = await signUp(t);
+    await t.gql('query OpsProbe_featured { featuredWorlds(limit: 1) { id } }');
+    await t.rest('GET', '/api/worlds/fetch-world-cards');
+    const d = await t.gql('mutation { generateWorldDescription(worldDescription: "a drowned city of bells") }', {}, p.accessToken);
+    expect(d.errors).toBeUndefined();
+    await t.app.services.credits.spend(p.user.id, 3, 'character_generate');
+    // A spend rolled back with its transaction must not count.
+    await t.app.db.dataSource
+      .transaction(async (m) => {
+        await t.app.services.credits.spendIn(m, p.user.id, 2, 'world_create');
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+
+    const res = await fetch(`${t.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toMatch(/taleforge_request_duration_seconds_bucket\{[^}]*surface="graphql",operation="OpsProbe_featured",status="200"/);
+    expect(text).toMatch(/taleforge_request_duration_seconds_count\{surface="rest",operation="\/api\/worlds\/fetch-world-cards",status="200"\} 1/);
+    expect(text).toMatch(/taleforge_generation_duration_seconds_count\{kind="world_description",outcome="ok"\} 1/);
+    expect(text).toMatch(/taleforge_ai_tokens_total\{provider="offline",kind="completion"\} \d+/);
+    expect(text).toContain('taleforge_credits_spent_total{reason="character_generate"} 3');
+    expect(text).not.toContain('taleforge_credits_spent_total{reason="world_create"}');
+  });
+
+  it('every response carries a request id, and an incoming one is kept', async () => {
+    const a = await fetch(`${t.url}/healthz`);
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    const b = await fetch(`${t.url}/healthz`, { headers: { 'x-request-id': 'edge-1234567890' } });
+    expect(b.headers.get('x-request-id')).toBe('edge-1234567890');
+  });
+});
+
+describe('headers', () => {
+  it('a Content-Security-Policy without inline script on every page, relaxed only for GraphiQL styles', async () => {
+    const page = await fetch(`${t.url}/worlds`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const gi = await fetch(`${t.url}/graphiql`);
+    const giCsp = gi.headers.get('content-security-policy')!;
+    expect(giCsp).toContain("style-src-attr 'unsafe-inline'");
+    expect(giCsp).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it('the built pages load every script from a same-origin file (the CSP holds)', () => {
+    const dist = t.app.config.clientDistDir;
+    for (const file of ['index.html', 'graphiql.html']) {
+      const full = path.join(dist, file);
+      if (!fs.existsSync(full)) continue; // built by npm test's ensureBuilt; absent only in partial runs
+      const html = fs.readFileSync(full, 'utf8');
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const [, attrs, body] of scripts) {
+        expect(body.trim()).toBe('');
+        expect(attrs).toMatch(/src="\/[^/]/);
+      }
+      expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers either
+    }
+  });
+
+  it('CORS answers allow-listed origins only', async () => {
+    const pre = await fetch(`${t.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
+    const foreign = await post({ query: '{ tiers { id } }' }, { origin: 'https://evil.example' });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await post({ query: '{ tiers { id } }' }, { origin: new URL(t.app.config.publicUrl).origin });
+    expect(own.headers.get('access-control-allow-origin')).toBe(new URL(t.app.config.publicUrl).origin);
+  });
+});
+
+describe('GraphQL limits', () => {
+  const nested = (levels: number) => `{ ${'a { '.repeat(levels - 1)}b${' }'.repeat(levels - 1)} }`;
+
+  it('refuses documents deeper than 8 levels, with more than 15 aliases, or costing more than 5,000', async () => {
+    const deep = await post({ query: nested(9) });
+    expect(deep.status).toBe(400);
+    expect(messages(deep.json)).toContain('nested 9 levels deep; the maximum is 8');
+    expect(codes(deep.json)).toContain('GRAPHQL_VALIDATION_FAILED');
+
+    const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: tiers { id }`).join(' ');
+    const al = await post({ query: `{ ${aliases} }` });
+    expect(al.status).toBe(400);
+    expect(messages(al.json)).toContain('uses 16 aliases; the maximum is 15');
+    const fifteen = Array.from({ length: 15 }, (_, i) => `a${i}: tiers { id }`).join(' ');
+    expect((await post({ query: `{ ${fifteen} }` })).json.errors).toBeUndefined();
+
+    // Fragment amplification: 5⁴ copies of eight fields in a tiny document.
+    const bomb = `
+      fragment W on World { id name description questions imageUrl isOwn author genre }
+      fragment W2 on World { ...W ...W ...W ...W ...W }
+      fragment W3 on World { ...W2 ...W2 ...W2 ...W2 ...W2 }
+      fragment W4 on World { ...W3 ...W3 ...W3 ...W3 ...W3 }
+      query Bomb { featuredWorlds(limit: 1) { ...W4 ...W4 ...W4 ...W4 ...W4 } }`;
+    const cost = await post({ query: bomb });
+    expect(cost.status).toBe(400);
+    expect(messages(cost.json)).toMatch(/Operation "Bomb" costs \d+; the maximum is 5000/);
+  });
+
+  it('introspection stays on, and its cost counts', async () => {
+    const intro = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const ok = await post({ query: intro });
+    expect(ok.status).toBe(200);
+    expect(ok.json.data.__schema.queryType.name).toBe('Query');
+    // Several copies of the schema in one request are too expensive.
+    const fragments = intro.slice(intro.indexOf('fragment FullType'));
+    const copies = (n: number) =>
+      `query Copies { ${Array.from({ length: n }, (_, i) => `s${i}: __schema { types { ...FullType } directives { name locations args { ...InputValue } } }`).join(' ')} }\n${fragments}`;
+    expect((await post({ query: copies(1) })).status).toBe(200);
+    const many = await post({ query: copies(5) });
+    expect(many.status).toBe(400);
+    expect(messages(many.json)).toMatch(/costs \d+; the maximum is 5000/);
+    // Recursion through the type graph deeper than the standard query is refused too.
+    const recursive = `{ __schema { types { ${'fields { type { '.repeat(8)}name${' } }'.repeat(8)} } } }`;
+    const rec = await post({ query: recursive });
+    expect(rec.status).toBe(400);
+    expect(messages(rec.json)).toMatch(/Introspection .* nested \d+ levels deep/);
+  });
+
+  it('refuses batched requests and oversized documents', async () => {
+    const batch = await post([{ query: '{ tiers { id } }' }, { query: '{ tiers { id } }' }]);
+    expect(batch.status).toBe(400);
+    const huge = await post({ query: `{ ${Array.from({ length: 2100 }, () => '__typename').join(' ')} }` });
+    expect(huge.status).toBe(400);
+    expect(messages(huge.json)).toContain('tokens');
+  });
+
+  it('masks internal errors and keeps coded ones (unchanged by the limits)', async () => {
+    const r = await post({ query: '{ myWorlds { id } }' });
+    expect(codes(r.json)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('WebSocket subscriptions get the same limits, the same auth, and an Origin check', async () => {
+    const url = `${t.url.replace(/^http/, 'ws')}/graphql`;
+    const subscribeOnce = (query: string, opts: { token?: string; origin?: string } = {}) =>
+      new Promise<{ errors?: any; closed?: number }>((resolve) => {
+        const client = createClient({
+          url,
+          webSocketImpl: class extends WebSocket {
+            constructor(address: string, protocols?: string | string[]) {
+              super(address, protocols, opts.origin ? { headers: { origin: opts.origin } } : {});
+            }
+          },
+          connectionParams: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+          retryAttempts: 0,
+          on: { closed: (e) => resolve({ closed: (e as { code: number }).code }) },
+        });
+        const done = (v: { errors?: any }) => {
+          resolve(v);
+          void client.dispose();
+        };
+        client.subscribe({ query }, { next: (v) => done({ errors: v.errors }), error: (e) => done({ errors: Array.isArray(e) ? e : [e] }), complete: () => undefined });
+      });
+
+    const deep = await subscribeOnce(`subscription ${nested(9)}`);
+    expect(JSON.stringify(deep.errors)).toContain('levels deep');
+
+    const anon = await subscribeOnce('subscription { subscriptionChanged { credits } }');
+    expect(JSON.stringify(anon.errors)).toContain('UNAUTHENTICATED');
+
+    const p = await signUp(t);
+    const foreign = await subscribeOnce('subscription { subscriptionChanged { credits } }', { token: p.accessToken, origin: 'https://evil.example' });
+    expect(foreign.errors ?? foreign.closed).toBeDefined();
+    expect(foreign.errors).toBeUndefined(); // refused at the upgrade: no operation ever ran
+
+    const allowed = await subscribeOnce('subscription { subscriptionChanged { credits } }', { token: p.accessToken, origin: ALLOWED_ORIGIN });
+    expect(allowed.errors).toBeUndefined();
+  });
+});
+
+describe('automatic persisted queries', () => {
+  it('a hash alone is unknown until the query was sent once with it', async () => {
+    const query = `query Apq_${Date.now()} { tiers { id name } }`;
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const ext = { persistedQuery: { version: 1, sha256Hash } };
+    const miss = await post({ extensions: ext });
+    expect(codes(miss.json)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+    const register = await post({ query, extensions: ext });
+    expect(register.json.data.tiers.length).toBeGreaterThan(0);
+    const hit = await post({ extensions: ext });
+    expect(hit.json).toEqual(register.json);
+  });
+});
+
+describe('the public response cache', () => {
+  const FEATURED = { query: 'query Cache_featured { featuredWorlds(limit: 3) { id name isOwn } }' };
+
+  it('answers anonymous featured worlds from the cache, byte for byte, and forgets them when a world changes', async () => {
+    const first = await post(FEATURED);
+    const second = await post(FEATURED);
+    expect(second.json).toEqual(first.json);
+    expect(second.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    let metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/taleforge_response_cache_total\{result="hit"\} [1-9]/);
+
+    // Signed-in callers are never served from it (isOwn is theirs).
+    const p = await signUp(t);
+    const mine = await t.gql(FEATURED.query, {}, p.accessToken);
+    expect(mine.data!.featuredWorlds.length).toBe(3);
+
+    // A world write (here: creating one) empties it on this instance.
+    const missesBefore = Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1]);
+    const w = await t.rest('POST', '/api/worlds/submit-world', { worldName: 'Cachebreak', worldDescription: 'A harbour of glass ships.', questions: ['Who are you?'] }, p.accessToken);
+    expect(w.status).toBe(201);
+    await post(FEATURED);
+    metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1])).toBe(missesBefore + 1);
+  });
+
+  it('never caches errors, mutations or private fields', async () => {
+    const bad = await post({ query: '{ featuredWorlds(limit: 1000) { id } }' });
+    expect(codes(bad.json)).toEqual(['BAD_USER_INPUT']);
+    const again = await post({ query: '{ featuredWorlds(limit: 1000) { id } }' });
+    expect(codes(again.json)).toEqual(['BAD_USER_INPUT']);
+    const mixed = await post({ query: '{ featuredWorlds(limit: 1) { id } myWorlds { id } }' });
+    expect(codes(mixed.json)).toEqual(['UNAUTHENTICATED']);
+    const malformed = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as any).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ ops: { ...base, rateLimit: { perIp: 8, perUser: 3, windowSeconds: 60 } } });
+  });
+  afterAll(() => limited?.close());
+
+  it('per player and per IP, on GraphQL and REST, with Retry-After (in Redis when REDIS_URL is set)', async () => {
+    // A client address of its own (X-Forwarded-For from a trusted loopback hop): windows in a shared
+    // Redis are not disturbed by other test files, nor they by this one.
+    const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${(process.pid % 250) + 1}`;
+    const call = async (method: string, path: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${limited.url}${path}`, {
+        method,
+        headers: { 'x-forwarded-for': ip, ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    };
+    const up = await call('POST', '/graphql', { query: SIGN_UP, variables: { input: newIdentity('limits') } }); // 1 (per IP)
+    const token = up.body.data.signUp.accessToken;
+    for (let i = 0; i < 3; i++) expect((await call('POST', '/graphql', { query: '{ me { id } credits }' }, token)).status).toBe(200); // 2–4
+    const overUser = await call('POST', '/graphql', { query: '{ me { id } }' }, token); // 5: the player's 4th
+    expect(overUser.status).toBe(429);
+    expect(overUser.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    for (let i = 0; i < 3; i++) expect((await call('GET', '/api/worlds/fetch-world-cards')).status).toBe(200); // 6–8
+    const overIp = await call('GET', '/api/worlds/fetch-world-cards'); // 9
+    expect(overIp.status).toBe(429);
+    expect(overIp.body.code).toBe('RATE_LIMITED');
+    expect(Number(overIp.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.app.services.limiter.mode).toBe(process.env.REDIS_URL ? 'redis' : 'memory');
+    // Probes are never limited.
+    expect((await call('GET', '/healthz')).status).toBe(200);
+  });
+});

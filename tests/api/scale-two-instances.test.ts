@@ -1,0 +1,134 @@
+import crypto from 'node:crypto';
+import Redis from 'ioredis';
+import { newIdentity, SIGN_UP } from '../support/test-app';
+import { startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
+import { waitFor, watchStatus, type Watch } from './billing-support';
+
+/**
+ * docker-compose.yml's topology without Docker: two real server processes on the machine's
+ * PostgreSQL and Redis behind a round-robin proxy that passes WebSocket upgrades. A player's
+ * requests alternate between the instances and their live-credits socket sits on one of them;
+ * every flow must still be right.
+ */
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+const enabled = Boolean(databaseUrl && redisUrl);
+const title = enabled
+  ? 'two server processes behind a proxy (PostgreSQL + Redis)'
+  : 'two server processes behind a proxy — SKIPPED: set DATABASE_URL (PostgreSQL) and REDIS_URL to run it';
+jest.setTimeout(90_000);
+
+(enabled ? describe : describe.skip)(title, () => {
+  let a: Instance;
+  let b: Instance;
+  let proxy: Proxy;
+  const watches: Watch[] = [];
+  beforeAll(async () => {
+    // The same signing secret on every instance, as docker-compose.yml passes JWT_SECRET to both.
+    const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, JWT_SECRET: crypto.randomBytes(32).toString('hex'), RATE_LIMIT_PER_IP: '100000' };
+    [a, b] = await Promise.all([startInstance('A', env), startInstance('B', env)]);
+    proxy = await startProxy([a, b]);
+  });
+  afterAll(async () => {
+    await Promise.all(watches.map((w) => w.dispose().catch(() => undefined)));
+    await proxy?.close();
+    const codes = await Promise.all([a?.stop(), b?.stop()]);
+    // Both drain and stop cleanly on SIGTERM, as the orchestrator's stop would.
+    expect(codes).toEqual([0, 0]);
+  });
+
+  const gql = async (query: string, variables: Record<string, unknown> = {}, token?: string) => {
+    const res = await fetch(`${proxy.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await res.json()) as { data?: any; errors?: any[] };
+  };
+
+  it('sign-up, token refresh, featured worlds and live credits work with requests spread over both instances', async () => {
+    expect((await fetch(`${a.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${b.url}/readyz`)).status).toBe(200);
+
+    const up = await gql(SIGN_UP, { input: newIdentity('scale') });
+    expect(up.errors).toBeUndefined();
+    const session = up.data.signUp;
+    // The refresh lands on the other instance: sessions live in PostgreSQL, tokens verify anywhere.
+    const refreshed = await gql('mutation($t: String!) { refreshSession(refreshToken: $t) { accessToken refreshToken } }', { t: session.refreshToken });
+    expect(refreshed.errors).toBeUndefined();
+    const token = refreshed.data.refreshSession.accessToken;
+    for (let i = 0; i < 4; i++) expect((await gql('{ me { email } credits }', {}, token)).data).toEqual({ me: { email: session.user.email }, credits: 10 });
+
+    const featured = await gql('{ featuredWorlds(limit: 5) { id name } }');
+    expect(featured.data.featuredWorlds).toHaveLength(5);
+    expect((await gql('{ featuredWorlds(limit: 5) { id name } }')).data).toEqual(featured.data); // the other instance agrees
+
+    // The live-credits socket goes through the proxy too.
+    const live = watchStatus({ url: proxy.url }, token);
+    watches.push(live);
+    await live.next((s) => s.credits === 10, 'the initial status');
+    const wsOn = proxy.log.filter((l) => l.kind === 'ws').at(-1)!.target;
+
+    // Generate characters until one request is served by the instance without the socket.
+    let spentElsewhere = false;
+    let expected = 10;
+    for (let i = 0; i < 2 && !spentElsewhere; i++) {
+      const before = proxy.log.length;
+      const g = await gql(
+        'mutation($input: GenerateCharacterInput!) { generateCharacter(input: $input) { username } }',
+        { input: { worldDescription: 'A city of canals and clockwork, ruled by guilds.', questions: ['Who are you?'], answers: ['A smuggler'], username: 'Vell' } },
+        token,
+      );
+      expect(g.errors).toBeUndefined();
+      expected -= 3;
+      const servedBy = proxy.log[before].target;
+      spentElsewhere = servedBy !== wsOn;
+      await live.next((s) => s.credits === expected, `credits ${expected} on the socket`, 3000);
+    }
+    expect(spentElsewhere).toBe(true);
+    expect(new Set(proxy.log.filter((l) => l.kind === 'http').map((l) => l.target))).toEqual(new Set(['A', 'B']));
+
+    // REST agrees with GraphQL wherever it lands.
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(`${proxy.url}/api/subscription/credits`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await r.json()) as any).credits).toBe(expected);
+    }
+  });
+
+  it('a world created through one instance empties the public cache of the other', async () => {
+    const up = await gql(SIGN_UP, { input: newIdentity('cache') });
+    const token = up.data.signUp.accessToken;
+    const metric = async (inst: Instance, result: string) => {
+      const text = await (await fetch(`${inst.url}/metrics`)).text();
+      return Number(new RegExp(`taleforge_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    };
+    const ask = () => fetch(`${b.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ featuredWorlds(limit: 2) { id } }' }) });
+    await ask();
+    await ask();
+    const hits = await metric(b, 'hit');
+    expect(hits).toBeGreaterThan(0);
+    const misses = await metric(b, 'miss');
+
+    // Both instances listen for invalidations on their Redis channel.
+    const redis = new Redis(redisUrl!);
+    try {
+      await waitFor(async () => {
+        const [, n] = (await redis.pubsub('NUMSUB', 'taleforge:cache:invalidate:worlds')) as [string, number];
+        return Number(n) >= 2;
+      }, 'both instances to listen for cache invalidations', 5000);
+    } finally {
+      redis.disconnect();
+    }
+    const created = await fetch(`${a.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: 'mutation { submitWorld(input: { name: "Glasswater", description: "A lake that remembers.", questions: ["Why?"] }) { id } }' }),
+    }).then((r) => r.json() as Promise<any>);
+    expect(created.errors).toBeUndefined();
+    // Delivered through Redis: B's next answer is computed again (a miss), not replayed.
+    await waitFor(async () => {
+      await ask();
+      return (await metric(b, 'miss')) > misses;
+    }, 'the invalidation on B', 3000);
+  });
+});
