@@ -6,6 +6,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
+import compression from 'compression';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -223,6 +224,10 @@ function graphqlBodyErrorHandler(log: (e: unknown) => void): express.ErrorReques
 function serveClient(app: express.Express, dist: string): void {
   const index = path.join(dist, 'index.html');
   const graphiql = path.join(dist, 'graphiql.html');
+  // The client's JS and CSS are most of a first visit's bytes: gzip them (images are left alone by
+  // compression's own type check). API responses are not compressed here: they are small, and the
+  // hot public ones are answered before express (server/src/ops/front.ts).
+  app.use(compression());
   app.get('/graphiql', (_req, res) => {
     if (fs.existsSync(graphiql)) res.sendFile(graphiql);
     else res.status(503).type('text').send('GraphiQL is not built: run `npm run build`.');
