@@ -12,7 +12,9 @@ const args = process.argv.slice(2);
 const wantsBrowser = !args.includes('--selectProjects') || args.includes('e2e');
 if (wantsBrowser) ensureChromium();
 
-const r = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), ...args], {
+// --forceExit: every suite closes its apps in afterAll, but a failed test can leave background load
+// running (a fault test's request loops); that must fail the run, never hang CI until its time limit.
+const r = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--forceExit', ...args], {
   cwd: ROOT,
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test' },

@@ -124,14 +124,18 @@ function pgRunning(): boolean {
       }
     });
 
-    await waitFor(() => committed.size >= 2, 'chapters before the restart', 20_000);
-    const before = committed.size;
-    await pgCluster('restart');
-    // Without any help the app must become ready again and go on committing chapters.
-    await waitFor(async () => (await fetch(`${t.url}/readyz`)).status === 200, 'readyz after the restart', 30_000);
-    await waitFor(() => committed.size >= before + 2, 'chapters after the restart', 30_000);
-    stop = true;
-    await Promise.all([writer, ...readers]);
+    try {
+      await waitFor(() => committed.size >= 2, 'chapters before the restart', 20_000);
+      const before = committed.size;
+      await pgCluster('restart');
+      // Without any help the app must become ready again and go on committing chapters.
+      await waitFor(async () => (await fetch(`${t.url}/readyz`)).status === 200, 'readyz after the restart', 30_000);
+      await waitFor(() => committed.size >= before + 2, 'chapters after the restart', 30_000);
+    } finally {
+      // Stop the load even when a wait fails: endless loops would keep jest from ever exiting.
+      stop = true;
+      await Promise.all([writer, ...readers]);
+    }
 
     // Every chapter an answer said was committed is in the story, unchanged and in order.
     const rows = (await t.app.db.dataSource.query(`SELECT id, "index", text FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`, [c.id])) as Array<{

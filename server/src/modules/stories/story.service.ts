@@ -143,6 +143,12 @@ export class StoryService {
   /** The same generations by character id. */
   private readonly runningByCharacter = new Map<string, Running>();
   /**
+   * Chapters this instance gave up on but could not mark failed (the database was unreachable at
+   * that moment). This instance knows they are dead, so a new request takes over at once instead of
+   * waiting for them to look stale; a background retry marks them for the other instances too.
+   */
+  private readonly abandoned = new Set<string>();
+  /**
    * Chapters this instance committed in the last RECENT_MS, by chapter id: a reader who subscribes
    * right after the commit (a fast model finishes before the client's subscribe arrives) gets the
    * outcome from memory. Dropped when this instance changes the character's story (undo, takes).
@@ -185,8 +191,9 @@ export class StoryService {
       const ctx = await this.loadContext(userId, input.characterId);
       const running = ctx.running;
       if (running) {
-        if (Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.running.has(running.id)) {
-          // Its process died mid-chapter: the half chapter was never part of the story; take over.
+        const stale = Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.running.has(running.id);
+        if (stale || this.abandoned.has(running.id)) {
+          // Its generation died mid-chapter: the half chapter was never part of the story; take over.
           await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE id = $1 AND status = 'generating'`, [running.id]);
           continue;
         }
@@ -353,9 +360,11 @@ export class StoryService {
         this.log.error('chapter generation failed', { characterId: live.characterId, chapterId: live.chapterId, err: e });
       }
       // The row never became part of the story (it was never selected); mark it so readers stop.
-      await this.dataSource
-        .query(`UPDATE chapters SET status = 'failed', text = '' WHERE id = $1 AND status = 'generating'`, [live.chapterId])
-        .catch((err: unknown) => this.log.error('could not mark a chapter failed', { chapterId: live.chapterId, err }));
+      await this.markFailed(live.chapterId).catch((err: unknown) => {
+        this.log.error('could not mark a chapter failed; retrying in the background', { chapterId: live.chapterId, err });
+        this.abandoned.add(live.chapterId);
+        this.retryMarkFailed(live.chapterId, 1);
+      });
       live.end('failed', '');
       throw generationError(e);
     } finally {
@@ -363,6 +372,22 @@ export class StoryService {
       this.running.delete(live.chapterId);
       if (this.runningByCharacter.get(live.characterId)?.live === live) this.runningByCharacter.delete(live.characterId);
     }
+  }
+
+  private async markFailed(chapterId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE chapters SET status = 'failed', text = '' WHERE id = $1 AND status = 'generating'`, [chapterId]);
+  }
+
+  /** Retries marking an abandoned chapter failed with backoff (≈ 1 s … 30 s), e.g. while PostgreSQL restarts. */
+  private retryMarkFailed(chapterId: string, attempt: number): void {
+    if (attempt > 12) return; // the 30-second staleness rule still frees the character
+    const timer = setTimeout(() => {
+      this.markFailed(chapterId).then(
+        () => this.abandoned.delete(chapterId),
+        () => this.retryMarkFailed(chapterId, attempt + 1),
+      );
+    }, Math.min(30_000, 500 * 2 ** attempt));
+    timer.unref();
   }
 
   /**
