@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     console.error('Usage: migration:generate <PascalCaseName>');
     process.exit(2);
   }
-  const db = await openDatabase(loadConfig(process.env, { databaseInMemory: true, databaseUrl: undefined }));
+  const db = await openDatabase(loadConfig(undefined, { databaseInMemory: true, databaseUrl: undefined }));
   try {
     await migrate(db);
     const sql = await db.dataSource.driver.createSchemaBuilder().log();
