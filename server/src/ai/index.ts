@@ -2,7 +2,7 @@
  * Entry point for services: `createStoryAI(config)` returns the one StoryAI the app uses.
  * No API key → the offline storyteller (no network, deterministic). An API key → the OpenAI SDK
  * against OpenAI, or against any OpenAI-compatible server when baseUrl is set. Configuration comes
- * from server/src/config/env.ts (`config.openai`); nothing here reads process.env.
+ * from server/src/config/env.ts (`config.openai`); nothing here reads the environment.
  */
 import { OfflineStoryAI } from './offline/offline-story-ai';
 import { OpenAIStoryAI } from './openai/openai-story-ai';

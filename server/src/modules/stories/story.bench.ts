@@ -21,11 +21,11 @@
  * Before the measured run, one player plays alone (warm-up; also printed: the uncontended latency).
  * After it, every character must have exactly its chapters, all committed: anything else is an error.
  *
- * Env: BENCH_PLAYERS (50), BENCH_CHAPTERS (10), BENCH_PGLITE=memory (in-memory PGlite instead of a
- * fresh data folder). On PostgreSQL (DATABASE_URL) the bench makes a schema of its own and drops it
- * afterwards. Diagnostics: BENCH_DETAIL=1 (per chapter number: start answered / first chunk /
- * complete), BENCH_SQL=1 (statements per chapter of the lone player, by text),
- * BENCH_PROFILE=file.cpuprofile (CPU profile of the app's thread during the measured run).
+ * Flags (after `npm run bench:story --`): --players=50, --chapters=10, --pglite=memory (in-memory
+ * PGlite instead of a fresh data folder). On PostgreSQL (DATABASE_URL) the bench makes a schema of
+ * its own and drops it afterwards. Diagnostics: --detail (per chapter number: start answered / first
+ * chunk / complete), --sql (statements per chapter of the lone player, by text),
+ * --profile=file.cpuprofile (CPU profile of the app's thread during the measured run).
  * Exits 1 when a target is missed.
  */
 import 'reflect-metadata';
@@ -41,8 +41,20 @@ import { createApp, type App } from '../../app';
 import { loadConfig } from '../../config/env';
 import { Character } from '../characters/character.entity';
 
-const PLAYERS = Number(process.env.BENCH_PLAYERS || 50);
-const CHAPTERS = Number(process.env.BENCH_CHAPTERS || 10);
+/**
+ * The benchmark's own knobs come as flags (`--players=50 --chapters=10 --sql --detail --profile=FILE
+ * --pglite=memory`); the environment is the app's configuration and is read only by config/env.ts.
+ */
+function flag(name: string): string | undefined {
+  const prefix = `--${name}`;
+  for (const a of process.argv.slice(2)) {
+    if (a === prefix) return '1';
+    if (a.startsWith(`${prefix}=`)) return a.slice(prefix.length + 1);
+  }
+  return undefined;
+}
+const PLAYERS = Number(flag('players') || 50);
+const CHAPTERS = Number(flag('chapters') || 10);
 const TARGET_P99_MS = 150;
 const TARGET_FIRST_P95_MS = 50;
 
@@ -241,7 +253,7 @@ async function makePlayers(app: App, n: number, tag: string): Promise<Player[]> 
   return out;
 }
 
-/** BENCH_PROFILE=file.cpuprofile: a CPU profile of the app's thread during the measured run only. */
+/** --profile=file.cpuprofile: a CPU profile of the app's thread during the measured run only. */
 async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
   const { Session } = await import('node:inspector');
   const session = new Session();
@@ -261,10 +273,10 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
 }
 
 async function main(): Promise<void> {
-  const base = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL || 'error' });
+  const base = loadConfig(undefined, { nodeEnv: 'production', logLevel: 'error' });
   let pg: Awaited<ReturnType<typeof postgresSchema>> | null = null;
   let dataDir: string | null = null;
-  const inMemory = !base.databaseUrl && process.env.BENCH_PGLITE === 'memory';
+  const inMemory = !base.databaseUrl && flag('pglite') === 'memory';
   if (base.databaseUrl) pg = await postgresSchema(base.databaseUrl);
   else if (!inMemory) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-story-bench-'));
   const config = {
@@ -289,7 +301,7 @@ async function main(): Promise<void> {
     const byText = new Map<string, number>();
     logger.logQuery = (q, p, r) => {
       statements++;
-      if (process.env.BENCH_SQL) byText.set(q.replace(/\s+/g, ' ').slice(0, 160), (byText.get(q.replace(/\s+/g, ' ').slice(0, 160)) ?? 0) + 1);
+      if (flag('sql')) byText.set(q.replace(/\s+/g, ' ').slice(0, 160), (byText.get(q.replace(/\s+/g, ' ').slice(0, 160)) ?? 0) + 1);
       return logQuery(q, p, r);
     };
 
@@ -310,17 +322,17 @@ async function main(): Promise<void> {
     byText.clear();
     const warm = await run([solo!], CHAPTERS);
     const soloStatements = statements / Math.max(1, warm.latencies.length);
-    if (process.env.BENCH_SQL) {
+    if (flag('sql')) {
       for (const [q, n] of [...byText].sort((a, b) => b[1] - a[1])) console.log(`${(n / Math.max(1, warm.latencies.length)).toFixed(1).padStart(5)}  ${q}`);
     }
     statements = 0;
-    const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
+    const profile = flag('profile') ? await startProfile() : null;
     const elu0 = performance.eventLoopUtilization();
     const cpu0 = process.cpuUsage();
     const r = await run(players, CHAPTERS);
     const elu = performance.eventLoopUtilization(elu0);
     const cpu = process.cpuUsage(cpu0);
-    if (profile) await profile.stop(process.env.BENCH_PROFILE!);
+    if (profile) await profile.stop(flag('profile')!);
     const perChapter = statements / Math.max(1, r.latencies.length);
 
     // Every character must have exactly its chapters, committed, one selected take each, no leftovers.
@@ -349,7 +361,7 @@ async function main(): Promise<void> {
     );
     console.log(`chapter latency  p50 ${f(pct(r.latencies, 50))}  p95 ${f(pct(r.latencies, 95))}  p99 ${f(pct(r.latencies, 99))}  max ${f(pct(r.latencies, 100))}`);
     console.log(`first chunk      p50 ${f(pct(r.firstChunks, 50))}  p95 ${f(pct(r.firstChunks, 95))}  p99 ${f(pct(r.firstChunks, 99))}`);
-    if (process.env.BENCH_DETAIL) {
+    if (flag('detail')) {
       for (let k = 0; k < CHAPTERS; k++) {
         const d = r.detail.filter((x) => x[0] === k);
         const q = (i: 1 | 2 | 3, p: number) => pct(d.map((x) => x[i]), p).toFixed(0);
