@@ -8,6 +8,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import compression from 'compression';
 import express from 'express';
+import proxyaddr from 'proxy-addr';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { AppError } from './common/app-error';
@@ -30,6 +31,7 @@ import { worldsRestRouter } from './modules/worlds/world.rest';
 import { proceduralSeedImage } from './modules/worlds/seed-images';
 import { createWsAuth } from './realtime/ws-auth';
 import { createOps, Metrics, trustProxySetting } from './ops';
+import { createGraphQLLane } from './ops/graphql-lane';
 import { createServices, type Services } from './services';
 
 export interface AppOptions extends OpenDatabaseOptions {
@@ -73,6 +75,9 @@ async function assemble(config: Config, db: Database, services: Services, logger
   const logError = (e: unknown) => logger.error('unhandled error', { err: e });
   const app = express();
   app.disable('x-powered-by');
+  // No ETags on dynamic answers: computing one hashes every response body, and API clients revalidate
+  // nothing (media and the client's files set their own validators).
+  app.set('etag', false);
   // Behind a reverse proxy the client address is in X-Forwarded-For; TRUST_PROXY says which hops may set it.
   app.set('trust proxy', trustProxySetting(config.ops.trustProxy));
   const ops = createOps(config, services, logger);
@@ -128,6 +133,21 @@ async function assemble(config: Config, db: Database, services: Services, logger
   });
   await apollo.start();
 
+  const trust = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
+  ops.useGraphQLLane(
+    createGraphQLLane({
+      apollo,
+      // What express runs before Apollo on /graphql (below), in the same order.
+      before: [ops.headers.all, ops.cors],
+      context: (req) => {
+        const ua = req.headers['user-agent'];
+        return buildContext(services, req.headers.authorization, {
+          ip: proxyaddr(req as Parameters<typeof proxyaddr>[0], trust),
+          userAgent: typeof ua === 'string' ? ua : undefined,
+        });
+      },
+    }),
+  );
   app.use(ops.router); // /healthz, /readyz, /metrics
   app.use((req, res, next) => {
     const h = req.path === '/graphiql' ? ops.headers.graphiql : req.path.startsWith('/checkout/') ? ops.headers.checkout : ops.headers.all;

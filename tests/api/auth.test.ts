@@ -105,6 +105,8 @@ describe('refresh tokens', () => {
     const s = await signUp(t);
     const first = await t.gql(REFRESH, { t: s.refreshToken });
     const rotated = first.data!.refreshSession;
+    // In use (so this instance remembers the session as live) right up to the reuse.
+    expect((await t.gql(ME, {}, rotated.accessToken)).data!.me.id).toBe(s.user.id);
     const reuse = await t.gql(REFRESH, { t: s.refreshToken });
     expect(reuse.errors?.[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'refresh_token_already_used' });
     // The legitimate holder's newer tokens die with the session.

@@ -88,6 +88,24 @@ describe('headers', () => {
     expect(giCsp).toMatch(/script-src 'self'(;|$)/);
   });
 
+  it('a JSON POST to /graphql (answered by Apollo from the front, without express) gets the same headers as the express path', async () => {
+    const origin = new URL(t.app.config.publicUrl).origin;
+    const query = '{ tiers { id } }';
+    const lane = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ query }) });
+    const viaExpress = await fetch(`${t.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { origin, 'apollo-require-preflight': '1' } });
+    expect(lane.status).toBe(200);
+    expect(viaExpress.status).toBe(200);
+    expect(await lane.json()).toEqual(await viaExpress.json());
+    const pick = (h: Headers) =>
+      Object.fromEntries(['content-security-policy', 'x-content-type-options', 'x-frame-options', 'cross-origin-resource-policy', 'referrer-policy', 'access-control-allow-origin', 'access-control-expose-headers', 'content-type'].map((n) => [n, h.get(n)]));
+    expect(pick(lane.headers)).toEqual(pick(viaExpress.headers));
+    expect(lane.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(lane.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // CSRF prevention is Apollo's and stays on in the lane: a simple (form-like) POST is refused.
+    const simple = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query }) });
+    expect(simple.status).toBe(400);
+  });
+
   it('the built pages load every script from a same-origin file (the CSP holds)', () => {
     const dist = t.app.config.clientDistDir;
     for (const file of ['index.html', 'graphiql.html']) {

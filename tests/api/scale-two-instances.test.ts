@@ -95,6 +95,31 @@ jest.setTimeout(90_000);
     }
   });
 
+  it('a spend or a sign-out on one instance is seen by the other at once, not after its cache lifetime', async () => {
+    const direct = async (inst: Instance, query: string, token: string, variables: Record<string, unknown> = {}) =>
+      (await (
+        await fetch(`${inst.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query, variables }),
+        })
+      ).json()) as { data?: any; errors?: any[] };
+    const up = await gql(SIGN_UP, { input: newIdentity('inval') });
+    const token = up.data.signUp.accessToken;
+    // B has checked the session and read the balance: both are now in its memory (SESSION/CREDITS_CACHE_SECONDS = 10).
+    for (let i = 0; i < 2; i++) expect((await direct(b, '{ me { id } credits }', token)).data).toEqual({ me: { id: up.data.signUp.user.id }, credits: 10 });
+
+    const spent = await direct(a, 'mutation($input: GenerateCharacterInput!) { generateCharacter(input: $input) { username } }', token, {
+      input: { worldDescription: 'A city of canals and clockwork, ruled by guilds.', questions: ['Who are you?'], answers: ['A smuggler'], username: 'Vell' },
+    });
+    expect(spent.errors).toBeUndefined();
+    await waitFor(async () => (await direct(b, '{ credits }', token)).data?.credits === 7, 'B to show the balance spent on A', 1500);
+
+    expect((await direct(a, 'mutation { signOut }', token)).data).toEqual({ signOut: true });
+    await waitFor(async () => (await direct(b, '{ me { id } }', token)).data?.me === null, 'B to refuse the token signed out on A', 1500);
+    expect((await direct(b, '{ credits }', token)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
   it('a world created through one instance empties the public cache of the other', async () => {
     const up = await gql(SIGN_UP, { input: newIdentity('cache') });
     const token = up.data.signUp.accessToken;
@@ -113,7 +138,7 @@ jest.setTimeout(90_000);
     const redis = new Redis(redisUrl!);
     try {
       await waitFor(async () => {
-        const [, n] = (await redis.pubsub('NUMSUB', 'taleforge:cache:invalidate:worlds')) as [string, number];
+        const [, n] = (await redis.pubsub('NUMSUB', 'taleforge:cache:invalidate')) as [string, number];
         return Number(n) >= 2;
       }, 'both instances to listen for cache invalidations', 5000);
     } finally {

@@ -37,6 +37,13 @@ export interface Config {
   billingSweepSeconds: number;
   /** How often an open WebSocket re-checks its access token (expired or revoked → closed with 4401). */
   wsAuthRecheckSeconds: number;
+  /**
+   * How long an instance may reuse a session check / a player's balance without reading the database
+   * again (0 = never). Sign-out, refresh-token reuse and every credit change invalidate at once on
+   * every instance (Redis); the TTL bounds staleness only while such a broadcast cannot arrive.
+   */
+  sessionCacheSeconds: number;
+  creditsCacheSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Production hardening (server/src/ops): limits, headers, caching, shutdown. */
   ops: OpsConfig;
@@ -182,6 +189,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     billingSweepSeconds: int('BILLING_SWEEP_SECONDS', 300, 0, 86_400),
     wsAuthRecheckSeconds: int('WS_AUTH_RECHECK_SECONDS', 60, 1, 3600),
+    sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 10, 0, 300),
+    creditsCacheSeconds: int('CREDITS_CACHE_SECONDS', 10, 0, 300),
     logLevel: logLevelRaw as Config['logLevel'],
     ops: {
       corsOrigins: origins('CORS_ORIGINS'),

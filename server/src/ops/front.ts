@@ -4,6 +4,7 @@ import proxyaddr from 'proxy-addr';
 import { requestScope, type Logger } from '../common/logger';
 import type { RateLimiter } from '../common/rate-limiter';
 import type { OpsConfig } from '../config/env';
+import type { GraphQLLane } from './graphql-lane';
 import type { Metrics } from './metrics';
 import type { Lookup, ResponseCache } from './response-cache';
 
@@ -22,6 +23,30 @@ export interface FrontOptions {
   playerOf: (token: string) => string | null;
   /** Largest /graphql body express would accept (the front never reads more than the cache needs). */
   graphqlBodyLimit: number;
+  /** Apollo without express for small JSON POSTs to /graphql, once the server has started. */
+  graphqlLane: () => GraphQLLane | undefined;
+}
+
+/** Bodies above this (a world submitted with its image) take express's streaming parser and its 413. */
+const LANE_MAX_BODY = 64 * 1024;
+
+const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
+
+/** A JSON POST small enough for the front to read (the lane and the response cache need the body). */
+function laneCandidate(req: http.IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const type = req.headers['content-type'];
+  if (type === undefined || !JSON_TYPE.test(type)) return false;
+  const length = Number(req.headers['content-length']);
+  return Number.isInteger(length) && length > 0 && length <= LANE_MAX_BODY;
+}
+
+/** The operation's name (explicit, or the first named operation of the document), for metrics and logs. */
+export function operationNameOf(body: unknown): string | null {
+  const b = body as { operationName?: unknown; query?: unknown } | undefined;
+  if (typeof b?.operationName === 'string') return b.operationName;
+  if (typeof b?.query === 'string') return /^\s*(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(b.query)?.[1] ?? null;
+  return null;
 }
 
 /** Incoming ids from our own proxy or a load balancer are kept when they look like ids. */
@@ -64,7 +89,9 @@ export function createFront(o: FrontOptions): Handler {
 
 async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<void> {
   if (limitedPath(url) && !(await withinLimits(o, req, res, url, window))) return;
-  if (url === '/graphql' && o.cache.candidate(req)) {
+  const lane = url === '/graphql' ? o.graphqlLane() : undefined;
+  const cacheable = url === '/graphql' && o.cache.candidate(req);
+  if (cacheable || (lane && laneCandidate(req))) {
     const raw = await readBody(req, o.graphqlBodyLimit);
     let body: unknown;
     try {
@@ -76,7 +103,7 @@ async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.Serv
     if (typeof body !== 'object' || body === null) return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
     // The body is read: express.json sees a finished request and keeps this parsed body.
     (req as http.IncomingMessage & { body?: unknown }).body = body;
-    const lookup = o.cache.lookup(req, raw, body);
+    const lookup = cacheable ? o.cache.lookup(req, raw, body) : null;
     if (lookup) {
       const hit = o.cache.get(lookup.key);
       (res as Timed).operation = lookup.operation;
@@ -87,6 +114,10 @@ async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.Serv
       }
       o.metrics.cache('miss');
       capture(res, o.cache, lookup);
+    }
+    if (lane && laneCandidate(req)) {
+      (res as Timed).operation ??= operationNameOf(body);
+      return lane(req, res, body);
     }
   }
   o.app(req, res);

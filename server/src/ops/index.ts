@@ -6,7 +6,8 @@ import type { Logger } from '../common/logger';
 import type { Config } from '../config/env';
 import type { Services } from '../services';
 import { RedisKeyValueCache } from './apq-cache';
-import { createFront } from './front';
+import { createFront, operationNameOf } from './front';
+import type { GraphQLLane } from './graphql-lane';
 import { graphqlGuards } from './graphql-limits';
 import { corsMiddleware, originPolicy, securityHeaders } from './headers';
 import { opsRouter } from './health';
@@ -16,8 +17,13 @@ import { createWsGuard, WS_MAX_PAYLOAD_BYTES } from './ws-guard';
 
 export { Metrics } from './metrics';
 
-/** Broadcast on every world write so every instance drops its cached public world lists. */
-const INVALIDATE_TOPIC = 'taleforge:cache:invalidate:worlds';
+/**
+ * Broadcast after every write that an instance may hold in memory: a world (cached public lists), a
+ * revoked session (session checks), a credit change (balances). Every instance forgets at once.
+ */
+const INVALIDATE_TOPIC = 'taleforge:cache:invalidate';
+
+type Invalidation = { kind: 'worlds'; id: string } | { kind: 'session'; id: string } | { kind: 'credits'; id: string };
 
 /** express's "trust proxy" value from TRUST_PROXY: a hop count, true/false, or addresses/subnet names. */
 export function trustProxySetting(raw: string): number | boolean | string {
@@ -42,27 +48,43 @@ export function createOps(config: Config, services: Services, logger: Logger) {
   const playerOf = (token: string) => services.auth.verifyAccessToken(token)?.userId ?? null;
   const instanceId = crypto.randomUUID();
   let draining = false;
+  let graphqlLane: GraphQLLane | undefined;
 
   const limiter = services.limiter;
   const redisClient = limiter instanceof RedisRateLimiter ? limiter.client : null;
 
-  // Cache invalidation: locally at once; other instances hear it on a Redis channel of its own
-  // (a dedicated subscriber connection, re-subscribed by ioredis after any reconnect).
-  const unhook = services.worlds.onChange((worldId) => {
-    cache.invalidate();
-    redisClient?.publish(INVALIDATE_TOPIC, JSON.stringify({ from: instanceId, worldId })).catch((err: unknown) => {
-      logger.warn('could not broadcast a cache invalidation (other instances expire theirs by TTL)', { err });
+  // Cache invalidation: locally at once (by the services themselves, or here for the response cache);
+  // other instances hear it on a Redis channel of its own (a dedicated subscriber connection,
+  // re-subscribed by ioredis after any reconnect). Without Redis there is one instance: nothing to tell.
+  const broadcast = (message: Invalidation) => {
+    redisClient?.publish(INVALIDATE_TOPIC, JSON.stringify({ from: instanceId, ...message })).catch((err: unknown) => {
+      logger.warn('could not broadcast a cache invalidation (other instances expire theirs by TTL)', { err, kind: message.kind });
     });
-  });
+  };
+  const forget = (message: Partial<Invalidation>) => {
+    if (message.kind === 'session' && typeof message.id === 'string') services.auth.forgetSession(message.id);
+    else if (message.kind === 'credits' && typeof message.id === 'string') services.billing.forgetCredits(message.id);
+    else cache.invalidate(); // worlds, or a message this version does not know: the safe choice
+  };
+  const unhooks = [
+    services.worlds.onChange((worldId) => {
+      cache.invalidate();
+      broadcast({ kind: 'worlds', id: worldId });
+    }),
+    services.auth.onSessionRevoked((sessionId) => broadcast({ kind: 'session', id: sessionId })),
+    services.credits.onChange((userId) => broadcast({ kind: 'credits', id: userId })),
+  ];
   const subscriber = config.redisUrl ? new Redis(config.redisUrl, { connectionName: 'taleforge-cache-invalidation', retryStrategy: (n) => Math.min(n * 100, 2000) }) : null;
   if (subscriber) {
     subscriber.on('error', () => undefined); // the rate limiter's client reports Redis outages
-    subscriber.on('message', (_channel: string, message: string) => {
+    subscriber.on('message', (_channel: string, raw: string) => {
+      let message: Partial<Invalidation> & { from?: string } = {};
       try {
-        if ((JSON.parse(message) as { from?: string }).from !== instanceId) cache.invalidate();
+        message = JSON.parse(raw) as typeof message;
       } catch {
-        cache.invalidate();
+        /* unreadable: forget() falls back to dropping the response cache */
       }
+      if (message.from !== instanceId) forget(message);
     });
     void subscriber.subscribe(INVALIDATE_TOPIC).catch((err: unknown) => logger.warn('cache invalidation channel: subscribe failed', { err }));
   }
@@ -88,7 +110,12 @@ export function createOps(config: Config, services: Services, logger: Logger) {
         trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean,
         playerOf,
         graphqlBodyLimit: config.graphqlBodyLimitBytes,
+        graphqlLane: () => graphqlLane,
       });
+    },
+    /** Once Apollo has started: the front answers small JSON POSTs to /graphql through this lane. */
+    useGraphQLLane(lane: GraphQLLane): void {
+      graphqlLane = lane;
     },
     wsGuard(app: express.Express) {
       return createWsGuard({
@@ -103,10 +130,7 @@ export function createOps(config: Config, services: Services, logger: Logger) {
     },
     /** After express.json on /graphql: names the operation for metrics and the access log. */
     labelOperation: ((req, res, next) => {
-      const body = req.body as { operationName?: unknown; query?: unknown } | undefined;
-      let name = typeof body?.operationName === 'string' ? body.operationName : null;
-      if (!name && typeof body?.query === 'string') name = /^\s*(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(body.query)?.[1] ?? null;
-      res.locals.operation = name ?? undefined;
+      res.locals.operation = operationNameOf(req.body) ?? undefined;
       next();
     }) as express.RequestHandler,
     router: opsRouter({
@@ -124,7 +148,7 @@ export function createOps(config: Config, services: Services, logger: Logger) {
       return draining;
     },
     async close(): Promise<void> {
-      unhook();
+      for (const unhook of unhooks) unhook();
       await subscriber?.quit().catch(() => subscriber.disconnect());
       await limiter.close();
     },

@@ -7,8 +7,11 @@ import { User } from './user.entity';
 @Resolver()
 export class AuthResolver {
   @Query(() => User, { nullable: true, description: 'The signed-in user, or null for anonymous callers.' })
-  async me(@Ctx() ctx: GraphQLContext): Promise<User | null> {
-    return ctx.user ? ctx.services.auth.userById(ctx.user.id) : null;
+  me(@Ctx() ctx: GraphQLContext): User | null {
+    if (!ctx.user) return null;
+    // The session check already read the account (accounts never change after sign-up): no second read.
+    const { id, email, username, createdAt } = ctx.user;
+    return Object.assign(new User(), { id, email, username, createdAt });
   }
 
   @Mutation(() => AuthSession)

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
+import { FreshCache } from '../../common/fresh-cache';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
 import type { SubscriptionService } from '../billing/subscription.service';
@@ -39,14 +40,27 @@ export interface AuthUser {
 
 export const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
 
+/** A live session's user as the session check reads it (accounts never change once created). */
+type SessionUser = Omit<AuthUser, 'sessionId'>;
+
 export class AuthService {
+  /**
+   * Session checks by session id (null = revoked or unknown; a revoked session never comes back).
+   * Every request of a signed-in player needs one, so it is kept for SESSION_CACHE_SECONDS; a
+   * revocation forgets it here at once and, through onSessionRevoked, on the other instances.
+   */
+  private readonly sessions: FreshCache<string, SessionUser | null>;
+  private readonly revokedListeners = new Set<(sessionId: string) => void>();
+
   private constructor(
     private readonly dataSource: DataSource,
     private readonly config: Config,
     private readonly tokens: AccessTokens,
     private readonly limiter: RateLimiter,
     private readonly subscriptions: SubscriptionService,
-  ) {}
+  ) {
+    this.sessions = new FreshCache(config.sessionCacheSeconds * 1000, 50_000);
+  }
 
   static async create(
     dataSource: DataSource,
@@ -120,12 +134,12 @@ export class AuthService {
         [hashToken(refreshToken)],
       )) as Array<{ id: string; used_at: Date | null; expires_at: Date; session_id: string; revoked_at: Date | null; user_id: string }>;
       const row = rows[0];
-      if (!row || row.revoked_at) return { kind: 'invalid' as const, reason: 'refresh_token_not_found' };
+      if (!row || row.revoked_at) return { kind: 'invalid' as const, reason: 'refresh_token_not_found', revoked: null };
       if (row.used_at) {
         await m.getRepository(Session).update({ id: row.session_id }, { revokedAt: new Date(), revokedReason: 'refresh_token_reuse' });
-        return { kind: 'invalid' as const, reason: 'refresh_token_already_used' };
+        return { kind: 'invalid' as const, reason: 'refresh_token_already_used', revoked: row.session_id };
       }
-      if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'invalid' as const, reason: 'session_expired' };
+      if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'invalid' as const, reason: 'session_expired', revoked: null };
       const now = new Date();
       await m.getRepository(RefreshToken).update({ id: row.id }, { usedAt: now });
       await m.getRepository(Session).update({ id: row.session_id }, { lastRefreshedAt: now, ip: meta.ip ?? null });
@@ -139,6 +153,7 @@ export class AuthService {
       return { kind: 'ok' as const, session: this.present(user, row.session_id, token) };
     });
     // Thrown after the transaction so a reuse revocation is committed, not rolled back with the error.
+    if (outcome.kind === 'invalid' && outcome.revoked) this.revoked(outcome.revoked);
     if (outcome.kind === 'invalid') throw new AppError('UNAUTHENTICATED', 'Invalid refresh token', { reason: outcome.reason });
     return outcome.session;
   }
@@ -151,9 +166,31 @@ export class AuthService {
       .set({ revokedAt: () => 'now()', revokedReason: 'sign_out' })
       .where('id = :id AND revoked_at IS NULL', { id: sessionId })
       .execute();
+    this.revoked(sessionId);
   }
 
-  /** Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked. */
+  /** Called with the id of every session revoked here (after its commit), to tell the other instances. */
+  onSessionRevoked(listener: (sessionId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /** Another instance revoked this session: drop what this one remembers of it. */
+  forgetSession(sessionId: string): void {
+    this.sessions.forget(sessionId);
+  }
+
+  private revoked(sessionId: string): void {
+    this.sessions.forget(sessionId);
+    for (const listener of this.revokedListeners) {
+      try {
+        listener(sessionId);
+      } catch {
+        /* a listener reports its own failures; the revocation is committed */
+      }
+    }
+  }
+
   /**
    * The signature and expiry check alone, without the session lookup: cheap enough to run on every
    * request before any work (per-player rate limits). Not proof the session is still live.
@@ -162,18 +199,24 @@ export class AuthService {
     return this.tokens.verify(accessToken);
   }
 
+  /** Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked. */
   async authenticate(accessToken: string | undefined): Promise<AuthUser | null> {
     if (!accessToken) return null;
     const claims = this.tokens.verify(accessToken);
     if (!claims) return null;
+    const user = await this.sessions.load(claims.sessionId, () => this.sessionUser(claims.sessionId));
+    return user && user.id === claims.userId ? { ...user, sessionId: claims.sessionId } : null;
+  }
+
+  private async sessionUser(sessionId: string): Promise<SessionUser | null> {
     const rows = (await this.dataSource.query(
       `SELECT u.id, u.email, u.username, u.created_at
          FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
-      [claims.sessionId, claims.userId],
+        WHERE s.id = $1 AND s.revoked_at IS NULL`,
+      [sessionId],
     )) as Array<{ id: string; email: string; username: string; created_at: Date }>;
     const r = rows[0];
-    return r ? { id: r.id, email: r.email, username: r.username, createdAt: new Date(r.created_at), sessionId: claims.sessionId } : null;
+    return r ? { id: r.id, email: r.email, username: r.username, createdAt: new Date(r.created_at) } : null;
   }
 
   async userById(id: string): Promise<User | null> {

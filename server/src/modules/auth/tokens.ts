@@ -25,6 +25,13 @@ export class AccessTokens {
    * parse it as a public key on every verify, which cost more than the rest of a small request.
    */
   private readonly key: crypto.KeyObject;
+  /**
+   * Tokens already verified, until they expire: a signed-in page sends the same token with every
+   * request, and the HMAC + JSON decoding cost as much as the rest of a small query. Keyed by the
+   * whole token, so only a byte-identical, already-verified token can hit. Bounded (oldest first).
+   */
+  private readonly verified = new Map<string, { userId: string; sessionId: string; expMs: number }>();
+  private static readonly MAX_VERIFIED = 20_000;
 
   constructor(
     secret: string,
@@ -52,10 +59,18 @@ export class AccessTokens {
   }
 
   /** Returns the user and session ids, or null for any invalid, expired or foreign token. */
-  verify(token: string): { userId: string; sessionId: string } | null {
+  verify(token: string, nowMs = Date.now()): { userId: string; sessionId: string } | null {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expMs > nowMs) return { userId: known.userId, sessionId: known.sessionId };
+      this.verified.delete(token);
+      return null;
+    }
     try {
-      const p = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
-      if (typeof p !== 'object' || typeof p.sub !== 'string' || typeof p.session_id !== 'string') return null;
+      const p = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE, clockTimestamp: Math.floor(nowMs / 1000) });
+      if (typeof p !== 'object' || typeof p.sub !== 'string' || typeof p.session_id !== 'string' || typeof p.exp !== 'number') return null;
+      if (this.verified.size >= AccessTokens.MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(token, { userId: p.sub, sessionId: p.session_id, expMs: p.exp * 1000 });
       return { userId: p.sub, sessionId: p.session_id };
     } catch {
       return null;

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
+import { FreshCache } from '../../common/fresh-cache';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/env';
 import type { Realtime } from '../../realtime/pubsub';
@@ -50,6 +51,14 @@ export class BillingService {
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Publishes of one user run in order, so a subscriber never ends on an older snapshot. */
   private readonly publishing = new Map<string, Promise<void>>();
+  /**
+   * Each player's balance and period end, as the `credits` query (shown on every page) reads them.
+   * Every credit change (spend, refund, grant, renewal, tier change) goes through CreditsService's
+   * change notification, which forgets the player here at once (and, through the ops invalidation
+   * channel, on the other instances); CREDITS_CACHE_SECONDS bounds staleness when that cannot arrive.
+   * Spending never reads this: it is one conditional UPDATE in the database.
+   */
+  private readonly balances: FreshCache<string, { credits: number; periodEndMs: number | null }>;
 
   private constructor(
     private readonly deps: BillingDeps,
@@ -61,7 +70,11 @@ export class BillingService {
       config.stripe.secretKey && config.stripe.webhookSecret
         ? new StripeProvider({ ...config.stripe, secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret })
         : null;
-    deps.credits.onChange((userId) => this.publish(userId));
+    this.balances = new FreshCache(config.creditsCacheSeconds * 1000, 50_000);
+    deps.credits.onChange((userId) => {
+      this.balances.forget(userId);
+      this.publish(userId);
+    });
   }
 
   static async create(deps: BillingDeps): Promise<BillingService> {
@@ -99,8 +112,24 @@ export class BillingService {
   }
 
   async credits(userId: string): Promise<number> {
+    const account = await this.balances.load(userId, async () => {
+      const rows = (await this.deps.dataSource.query(`SELECT credits, current_period_end FROM subscriptions WHERE user_id = $1`, [userId])) as Array<{
+        credits: number;
+        current_period_end: Date | null;
+      }>;
+      const row = rows[0];
+      return { credits: row?.credits ?? 0, periodEndMs: row?.current_period_end ? new Date(row.current_period_end).getTime() : null };
+    });
+    if (account.periodEndMs === null || account.periodEndMs > Date.now()) return account.credits;
+    // The period has ended: renew first, so the credits shown are current.
+    this.balances.forget(userId);
     await this.renewIfDue(userId);
     return this.deps.credits.balance(userId);
+  }
+
+  /** Another instance changed this player's credits: drop the balance this one remembers. */
+  forgetCredits(userId: string): void {
+    this.balances.forget(userId);
   }
 
   /**
