@@ -6,6 +6,7 @@
 // Env: CHROME_PATH (default /usr/bin/chromium), LH_RUNS (runs per page and config, the median score
 // counts; default 1), LH_DESKTOP=0 skips the desktop pass, LH_REPORT_DIR writes each run's JSON report,
 // BENCH_WEB_URL audits an app that is already running there instead of building and starting one.
+// A run that Lighthouse itself fails to trace (NO_NAVSTART and the like) is repeated, at most twice.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -94,13 +95,24 @@ const median = (xs) => {
   return s[Math.floor((s.length - 1) / 2)];
 };
 
+// Lighthouse's own "Something went wrong with recording the trace … Please run Lighthouse again"
+// failures: the trace, not the page, is at fault, so the run is repeated (twice at most, and said so).
+const TRACE_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_RESOURCE_REQUEST', 'NO_FCP', 'NO_LCP']);
+const TRACE_RETRIES = 2;
+
 async function audit(chrome, url, formFactor, label) {
   const config = formFactor === 'desktop' ? desktopConfig : undefined;
   const runs = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0, retries = 0; i < RUNS; i++) {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, config);
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && retries < TRACE_RETRIES) {
+      retries++;
+      console.log(`  ${label} ${formFactor}: Lighthouse ${lhr.runtimeError.code} (trace recording), running again`);
+      i--;
+      continue;
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse error on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (REPORT_DIR) {
       fs.mkdirSync(REPORT_DIR, { recursive: true });

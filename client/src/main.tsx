@@ -1,47 +1,31 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { memoLoader } from './apollo/apollo-loader';
-import { AppProviders } from './AppProviders';
+/**
+ * The entry script, kept to a few KB so it runs one round trip after the HTML: it starts, all at once,
+ * every download the first route needs — its page chunk and, off the landing page, the app layout and
+ * the Apollo client (each import pulls its dependencies, React included, in parallel), plus on /worlds
+ * the featured-worlds request — then hands over to boot.tsx once React is in.
+ */
 import { readSession } from './apollo/session-store';
 import { fetchFeaturedEarly } from './features/worlds/early-featured';
-import { preloadRoute, routes } from './router';
+import { loadApolloLayout, needsApollo, pageChunks, pageFor } from './route-chunks';
 import './styles/global.css';
-
-const router = createBrowserRouter(routes);
-
-const loadClient = memoLoader(() =>
-  import('./apollo/client').then(
-    ({ createAppClient }) =>
-      createAppClient({
-        // A refresh failed (expiring token or after a 401): the session is gone, sign in again (SPEC §8).
-        onAuthFailure: () => {
-          const { pathname, search, hash } = router.state.location;
-          if (pathname === '/auth') return;
-          void router.navigate('/auth', { replace: true, state: { from: { pathname, search, hash } } });
-        },
-      }).client,
-  ),
-);
-
-// Fetch the first route's chunks (and, off the landing page, the Apollo client) in parallel right away.
-if (preloadRoute(window.location.pathname).needsApollo) {
-  const client = loadClient();
-  // The worlds page's first query goes out with the page chunk rather than after it (anonymous
-  // visitors: even before the Apollo client has loaded).
-  if (window.location.pathname.replace(/\/+$/, '') === '/worlds') {
-    const early = readSession() ? undefined : fetchFeaturedEarly();
-    void Promise.all([client, import('./features/worlds/prefetch')]).then(([c, { prefetchWorldsPage }]) => prefetchWorldsPage(c, early), () => {});
-  }
-}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders loadClient={loadClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+const page = pageFor(window.location.pathname);
+const swallow = () => {}; // a failed download is retried (and reported) where the chunk is used
+if (page) pageChunks[page]().catch(swallow);
+if (needsApollo(page)) {
+  loadApolloLayout().catch(swallow);
+  import('./apollo/client').catch(swallow);
+}
+// Anonymous visitors only: a signed-in visitor's query goes through the Apollo client (it carries the token).
+const early = page === 'worlds' && !readSession() ? fetchFeaturedEarly() : undefined;
+
+import('./boot').then(
+  ({ boot }) => boot(container, early),
+  () => {
+    // No app without its code (offline, or a deploy replaced the files): say so instead of spinning.
+    container.textContent = 'Taleforge could not load. Check your connection and reload the page.';
+  },
 );

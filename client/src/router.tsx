@@ -1,59 +1,68 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Outlet, type RouteObject } from 'react-router-dom';
 import { PageLoader } from './components/layout/PageLoader';
 import { CatchAllRedirect, ProtectedRoute } from './features/auth/ProtectedRoute';
+import { loadApolloLayout, needsApollo, pageChunks, pageFor, type ChunkLoader, type PageName } from './route-chunks';
 
-// Route-level code splitting: each page is its own chunk, so the landing page loads only its own code.
-const pages = {
-  landing: () => import('./features/landing/LandingPage'),
-  auth: () => import('./features/auth/AuthPage'),
-  worlds: () => import('./features/worlds/WorldsPage'),
-  createWorld: () => import('./features/create-world/CreateWorldPage'),
-  characters: () => import('./features/characters/CharactersPage'),
-  story: () => import('./features/story/StoryPage'),
-  support: () => import('./features/support/SupportPage'),
-  subscription: () => import('./features/subscription/SubscriptionPage'),
-  profile: () => import('./features/profile/ProfilePage'),
-};
-const loadApolloLayout = () => import('./components/layout/ApolloLayout');
-
-const LandingPage = lazy(pages.landing);
-const AuthPage = lazy(pages.auth);
-const WorldsPage = lazy(pages.worlds);
-const CreateWorldPage = lazy(pages.createWorld);
-const CharactersPage = lazy(pages.characters);
-const StoryPage = lazy(pages.story);
-const SupportPage = lazy(pages.support);
-const SubscriptionPage = lazy(pages.subscription);
-const ProfilePage = lazy(pages.profile);
-
-/** The page chunk a path renders (null: the catch-all redirect). */
-function pageFor(pathname: string): (() => Promise<unknown>) | null {
-  const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/') return pages.landing;
-  if (path === '/auth') return pages.auth;
-  if (path === '/worlds') return pages.worlds;
-  if (path === '/worlds/new') return pages.createWorld;
-  if (path === '/characters') return pages.characters;
-  if (/^\/storychat\/[^/]+$/.test(path)) return pages.story;
-  if (path === '/support') return pages.support;
-  if (path === '/subscription') return pages.subscription;
-  if (path === '/profile') return pages.profile;
-  return null;
+interface LazyComponent {
+  Component: ComponentType;
+  /** Starts loading the chunk (once); resolves when the component can render without suspending. */
+  preload: () => Promise<void>;
 }
 
 /**
- * Starts loading, all at once, the chunks the first route needs (its page and, off the landing page,
- * the app layout), instead of one after the other as React meets each lazy component. Returns whether
- * the route sits under the Apollo layout (so the caller can start loading the client too).
+ * A code-split component (React.lazy) that renders without suspending once its chunk has loaded —
+ * React.lazy alone suspends on its first render even then. The first route's chunks are loaded before
+ * the first render (boot.tsx), so the page commits at once instead of after a Suspense fallback,
+ * which React keeps on screen for at least 300 ms.
  */
-export function preloadRoute(pathname: string): { needsApollo: boolean } {
+function lazyComponent(load: ChunkLoader): LazyComponent {
+  let loaded: ComponentType | undefined;
+  let promise: Promise<void> | undefined;
+  const preload = () =>
+    (promise ??= load().then(
+      (m) => {
+        loaded = m.default;
+      },
+      (e: unknown) => {
+        promise = undefined; // a failed load (network) is tried again by the next caller
+        throw e;
+      },
+    ));
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  function Component() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return { Component, preload };
+}
+
+// Route-level code splitting: each page is its own chunk, so the landing page loads only its own code.
+const pages = Object.fromEntries(Object.entries(pageChunks).map(([name, load]) => [name, lazyComponent(load)])) as Record<PageName, LazyComponent>;
+const apolloLayout = lazyComponent(loadApolloLayout);
+
+const LandingPage = pages.landing.Component;
+const AuthPage = pages.auth.Component;
+const WorldsPage = pages.worlds.Component;
+const CreateWorldPage = pages.createWorld.Component;
+const CharactersPage = pages.characters.Component;
+const StoryPage = pages.story.Component;
+const SupportPage = pages.support.Component;
+const SubscriptionPage = pages.subscription.Component;
+const ProfilePage = pages.profile.Component;
+
+/**
+ * Loads the chunks the first route needs (its page and, off the landing page, the app layout) all at
+ * once, instead of one after the other as React meets each lazy component. Settles when they are in,
+ * so the first render does not suspend (rejections are left to the lazy components, which retry and
+ * report them).
+ */
+export function preloadRoute(pathname: string): Promise<void> {
   const page = pageFor(pathname);
-  const landing = page === pages.landing;
-  const swallow = () => {}; // a failed preload is retried (and reported) by the lazy component itself
-  page?.().catch(swallow);
-  if (page && !landing) loadApolloLayout().catch(swallow);
-  return { needsApollo: !!page && !landing };
+  return Promise.all([page && pages[page].preload(), needsApollo(page) && apolloLayout.preload()]).then(
+    () => {},
+    () => {},
+  );
 }
 
 function LandingLayout() {
@@ -64,7 +73,7 @@ function LandingLayout() {
   );
 }
 
-const ApolloLayout = lazy(loadApolloLayout);
+const ApolloLayout = apolloLayout.Component;
 
 function AppShell() {
   return (

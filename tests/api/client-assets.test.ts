@@ -27,4 +27,37 @@ if (!built) process.stderr.write('client-assets.test: client/dist is not built (
     expect(js.headers.get('cache-control')).toContain('immutable');
     expect((await js.text()).length).toBeGreaterThan(1000);
   });
+
+  it('serves scripts Brotli-compressed when the browser takes it (gzip otherwise), from the build', async () => {
+    const html = await (await fetch(`${t.url}/`)).text();
+    const src = /<script[^>]+src="([^"]+\.js)"/.exec(html)![1];
+    const plain = await fetch(`${t.url}${src}`, { headers: { 'accept-encoding': 'identity' } });
+    const body = await plain.text();
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+    ]) {
+      // fetch decodes the body; the headers say what travelled.
+      const res = await fetch(`${t.url}${src}`, { headers: { 'accept-encoding': accept } });
+      expect([accept, res.headers.get('content-encoding')]).toEqual([accept, encoding]);
+      expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(res.headers.get('cache-control')).toContain('immutable');
+      expect(await res.text()).toBe(body);
+    }
+  });
+
+  it("announces each route's chunks and stylesheets in its HTML, so they load alongside the entry", async () => {
+    const html = await (await fetch(`${t.url}/worlds`)).text();
+    const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    const styles = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    expect(preloads.some((href) => /\/assets\/WorldsPage-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(styles.length).toBeGreaterThan(1); // the global one and the app layout's
+    for (const href of [...preloads, ...styles]) expect((await fetch(`${t.url}${href}`)).status).toBe(200);
+    // Other routes get their own list; paths no route matches get the plain page.
+    expect(await (await fetch(`${t.url}/`)).text()).not.toContain('WorldsPage-');
+    expect(await (await fetch(`${t.url}/storychat/some-id`)).text()).toMatch(/StoryPage-[\w-]+\.js/);
+    expect(await (await fetch(`${t.url}/no-such-page`)).text()).not.toContain('rel="modulepreload"');
+  });
 });

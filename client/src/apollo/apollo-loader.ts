@@ -17,8 +17,25 @@ export function useApolloLoader(): ApolloLoader {
   return loader;
 }
 
-/** Memoises an async factory: the first call starts it, later calls share the same promise. */
+/**
+ * Memoises an async factory: the first call starts it, later calls share the same promise. The
+ * promise is marked fulfilled the way React's `use()` reads it, so once the client exists the boundary
+ * renders at once instead of suspending for a tick (and showing its fallback).
+ */
 export function memoLoader(factory: () => Promise<ApolloClient>): ApolloLoader {
-  let promise: Promise<ApolloClient> | null = null;
-  return () => (promise ??= factory());
+  let promise: (Promise<ApolloClient> & { status?: 'fulfilled'; value?: ApolloClient }) | null = null;
+  return () => {
+    if (!promise) {
+      const p: Promise<ApolloClient> & { status?: 'fulfilled'; value?: ApolloClient } = factory();
+      p.then(
+        (client) => {
+          p.status = 'fulfilled';
+          p.value = client;
+        },
+        () => {}, // the rejection reaches whoever awaits the promise (the boundary's use())
+      );
+      promise = p;
+    }
+    return promise;
+  };
 }

@@ -1,12 +1,14 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../../features/auth/auth-context';
 import { formatContextTokens } from '../../features/subscription/subscription-defaults';
 import { useSubscriptionStatus } from '../../features/subscription/subscription-status';
 import { CloseIcon, GearIcon, GemIcon, MenuIcon, UserIcon } from '../icons';
 import { trapTab } from '../ui/Modal';
-import { SettingsDialog } from './SettingsDialog';
 import './nav.css';
+
+// Only signed-in players open it, and only on demand: not part of the first paint.
+const SettingsDialog = lazy(() => import('./SettingsDialog').then((m) => ({ default: m.SettingsDialog })));
 
 /** Links that need a session point anonymous users at /auth, remembering where they meant to go. */
 function useGuardedTarget() {
@@ -143,7 +145,11 @@ export function NavBar() {
         </div>
       )}
 
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsDialog onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
     </header>
   );
 }

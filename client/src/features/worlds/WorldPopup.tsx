@@ -15,6 +15,7 @@ import {
 import { CHARACTER_GENERATION_COST } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
+import { POPUP_IMAGE_SIZES } from './image-sources';
 import { WorldImage } from './WorldImage';
 
 export interface WorldPopupProps {
@@ -120,7 +121,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
       onClose={onClose}
       closeOnOverlay={!expanded}
       className={`world-popup ${expanded ? 'is-expanded' : ''}`}
-      header={<WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" priority />}
+      header={<WorldImage src={world.imageUrl} name={world.name} className="world-popup-image" sizes={POPUP_IMAGE_SIZES} priority />}
     >
       <div className="world-popup-body">
         {world.author && <p className="world-popup-author">by {world.author}</p>}

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/layout/PageLoader';
 import {
@@ -10,56 +10,109 @@ import {
 } from '../../gql/graphql';
 import { useAuth } from '../auth/auth-context';
 import { Carousel } from './Carousel';
-import { CharacterResult } from './CharacterResult';
+import { firstScreenCards } from './image-sources';
 import { WorldCard } from './WorldCard';
-import { WorldPopup } from './WorldPopup';
 import './worlds.css';
 
-/** How many cards of the first list are in the first screenful (3 per row on wide screens). */
-const PRIORITY_CARDS = 3;
+// The popup and the generated character (with their forms, toasts and dialogs) are not part of the
+// first paint: they load when a world is about to be opened (pointer or focus on a card) or opened.
+const loadWorldPopup = () => import('./WorldPopup');
+const loadCharacterResult = () => import('./CharacterResult');
+const WorldPopup = lazy(() => loadWorldPopup().then((m) => ({ default: m.WorldPopup })));
+const CharacterResult = lazy(() => loadCharacterResult().then((m) => ({ default: m.CharacterResult })));
+const preloadPopup = () => void loadWorldPopup().catch(() => {}); // a failure shows when it is opened
 
 export const MY_WORLDS_EMPTY = 'No worlds found. Create one, or see Featured Worlds below.';
 
+interface MyWorlds {
+  list: readonly WorldCardFieldsFragment[];
+  /** Nothing to show yet (first load). */
+  loading: boolean;
+  /** No request in flight (a linked world missing from the lists is then fetched on its own). */
+  settled: boolean;
+  refetch: () => void;
+}
+
+/**
+ * The worlds screen (SPEC §2). Anonymous visitors see Featured Worlds only, and their page creates no
+ * query for My Worlds at all (every query costs Apollo some work on the first render).
+ */
 export default function WorldsPage() {
   const { status } = useAuth();
-  const signedIn = status === 'authenticated';
+  return status === 'authenticated' ? <SignedInWorldsPage /> : <WorldsView myWorlds={null} />;
+}
+
+function SignedInWorldsPage() {
+  const mine = useWorldsPage_myWorldsQuery({ fetchPolicy: 'cache-and-network' });
+  return (
+    <WorldsView
+      myWorlds={{
+        list: mine.data?.myWorlds ?? [],
+        loading: mine.loading && !mine.data,
+        settled: !mine.loading,
+        refetch: () => void mine.refetch(),
+      }}
+    />
+  );
+}
+
+function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
+  const signedIn = myWorlds !== null;
   const [params, setParams] = useSearchParams();
   const featured = useWorldsPage_featuredWorldsQuery();
-  const mine = useWorldsPage_myWorldsQuery({ skip: !signedIn, fetchPolicy: 'cache-and-network' });
+  // Cards in the first screenful load their images at once, with high priority (as early-featured.ts
+  // preloads them); the rest lazily.
+  const [priorityCards] = useState(() => firstScreenCards(window.innerWidth, window.innerHeight));
   const [result, setResult] = useState<{ character: GeneratedCharacterFieldsFragment; world: WorldCardFieldsFragment } | null>(null);
 
   const featuredWorlds = featured.data?.featuredWorlds ?? [];
-  const myWorlds = signedIn ? (mine.data?.myWorlds ?? []) : [];
+  // The cards of the first screenful render first (the last of their rows reaches below the fold, so
+  // the rest of the page stays out of view); the others follow in a low-priority render right after,
+  // so the first paint does less work and cards below the fold do not fetch images ahead of visible ones.
+  const [showAll, setShowAll] = useState(false);
+  useEffect(() => startTransition(() => setShowAll(true)), []);
+  const shownWorlds = showAll ? featuredWorlds : featuredWorlds.slice(0, priorityCards);
   const openId = params.get('world');
-  const listed = openId ? (myWorlds.find((w) => w.id === openId) ?? featuredWorlds.find((w) => w.id === openId)) : undefined;
-  const listsSettled = !featured.loading && (!signedIn || !mine.loading);
-  // A linked world in neither list (a shared world, or lists still loading) is fetched on its own.
-  const single = useWorldsPage_worldQuery({
-    variables: { id: openId ?? '' },
-    skip: !openId || !!listed || !listsSettled,
-  });
-  const open = listed ?? (openId && single.data?.world.id === openId ? single.data.world : undefined);
+  const listed = openId ? (myWorlds?.list.find((w) => w.id === openId) ?? featuredWorlds.find((w) => w.id === openId)) : undefined;
+  const listsSettled = !featured.loading && (myWorlds?.settled ?? true);
 
+  // Open: the generated character comes next, so its chunk loads while the player fills the form in.
+  useEffect(() => {
+    if (openId) void loadCharacterResult().catch(() => {});
+  }, [openId]);
 
   const openWorld = (id: string) => setParams({ world: id });
   const close = useCallback(() => setParams({}, { replace: true }), [setParams]);
+  const popup = (world: WorldCardFieldsFragment) => (
+    <Suspense fallback={null}>
+      <WorldPopup
+        key={world.id}
+        world={world}
+        onClose={close}
+        onGenerated={(character) => setResult({ character, world })}
+        onShareFailed={() => myWorlds?.refetch()}
+      />
+    </Suspense>
+  );
 
   if (result) {
     return (
-      <CharacterResult
-        character={result.character}
-        world={result.world}
-        onStartOver={() => {
-          setResult(null);
-          close();
-        }}
-      />
+      <Suspense fallback={<PageLoader />}>
+        <CharacterResult
+          character={result.character}
+          world={result.world}
+          onStartOver={() => {
+            setResult(null);
+            close();
+          }}
+        />
+      </Suspense>
     );
   }
 
   return (
-    <main className="page worlds-page">
-      {signedIn && (
+    <main className="page worlds-page" onPointerOver={preloadPopup} onFocus={preloadPopup}>
+      {myWorlds && (
         <section className="worlds-section" aria-labelledby="my-worlds-title">
           <div className="section-head">
             <h1 id="my-worlds-title" className="section-title">
@@ -69,13 +122,13 @@ export default function WorldsPage() {
               Create World
             </Link>
           </div>
-          {mine.loading && !mine.data ? (
+          {myWorlds.loading ? (
             <PageLoader label="Loading your worlds…" />
-          ) : myWorlds.length === 0 ? (
+          ) : myWorlds.list.length === 0 ? (
             <p className="muted empty-text">{MY_WORLDS_EMPTY}</p>
           ) : (
             <Carousel
-              items={myWorlds}
+              items={myWorlds.list}
               label="My Worlds carousel"
               itemKey={(w) => w.id}
               itemLabel={(w) => w.name}
@@ -103,24 +156,22 @@ export default function WorldsPage() {
           </p>
         ) : (
           <ul className="world-grid">
-            {featuredWorlds.map((w, i) => (
+            {shownWorlds.map((w, i) => (
               <li key={w.id}>
-                <WorldCard world={w} onOpen={openWorld} priority={!signedIn && i < PRIORITY_CARDS} />
+                <WorldCard world={w} onOpen={openWorld} priority={!signedIn && i < priorityCards} />
               </li>
             ))}
           </ul>
         )}
       </section>
 
-      {open && (
-        <WorldPopup
-          key={open.id}
-          world={open}
-          onClose={close}
-          onGenerated={(character) => setResult({ character, world: open })}
-          onShareFailed={() => void mine.refetch()}
-        />
-      )}
+      {listed ? popup(listed) : openId && listsSettled && <LinkedWorld id={openId} render={popup} />}
     </main>
   );
+}
+
+/** A linked world (?world=id) in neither list, e.g. a world someone shared: fetched on its own. */
+function LinkedWorld({ id, render }: { id: string; render: (world: WorldCardFieldsFragment) => ReactNode }) {
+  const single = useWorldsPage_worldQuery({ variables: { id } });
+  return single.data?.world.id === id ? render(single.data.world) : null;
 }

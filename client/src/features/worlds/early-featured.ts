@@ -8,11 +8,10 @@
  * WorldsPage_featuredWorlds selects (with __typename, as Apollo's cache adds it); early-featured.test.ts
  * checks it against the generated document.
  */
+import { CARD_IMAGE_SIZES, firstScreenCards, worldImageSources } from './image-sources';
+
 export const EARLY_FEATURED_QUERY =
   'query WorldsPage_featuredWorlds($limit: Int! = 50, $offset: Int! = 0) { featuredWorlds(limit: $limit, offset: $offset) { ...WorldCardFields __typename } } fragment WorldCardFields on World { id name description questions imageUrl genre author isOwn sharedGlobally __typename }';
-
-/** How many card images to preload (the first row on wide screens). */
-const PRELOAD_IMAGES = 3;
 
 export type EarlyFeatured = Promise<{ featuredWorlds: Array<{ imageUrl?: string | null }> } | null>;
 
@@ -26,13 +25,13 @@ export function fetchFeaturedEarly(): EarlyFeatured {
     .then((json: { data?: { featuredWorlds?: Array<{ imageUrl?: string | null }> }; errors?: unknown } | null) => {
       const data = json && !json.errors && Array.isArray(json.data?.featuredWorlds) ? (json.data as { featuredWorlds: Array<{ imageUrl?: string | null }> }) : null;
       if (data) {
-        for (const w of data.featuredWorlds.slice(0, PRELOAD_IMAGES)) {
+        // The cards WorldsPage marks as priority (same estimate), with the candidates their <img> offers.
+        for (const w of data.featuredWorlds.slice(0, firstScreenCards(window.innerWidth, window.innerHeight))) {
           if (!w.imageUrl) continue;
+          const { src, srcSet, sizes } = worldImageSources(w.imageUrl, CARD_IMAGE_SIZES);
           const link = document.createElement('link');
-          link.rel = 'preload';
-          link.as = 'image';
-          link.href = w.imageUrl;
-          link.fetchPriority = 'high';
+          const attributes: Record<string, string | undefined> = { rel: 'preload', as: 'image', imagesizes: sizes, imagesrcset: srcSet, href: src, fetchpriority: 'high' };
+          for (const [name, value] of Object.entries(attributes)) if (value) link.setAttribute(name, value);
           document.head.appendChild(link);
         }
       }
