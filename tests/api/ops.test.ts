@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
@@ -274,6 +276,33 @@ describe('the public response cache', () => {
     await post(FEATURED);
     metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1])).toBe(missesBefore + 1);
+  });
+
+  it('replays a cached answer gzipped to callers that take gzip, and as it is to the others', async () => {
+    const body = JSON.stringify({ query: 'query Cache_gzip { featuredWorlds(limit: 12) { id name description } }' });
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.request(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const computed = await send({}); // a miss: stored
+    const plain = await send({});
+    const gzipped = await send({ 'accept-encoding': 'br, gzip;q=0.8' });
+    const refused = await send({ 'accept-encoding': 'gzip;q=0' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(computed.body)).toBe(true);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(Number(gzipped.headers['content-length'])).toBe(gzipped.body.length);
+    expect(gzipped.body.length).toBeLessThan(plain.body.length / 2);
+    expect(zlib.gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString()).data.featuredWorlds).toHaveLength(12);
   });
 
   it('never caches errors, mutations or private fields', async () => {

@@ -110,7 +110,7 @@ async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.Serv
       if (hit) {
         o.metrics.cache('hit');
         (res as Timed).cacheHit = true;
-        return o.cache.serve(res, hit);
+        return o.cache.serve(req, res, hit);
       }
       o.metrics.cache('miss');
       capture(res, o.cache, lookup);

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import zlib from 'node:zlib';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
@@ -7,12 +8,18 @@ const PUBLIC_ROOT_FIELDS = new Set(['featuredWorlds', '__typename']);
 const MAX_CACHEABLE_BODY = 16 * 1024;
 const MAX_ENTRIES = 1000;
 /** Headers a replay must not repeat: per-response or per-connection ones. */
-const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
+const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'content-length', 'vary']);
+/** Below this an answer is sent as it is: gzip's framing would eat most of the gain. */
+const MIN_GZIP_BODY = 1024;
 
 interface Entry {
   status: number;
   headers: Array<[string, string | string[]]>;
   body: Buffer;
+  /** The same body gzipped once when stored (a page of featured worlds shrinks ~4×), for callers that take it. */
+  gzip: Buffer | null;
+  /** What the full path's Vary said, plus Accept-Encoding (the replay depends on it). */
+  vary: string;
   operation: string | null;
   expiresAt: number;
 }
@@ -91,11 +98,15 @@ export class ResponseCache {
     return e;
   }
 
-  /** Replays a stored answer; x-request-id is the current request's. */
-  serve(res: http.ServerResponse, e: Entry): void {
+  /** Replays a stored answer, gzipped when the caller accepts it; x-request-id is the current request's. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, e: Entry): void {
     for (const [name, value] of e.headers) res.setHeader(name, value);
+    res.setHeader('vary', e.vary);
+    const body = e.gzip && acceptsGzip(req.headers['accept-encoding']) ? e.gzip : e.body;
+    if (body === e.gzip) res.setHeader('content-encoding', 'gzip');
+    res.setHeader('content-length', body.length);
     res.statusCode = e.status;
-    res.end(e.body);
+    res.end(body);
   }
 
   /** Stores an answer computed by the full path, unless worlds changed meanwhile or it carried errors. */
@@ -104,12 +115,16 @@ export class ResponseCache {
     // A GraphQL answer with errors (bad arguments, a masked failure) is not worth replaying.
     if (body.includes('"errors"')) return false;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    // Already encoded by someone else: replay as it is, never encode twice.
+    if (headers['content-encoding'] !== undefined) return false;
     const kept: Array<[string, string | string[]]> = [];
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined || NOT_REPLAYED.has(name)) continue;
       kept.push([name, typeof value === 'number' ? String(value) : value]);
     }
-    this.entries.set(lookup.key, { status, headers: kept, body, operation: lookup.operation, expiresAt: Date.now() + this.ttlSeconds * 1000 });
+    const vary = [headers.vary, 'Accept-Encoding'].flat().filter((v): v is string => typeof v === 'string' && v !== '').join(', ');
+    const gzip = body.length >= MIN_GZIP_BODY ? zlib.gzipSync(body) : null;
+    this.entries.set(lookup.key, { status, headers: kept, body, gzip, vary, operation: lookup.operation, expiresAt: Date.now() + this.ttlSeconds * 1000 });
     return true;
   }
 
@@ -143,4 +158,16 @@ function pickOperation(doc: DocumentNode, name: string | null): OperationDefinit
 /** @include/@skip with variables would make one body mean different things; keep it simple. */
 function hasDirectives(op: OperationDefinitionNode): boolean {
   return (op.directives?.length ?? 0) > 0 || op.selectionSet.selections.some((s) => (s.directives?.length ?? 0) > 0);
+}
+
+/** Whether an Accept-Encoding header takes gzip (not refused with q=0). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (name.trim().toLowerCase() !== 'gzip' && name.trim() !== '*') continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return q === undefined || Number(q) > 0;
+  }
+  return false;
 }
