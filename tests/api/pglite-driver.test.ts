@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { createPGliteDriver } from '../../server/src/db/pglite-pool';
+import { TEMPLATE_FILE } from '../support/template';
+
+/**
+ * The pg-shaped PGlite driver speaks the wire protocol itself (prepared statements, one call into
+ * the module per statement): what TypeORM and the services rely on must come out exactly as with
+ * PGlite's query() — types, errors, transactions, statements after DDL. PGlite only (skipped on
+ * DATABASE_URL runs, where `pg` is the driver).
+ */
+const onPglite = !process.env.DATABASE_URL;
+const d = onPglite ? describe : describe.skip;
+
+interface Pool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[]; rowCount: number; command: string; fields: Array<{ name: string; dataTypeID: number }> }>;
+  connect(): Promise<{ query: Pool['query']; release(): void }>;
+}
+
+let db: PGlite;
+let pool: Pool;
+beforeAll(async () => {
+  db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(TEMPLATE_FILE)]) });
+  const { Pool } = createPGliteDriver(db);
+  pool = new Pool() as unknown as Pool;
+  await pool.query(`CREATE TABLE drv (id serial PRIMARY KEY, name text UNIQUE, n integer, big bigint, ok boolean, at timestamptz, j jsonb, b bytea, u uuid)`);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+d('PGlite driver', () => {
+  it('binds and parses values as PGlite does', async () => {
+    const at = new Date('2030-01-02T03:04:05.678Z');
+    const u = '6f1b3c8e-2d4a-4b8e-9c1d-0a1b2c3d4e5f';
+    const ins = await pool.query(`INSERT INTO drv (name, n, big, ok, at, j, u) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, ['a', 42, 9007199254740991, true, at, JSON.stringify({ k: [1, 'x'] }), u]);
+    expect(ins.command).toBe('INSERT');
+    expect(ins.rowCount).toBe(1);
+    const { rows } = await pool.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = ANY($1::uuid[])`, [[u]]);
+    expect(rows).toEqual([{ name: 'a', n: 42, big: 9007199254740991, ok: true, at, j: { k: [1, 'x'] }, u, nothing: null }]);
+    expect(await db.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = $1`, [u]).then((r) => r.rows)).toEqual(rows);
+  });
+
+  it('round-trips bytea (sent as binary) and text with every kind of character', async () => {
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) % 256);
+    const name = 'quote \' backslash \\ nul-free “unicode” 🐉 $1';
+    await pool.query(`INSERT INTO drv (name, b) VALUES ($1, $2)`, [name, bytes]);
+    const { rows } = await pool.query(`SELECT b FROM drv WHERE name = $1`, [name]);
+    expect(Buffer.from(rows[0].b as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('reports errors with their SQLSTATE and constraint, and the session goes on', async () => {
+    await pool.query(`INSERT INTO drv (name) VALUES ($1)`, ['dup']);
+    const err = await pool.query(`INSERT INTO drv (name) VALUES ($1)`, ['dup']).catch((e: Record<string, unknown>) => e);
+    expect(err).toMatchObject({ code: '23505', constraint: 'drv_name_key' });
+    expect(err).toBeInstanceOf(Error);
+    await expect(pool.query(`SELEC nonsense`)).rejects.toMatchObject({ code: '42601' });
+    await expect(pool.query(`SELECT 1 + $1::int AS x`, [1])).resolves.toMatchObject({ rows: [{ x: 2 }] });
+  });
+
+  it('keeps transactions whole: a rollback undoes, a commit keeps (BEGIN goes with the first statement)', async () => {
+    const tx = async (end: 'COMMIT' | 'ROLLBACK', name: string) => {
+      const c = await pool.connect();
+      try {
+        await c.query('START TRANSACTION');
+        await c.query(`INSERT INTO drv (name) VALUES ($1)`, [name]);
+        await c.query(end);
+      } finally {
+        c.release();
+      }
+    };
+    await tx('ROLLBACK', 'rolled back');
+    await tx('COMMIT', 'committed');
+    const { rows } = await pool.query(`SELECT name FROM drv WHERE name = ANY($1::text[]) ORDER BY name`, [['rolled back', 'committed']]);
+    expect(rows).toEqual([{ name: 'committed' }]);
+    // A client released mid-transaction is rolled back before the next one gets the session.
+    const c = await pool.connect();
+    await c.query('BEGIN');
+    await c.query(`INSERT INTO drv (name) VALUES ($1)`, ['abandoned']);
+    c.release();
+    expect((await pool.query(`SELECT count(*)::int AS n FROM drv WHERE name = $1`, ['abandoned'])).rows[0].n).toBe(0);
+  });
+
+  it('sees a column added after a statement was prepared', async () => {
+    const sql = `SELECT * FROM drv WHERE name = $1`;
+    expect(Object.keys((await pool.query(sql, ['a'])).rows[0])).not.toContain('extra');
+    await pool.query(`ALTER TABLE drv ADD COLUMN extra integer NOT NULL DEFAULT 7`);
+    expect((await pool.query(sql, ['a'])).rows[0].extra).toBe(7);
+  });
+
+  it('serves more distinct statements than it keeps prepared', async () => {
+    for (let i = 0; i < 300; i++) expect((await pool.query(`SELECT $1::int + ${i} AS v`, [1])).rows[0].v).toBe(i + 1);
+    expect((await pool.query(`SELECT $1::int + 0 AS v`, [5])).rows[0].v).toBe(5);
+  });
+
+  it('answers multi-statement text with the last result, as exec() does', async () => {
+    const r = await pool.query(`SELECT 1 AS a; SELECT 2 AS b`);
+    expect(r.rows).toEqual([{ b: 2 }]);
+  });
+});
