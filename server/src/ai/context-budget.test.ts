@@ -1,4 +1,4 @@
-import { buildChapterContext, chapterTokens, estimateTokens, FOLD_TARGET, outputReserve, planFold } from './context-budget';
+import { buildChapterContext, chapterTokens, countWords, estimateTokens, estimateTokensJoined, FOLD_TARGET, outputReserve, planFold } from './context-budget';
 import type { ChapterInput, PastChapter } from './story-ai';
 
 const chapter = (i: number, words = 250): PastChapter => ({ text: Array.from({ length: words }, (_, k) => `word${i}x${k}`).join(' ') + '.', playerChoice: `action ${i}` });
@@ -9,6 +9,21 @@ describe('estimateTokens', () => {
     const prose = 'The quick brown fox jumps over the lazy dog near the riverbank at dawn.';
     expect(estimateTokens(prose)).toBeGreaterThanOrEqual(Math.ceil(prose.length / 4));
     expect(estimateTokens('a b c d e f')).toBe(8);
+  });
+});
+
+describe('countWords and estimateTokensJoined', () => {
+  const samples = ['', ' ', 'one', '  two  words  ', 'tab\tand\nnewline', 'nbsp\u00a0and\u2003em\u3000ideo\ufeffbom', '“Quoted,” she said — and left.', 'x'.repeat(300) + ' y'];
+  it('counts what split(/\\s+/) counts', () => {
+    for (const s of samples) expect(countWords(s)).toBe(s.trim().split(/\s+/).filter(Boolean).length);
+  });
+  it('estimates joined parts exactly as the joined text (long parts counted once and remembered)', () => {
+    const parts = [samples[6] as string, '', samples[7] as string, samples[4] as string];
+    for (let i = 0; i < 2; i++) {
+      expect(estimateTokensJoined(parts, '\n')).toBe(estimateTokens(parts.join('\n')));
+      expect(estimateTokensJoined(parts, ' ')).toBe(estimateTokens(parts.join(' ')));
+    }
+    expect(estimateTokensJoined([], '\n')).toBe(0);
   });
 });
 

@@ -19,8 +19,66 @@ import type { ChapterInput, PastChapter } from './story-ai';
  */
 export function estimateTokens(text: string): number {
   if (text.length === 0) return 0;
-  const words = text.trim().split(/\s+/).filter(Boolean).length;
-  return Math.ceil(Math.max(text.length / 4, (words * 4) / 3));
+  return Math.ceil(Math.max(text.length / 4, (wordsOf(text) * 4) / 3));
+}
+
+/**
+ * estimateTokens(parts.join(separator)) without building the string: the words of whitespace-joined
+ * parts are the words of each part. A chapter's usage is the world, the summary and the recent
+ * chapters, which are the same strings chapter after chapter (and counted once, see wordsOf).
+ */
+export function estimateTokensJoined(parts: readonly string[], separator: '\n' | ' '): number {
+  let length = 0;
+  let words = 0;
+  for (const p of parts) {
+    length += p.length;
+    words += wordsOf(p);
+  }
+  length += separator.length * Math.max(0, parts.length - 1);
+  return length === 0 ? 0 : Math.ceil(Math.max(length / 4, (words * 4) / 3));
+}
+
+/**
+ * Word counts of long texts (chapters, world descriptions, summaries) are kept: every chapter
+ * re-estimates the world and the chapters before it for its budget and its usage. Bounded; the
+ * oldest go first.
+ */
+const WORD_CACHE_MIN_CHARS = 200;
+const WORD_CACHE_MAX = 2000;
+const wordCache = new Map<string, number>();
+
+function wordsOf(text: string): number {
+  if (text.length < WORD_CACHE_MIN_CHARS) return countWords(text);
+  let n = wordCache.get(text);
+  if (n === undefined) {
+    n = countWords(text);
+    wordCache.set(text, n);
+    if (wordCache.size > WORD_CACHE_MAX) wordCache.delete(wordCache.keys().next().value as string);
+  }
+  return n;
+}
+
+/**
+ * Whitespace-separated words (what `text.trim().split(/\s+/).filter(Boolean).length` counts, with the
+ * same whitespace set as `\s`), in one pass without building the array: every chapter estimates its
+ * whole prompt and history, a few thousand words each time.
+ */
+export function countWords(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** JavaScript's `\s`: ASCII whitespace and the Unicode space separators and line terminators. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Tokens kept free for the model's answer (a chapter is ≤ 400 words ≈ 560 tokens + JSON overhead). */

@@ -58,7 +58,7 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   const core = fam.cores[idx % fam.cores.length] as string;
   const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
   const template = fam.pos === 'pre' ? `${mod} ${core}` : `${core}${mod}`;
-  return finishSentence(render(template, { ...ctx.slots, ...extra }, ctx.level));
+  return finishSentence(render(template, ctx.slots, ctx.level, extra));
 }
 
 function article(phrase: string): string {
@@ -68,6 +68,21 @@ function article(phrase: string): string {
 /** Player-written strings (name, mission, traits…) go into prose: strip markup and template syntax. */
 function scrub(s: string): string {
   return s.replace(/[<>{}[\]\\]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The words of the world's names and the hero's: they keep their capital inside a sentence. */
+const worldNames = new WeakMap<WorldModel, Map<string, ReadonlySet<string>>>();
+function namesOf(world: WorldModel, name: string): ReadonlySet<string> {
+  let byName = worldNames.get(world);
+  if (!byName) worldNames.set(world, (byName = new Map()));
+  let set = byName.get(name);
+  if (!set) {
+    set = new Set([...world.people.flatMap((p) => p.split(/\s+/)), ...world.places.flatMap((p) => p.split(/\s+/)), name]);
+    // A world's cast is small; a bound keeps a flood of renamed heroes from growing it without end.
+    if (byName.size >= 64) byName.clear();
+    byName.set(name, set);
+  }
+  return set;
 }
 
 export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
@@ -111,7 +126,7 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const trait = rng.pick(traits);
   const trait2 = rng.pick(traits.filter((t) => t !== trait).concat(traits.length === 1 ? ['stubborn'] : []));
   const special = input.character.special?.name ? input.character.special.name : `${upperFirst(genre.power)}`;
-  const nameSet = new Set([...world.people.flatMap((p) => p.split(/\s+/)), ...world.places.flatMap((p) => p.split(/\s+/)), name]);
+  const nameSet = namesOf(world, name);
   const mission = input.mission?.trim() ? lowerFirst(input.mission.trim().replace(/[.!?]+$/, ''), nameSet) : null;
   const [sensory, sensory2] = rng.sample(genre.sensory, 2) as [string, string];
 
@@ -232,7 +247,19 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
     ['npcDetail', T.NPC_DETAIL, p2],
     ['memory', T.MEMORY, p3],
   ]).filter(([fname]) => !ctx.used.has(fname));
-  const count = () => wordCount([...p1, ...p2, ...p3, ...p4].join(' '));
+  // Words of the chapter so far: the sum over its sentences (they are joined by spaces), each sentence
+  // counted once — re-counting the whole text after every added sentence was most of this function.
+  const words = new Map<string, number>();
+  const wordsOf = (sentence: string) => {
+    let n = words.get(sentence);
+    if (n === undefined) words.set(sentence, (n = wordCount(sentence)));
+    return n;
+  };
+  const count = () => {
+    let n = 0;
+    for (const para of [p1, p2, p3, p4]) for (const sentence of para) n += wordsOf(sentence);
+    return n;
+  };
   const added: Array<[string[], string]> = [];
   for (const [fname, fam, para] of textures) {
     if (count() >= target) break;
@@ -343,7 +370,7 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   const out: string[] = [];
   for (const k of picked) {
     for (const t of rng.shuffle(T.CHOICES[k])) {
-      const c = upperFirst(render(t, { ...slots, ...extra }, level).replace(/\s+/g, ' ').trim()).slice(0, 160);
+      const c = upperFirst(render(t, slots, level, extra).replace(/\s+/g, ' ').trim()).slice(0, 160);
       if (!seen.has(c.toLowerCase())) {
         seen.add(c.toLowerCase());
         out.push(c);

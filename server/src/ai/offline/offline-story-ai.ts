@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error';
-import { estimateTokens } from '../context-budget';
+import { estimateTokens, estimateTokensJoined } from '../context-budget';
 import {
   chapterResultSchema,
   characterSchema,
@@ -64,14 +64,17 @@ export class OfflineStoryAI implements StoryAI {
     return parsed.data;
   }
 
-  private usage(operation: StoryAIOperation, prompt: string, completion: string, started: number): Usage {
+  private usage(operation: StoryAIOperation, prompt: string | readonly string[], completion: string, started: number): Usage {
+    // A prompt given in parts is their newline-joined text.
+    const promptTokens = typeof prompt === 'string' ? estimateTokens(prompt) : estimateTokensJoined(prompt, '\n');
+    const completionTokens = estimateTokens(completion);
     const u: Usage = {
       provider: 'offline',
       operation,
       model: 'offline-storyteller',
-      promptTokens: estimateTokens(prompt),
-      completionTokens: estimateTokens(completion),
-      totalTokens: estimateTokens(prompt) + estimateTokens(completion),
+      promptTokens,
+      completionTokens,
+      totalTokens: promptTokens + completionTokens,
       cachedPromptTokens: 0,
       durationMs: performance.now() - started,
       attempt: 1,
@@ -138,7 +141,9 @@ export class OfflineStoryAI implements StoryAI {
         yield { type: 'delta', text: `${sentences[s]}${sep}` };
       }
     }
-    const usage = this.usage('chapter', `${input.worldDescription}\n${input.summary}\n${input.recentChapters.map((c) => c.text).join('\n')}`, valid.text, t);
+    // The prompt: world, summary and the recent chapters, one per line (an empty last line without any).
+    const recent = input.recentChapters.length > 0 ? input.recentChapters.map((c) => c.text) : [''];
+    const usage = this.usage('chapter', [input.worldDescription, input.summary, ...recent], valid.text, t);
     yield { type: 'final', result: valid, usage: [usage] };
   }
 

@@ -14,7 +14,32 @@ export function band(readingLevel: number): 0 | 1 | 2 {
   return readingLevel <= 4 ? 0 : readingLevel <= 8 ? 1 : 2;
 }
 
-export function render(template: string, slots: Slots, readingLevel: number): string {
+/** `extra`'s slots take precedence over `slots`' (as if rendering with `{ ...slots, ...extra }`). */
+export function render(template: string, slots: Slots, readingLevel: number, extra?: Slots): string {
+  const parts = compiled(template, readingLevel);
+  // parts: literal, slot name, literal, slot name, …, literal
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] as string;
+    const value = extra !== undefined && hasOwn.call(extra, key) ? extra[key] : slots[key];
+    out += (value ?? '') + (parts[i + 1] as string);
+  }
+  return out;
+}
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * A template with its tiers resolved for a reading level, split around its slots. Templates are
+ * the storyteller's own constants (and pairs of them), so there are a few thousand at most, and a
+ * chapter renders dozens: resolving each one once instead of running two regex passes every time.
+ */
+const COMPILED_MAX = 10_000;
+const compiledTemplates = new Map<string, Array<string[] | undefined>>();
+
+function compiled(template: string, readingLevel: number): string[] {
+  let byLevel = compiledTemplates.get(template);
+  let parts = byLevel?.[readingLevel];
+  if (parts) return parts;
   const b = band(readingLevel);
   // Tiers first (they may contain slots), innermost brackets only — tiers never nest.
   const tiered = template.replace(/\[([^[\]]*)\]/g, (_m, body: string) => {
@@ -23,12 +48,21 @@ export function render(template: string, slots: Slots, readingLevel: number): st
     if (opts.length === 2) return opts[readingLevel <= 6 ? 0 : 1] as string;
     return opts[0] as string;
   });
-  return tiered.replace(/\{(\w+)\}/g, (_m, key: string) => slots[key] ?? '');
+  parts = tiered.split(/\{(\w+)\}/);
+  if (!byLevel) {
+    if (compiledTemplates.size >= COMPILED_MAX) compiledTemplates.clear();
+    compiledTemplates.set(template, (byLevel = []));
+  }
+  byLevel[readingLevel] = parts;
+  return parts;
 }
 
-/** Capitalises the first letter, and cleans the punctuation seams templates leave behind. */
+/** Anything finishSentence's clean-up below would change; most sentences have none of it. */
+const NEEDS_CLEANUP = /\s\s|[^\S ]|,\s*[,.!?:;—]|\s[,.;:!?]|:\s*:|^\s|\s$/;
+
 export function finishSentence(s: string): string {
   let t = /[.!?]["”]?\s*$/.test(s) ? s : `${s}.`;
+  if (!NEEDS_CLEANUP.test(t)) return upperFirst(t);
   t = t
     .replace(/\s+/g, ' ')
     .replace(/,\s*,/g, ',')
@@ -46,7 +80,7 @@ export function upperFirst(s: string): string {
   return s.slice(0, i) + (s[i] as string).toUpperCase() + s.slice(i + 1);
 }
 export function lowerFirst(s: string, keep: ReadonlySet<string> = new Set()): string {
-  const first = (s.split(/\s+/)[0] ?? '').replace(/(?:['’]s)?[,;:.!?]*$/, '');
+  const first = (/^\S*/.exec(s) as RegExpExecArray)[0].replace(/(?:['’]s)?[,;:.!?]*$/, '');
   if (keep.has(first) || /^[A-Z]{2,}/.test(first) || (first.length > 1 && /^[A-Z]/.test(first) && /[A-Z]/.test(first.slice(1)))) return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
