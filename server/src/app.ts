@@ -9,7 +9,6 @@ import { expressMiddleware } from '@as-integrations/express5';
 import compression from 'compression';
 import express from 'express';
 import proxyaddr from 'proxy-addr';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { AppError } from './common/app-error';
 import { requestMeta, restErrorHandler, sendError, toAppError } from './common/http';
@@ -17,7 +16,7 @@ import { createLogger, type Logger } from './common/logger';
 import type { Config } from './config/env';
 import { migrate, openDatabase, type Database, type OpenDatabaseOptions } from './db/data-source';
 import { seed, type SeedOptions } from './db/seed';
-import { buildContext, type GraphQLContext } from './graphql/context';
+import { buildContext, contextFor, type GraphQLContext } from './graphql/context';
 import { formatError } from './graphql/errors';
 import { buildGraphQLSchema } from './graphql/schema';
 import { authRestRouter } from './modules/auth/auth.rest';
@@ -31,6 +30,7 @@ import { worldsRestRouter } from './modules/worlds/world.rest';
 import { proceduralSeedImage } from './modules/worlds/seed-images';
 import { serveMedia } from './modules/media/media.http';
 import { createWsAuth } from './realtime/ws-auth';
+import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
 import { createGraphQLLane } from './ops/graphql-lane';
 import { createServices, type Services } from './services';
@@ -90,7 +90,8 @@ async function assemble(config: Config, db: Database, services: Services, logger
   const wsGuard = ops.wsGuard(app);
   const wsHooks = wsGuard.wrap(wsAuth);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', ...ops.wsServerOptions, verifyClient: wsGuard.verifyClient });
-  const wsCleanup = useServer<Record<string, unknown>>(
+  // graphql-ws's useServer, with writes batched per tick (realtime/ws-server.ts).
+  const wsCleanup = serveGraphQLOverWs<Record<PropertyKey, never>>(
     {
       schema,
       // The same depth/alias/cost/token limits as HTTP.
@@ -102,15 +103,17 @@ async function assemble(config: Config, db: Database, services: Services, logger
       // Subscription results get the same error shape as HTTP: coded AppErrors, masked internals.
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e, logError)) } : undefined,
-      context: async (ctx): Promise<GraphQLContext> => {
+      // onSubscribe (just before) verified the connection's token: its user is the operation's.
+      context: (ctx): GraphQLContext => {
         const req = ctx.extra.request;
-        return buildContext(services, wsAuth.authorization(ctx), {
+        return contextFor(services, wsAuth.user(ctx), {
           ip: req.socket.remoteAddress,
           userAgent: req.headers['user-agent'],
         });
       },
     },
     wsServer,
+    { isProd: config.nodeEnv === 'production', logger },
   );
 
   const apollo = new ApolloServer<GraphQLContext>({

@@ -18,6 +18,10 @@ export function bearerToken(header: unknown): string | undefined {
 }
 
 export async function buildContext(services: Services, authorization: unknown, meta: RequestMeta): Promise<GraphQLContext> {
-  const user = await services.auth.authenticate(bearerToken(authorization));
+  return contextFor(services, await services.auth.authenticate(bearerToken(authorization)), meta);
+}
+
+/** The context for a user already authenticated (a WebSocket operation: see realtime/ws-auth.ts). */
+export function contextFor(services: Services, user: AuthUser | null, meta: RequestMeta): GraphQLContext {
   return { user, meta, services, loaders: createLoaders(services.dataSource) };
 }

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import { bearerToken } from '../graphql/context';
+import type { AuthUser } from '../modules/auth/auth.service';
 import type { Services } from '../services';
 
 /** The connection context as app.ts's useServer<Record<string, unknown>> hands it over. */
@@ -10,6 +11,8 @@ type Ctx = Context<Record<string, unknown>, Extra & Partial<Record<PropertyKey, 
 interface ConnectionAuth {
   token?: string;
   userId?: string;
+  /** The user as last verified (connect, every subscribe, every recheck); cleared when a check fails. */
+  user?: AuthUser;
   timer?: NodeJS.Timeout;
 }
 
@@ -29,11 +32,13 @@ export function createWsAuth(services: Services, recheckSeconds: number) {
   const verify = async (ctx: Ctx, auth: ConnectionAuth, token: string): Promise<boolean> => {
     const user = await services.auth.authenticate(token);
     if (!user || (auth.userId !== undefined && auth.userId !== user.id)) {
+      auth.user = undefined;
       unauthorized(ctx);
       return false;
     }
     auth.token = token;
     auth.userId = user.id;
+    auth.user = user;
     if (!auth.timer) {
       auth.timer = setInterval(() => {
         if (auth.token) void verify(ctx, auth, auth.token).catch(() => undefined);
@@ -64,10 +69,12 @@ export function createWsAuth(services: Services, recheckSeconds: number) {
       if (auth?.timer) clearInterval(auth.timer);
       connections.delete(ctx);
     },
-    /** The connection's current "Bearer …" value, for the per-operation GraphQL context. */
-    authorization: (ctx: Ctx): string | undefined => {
-      const token = connections.get(ctx)?.token;
-      return token ? `Bearer ${token}` : undefined;
-    },
+    /**
+     * The user for an operation's GraphQL context. graphql-ws builds that context right after
+     * onSubscribe, which has just verified the token (session included), so the verified user is
+     * reused instead of checking the same token a second time; while the socket stays open the
+     * periodic recheck keeps closing it on expiry or revocation. Null on an anonymous socket.
+     */
+    user: (ctx: Ctx): AuthUser | null => connections.get(ctx)?.user ?? null,
   };
 }

@@ -5,8 +5,8 @@
  *  - on the instance that runs it, from the in-memory LiveChapter: a snapshot of the text so far and
  *    a listener are taken in the same synchronous step, so nothing falls between them;
  *  - on any other instance (or after a restart), by polling the chapter row, whose text the generator
- *    persists every ~100 ms. This needs no pub/sub, so it works with several instances on PostgreSQL
- *    whether or not Redis is configured; the cost is up to one poll interval of extra latency.
+ *    persists every ~250 ms. This needs no pub/sub, so it works with several instances on PostgreSQL
+ *    whether or not Redis is configured; the cost is up to one flush and one poll interval of extra latency.
  *
  * Every event says where its text goes (`offset`): the reader's text becomes
  * `text.slice(0, offset) + delta`. Plain appends have offset = length so far; when the final,
@@ -50,37 +50,61 @@ export class LiveChapter {
     this.listeners.clear();
   }
 
-  /** Frames from now on: first the text so far, then each delta, then the end. */
+  /**
+   * Frames from now on: first the text so far, then what was appended since the previous frame, then
+   * the end. Deltas appended in the same tick (a model that hands over several sentences at once, or
+   * a reader behind a slow socket) go out as one frame, and so does a last delta with the end that
+   * follows it in the same tick: each frame is a GraphQL execution and a WebSocket message, and the
+   * reader only ever needs the text so far.
+   */
   async *follow(signal?: AbortSignal): AsyncGenerator<StreamFrame> {
+    if (this.ended) {
+      // Already over: the whole chapter (or the failure) in one frame.
+      yield finalFrame('', this.ended.status, this.ended.finalText);
+      return;
+    }
     const queue: LiveEvent[] = [];
     let wake: (() => void) | null = null;
     // Snapshot and listener in one synchronous step: no delta can fall between them.
     let sent = this.text;
-    if (this.ended) queue.push({ kind: 'end', ...this.ended });
     const listener = (e: LiveEvent) => {
       queue.push(e);
       wake?.();
     };
-    if (!this.ended) this.listeners.add(listener);
+    this.listeners.add(listener);
     const onAbort = () => wake?.();
     signal?.addEventListener('abort', onAbort);
     try {
       yield { status: 'generating', offset: 0, delta: sent };
       for (;;) {
-        while (queue.length > 0) {
-          const e = queue.shift() as LiveEvent;
-          if (e.kind === 'delta') {
-            const offset = sent.length;
-            sent += e.text;
-            yield { status: 'generating', offset, delta: e.text };
-          } else {
-            yield finalFrame(sent, e.status, e.finalText);
+        if (queue.length > 0) {
+          let delta = '';
+          let end: Extract<LiveEvent, { kind: 'end' }> | null = null;
+          for (const e of queue) {
+            if (e.kind === 'end') {
+              end = e;
+              break;
+            }
+            delta += e.text;
+          }
+          queue.length = 0;
+          // The final text covers any deltas queued before the end.
+          if (end) {
+            yield finalFrame(sent, end.status, end.finalText);
             return;
           }
+          const offset = sent.length;
+          sent += delta;
+          yield { status: 'generating', offset, delta };
+          continue;
         }
         if (signal?.aborted) return;
         await new Promise<void>((r) => (wake = r));
         wake = null;
+        // Woken by the first new event: let the rest of this tick's work (a generation appending the
+        // rest of its chapter and committing it, all in microtasks on PGlite) queue up behind it, so
+        // it goes out as one frame. process.nextTick runs once the microtask queue is empty.
+        await new Promise<void>((r) => process.nextTick(r));
       }
     } finally {
       this.listeners.delete(listener);

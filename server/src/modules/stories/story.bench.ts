@@ -299,9 +299,14 @@ async function main(): Promise<void> {
     const logger = ds.logger;
     const logQuery = logger.logQuery.bind(logger);
     const byText = new Map<string, number>();
+    // Read once: this hook runs on the app's thread for every statement of the measured run.
+    const bySql = Boolean(flag('sql'));
     logger.logQuery = (q, p, r) => {
       statements++;
-      if (flag('sql')) byText.set(q.replace(/\s+/g, ' ').slice(0, 160), (byText.get(q.replace(/\s+/g, ' ').slice(0, 160)) ?? 0) + 1);
+      if (bySql) {
+        const key = q.replace(/\s+/g, ' ').slice(0, 160);
+        byText.set(key, (byText.get(key) ?? 0) + 1);
+      }
       return logQuery(q, p, r);
     };
 

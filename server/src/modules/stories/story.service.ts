@@ -11,6 +11,8 @@ import { isUuid, object, text } from '../shared/input';
 import { Character } from '../characters/character.entity';
 import { Chapter, type MissionSnapshot } from './chapter.entity';
 import { finalFrame, LiveChapter, pollChapter, type StreamFrame } from './chapter-stream';
+import { GenerationLane } from './generation-lane';
+import { isInProcessDatabase } from '../../db/pglite-pool';
 import { Mission } from './mission.entity';
 import { renderStoryHtml, renderStoryMarkdown, type ExportFormat, type StoryExport } from './story-export';
 import { activeMission, applyMissionEffects, applyTake, decideMissionEffects, missionBeforeTake, raiseStats, unapplyTake } from './story-state';
@@ -35,7 +37,11 @@ export const MISSION_HISTORY_MAX = 200;
 export const DUPLICATE_GRACE_MS = 0;
 
 export interface StoryServiceOptions {
-  /** Text is persisted at most this often while streaming (the first chunk right away). */
+  /**
+   * Text is persisted at most this often while streaming, and every chunk at most this long after it
+   * was written: the bound on what a crash can lose of a chapter in progress, and on how far behind
+   * the live text a reader on another instance (which follows the row) can be.
+   */
   flushIntervalMs: number;
   /** A generating row is touched at least this often, so other instances can tell it is alive. */
   heartbeatMs: number;
@@ -44,22 +50,28 @@ export interface StoryServiceOptions {
   /** How often a reader polls a chapter that another instance is writing. */
   pollIntervalMs: number;
 }
-const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 100, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
 /**
- * How a generation whose model never waits on I/O (the offline storyteller, scripted tests) shares the
- * event loop. With few generations running it yields after every chunk: each one is a tiny slice, the
- * loop stays as responsive as it can be, and a chapter spans many loop turns, so requests already on
- * their way (a double click, a burst of retries) arrive while it is still running and join it. With
- * many running, yielding per chunk would be processor sharing — every chapter interleaved chunk by
- * chunk with all the others, so each one takes (number running × its own time) — so each generation
- * keeps the loop for up to YIELD_AFTER_MS and then yields: the loop still turns every few
- * milliseconds, and chapters finish in about the order they started.
+ * 250 ms: a chapter's commit waits for its turn in the background lane (GenerationLane), and under
+ * load that can take longer than 100 ms; with a shorter window most chapters would be written twice
+ * (once for the first chunk, once by the commit) exactly when the server has the least time for it.
  */
+const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
+/**
+ * Background work of chapter generations per loop turn (see GenerationLane): the turn a player's
+ * request or subscribe waits behind is at most this plus the requests that arrived with it.
+ */
+const BACKGROUND_BUDGET_MS = 3;
+/**
+ * Background generations waiting on the database at once (PostgreSQL; PGlite answers in the same
+ * tick): beyond it no other one goes on, so they never take every pooled connection (10) from the
+ * requests players are waiting on.
+ */
+const BACKGROUND_ON_IO_MAX = 4;
+/** Up to this many chapters running on this instance, each chunk of each one gets its own loop turn. */
 const PER_CHUNK_YIELD_MAX_RUNNING = 2;
 /** How long (and how many) committed chapters stay in memory for readers arriving just after. */
 const RECENT_MS = 10_000;
 const RECENT_MAX = 2000;
-const YIELD_AFTER_MS = 4;
 
 export type GenerateMode = 'next' | 'regenerate';
 
@@ -116,11 +128,14 @@ interface StoryContext {
   latest: { id: string; index: number; playerChoice: string | null; completedAt: Date | null } | null;
   /** The character's generating row, if any (on this instance or another). */
   running: { id: string; index: number; take: number; playerChoice: string | null; touchedAt: Date } | null;
-  /** Objective of the active mission, and of the last completed one (for a new pre-mission). */
+  /** Id and objective of the active mission, and objective of the last completed one (for a new pre-mission). */
+  missionId: string | null;
   mission: string | null;
   previousMission: string | null;
   /** Selected chapters the rolling summary does not cover yet, oldest first. */
   unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
+  /** The generating row this read claimed for the next chapter (see loadContext), if it did. */
+  claimed: { id: string; take: number } | null;
 }
 
 interface Running {
@@ -159,6 +174,9 @@ export class StoryService {
   private readonly log: Logger;
   private closed = false;
   private readonly aborts = new Set<AbortController>();
+  private readonly lane = new GenerationLane(BACKGROUND_BUDGET_MS, BACKGROUND_ON_IO_MAX);
+  /** PGlite: one session in this process, SQL on this thread (see commitInOneStatement). */
+  private readonly inProcessDatabase: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -166,6 +184,7 @@ export class StoryService {
     options: Partial<StoryServiceOptions> = {},
   ) {
     this.options = { ...DEFAULT_OPTIONS, ...options };
+    this.inProcessDatabase = isInProcessDatabase(dataSource);
     this.styleCache = new StyleCache(deps.ai);
     this.log = deps.logger ?? createLogger(deps.config);
   }
@@ -188,7 +207,11 @@ export class StoryService {
     const input = parseGenerate(raw, mode);
     await this.rateLimit(userId, 'chapter');
     for (let attempt = 0; attempt < 5; attempt++) {
-      const ctx = await this.loadContext(userId, input.characterId);
+      // The first attempt of a next chapter reads the context and claims the slot in one statement
+      // when the claim is sure to be what the checks below would decide (see loadContext).
+      const claim = attempt === 0 && mode === 'next' ? { input, arrivedAt } : null;
+      const ctx = await this.loadContext(userId, input.characterId, claim);
+      if (ctx.claimed) return this.launch(ctx, input, mode, ctx.claimed);
       const running = ctx.running;
       if (running) {
         const stale = Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.running.has(running.id);
@@ -268,7 +291,14 @@ export class StoryService {
       throw e;
     }
     const row = rows[0];
-    if (!row) return null;
+    return row ? this.launch(ctx, input, mode, row) : null;
+  }
+
+  /** Starts the generation of a claimed row. */
+  private launch(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, row: { id: string; take: number }): ChapterHandle {
+    const latestIndex = ctx.latest?.index ?? -1;
+    const index = mode === 'next' ? latestIndex + 1 : latestIndex;
+    const action = mode === 'next' ? input.action : (ctx.latest?.playerChoice ?? null);
     const live = new LiveChapter(row.id, ctx.character.id, index, row.take, action);
     let resolve!: (o: ChapterOutcome) => void;
     let reject!: (e: unknown) => void;
@@ -286,6 +316,7 @@ export class StoryService {
     const abort = new AbortController();
     this.aborts.add(abort);
     const writer = new TextWriter(this.dataSource, live, this.options);
+    const lane = {}; // this generation's place in the lane
     try {
       await yieldToLoop(); // let requests already on the wire arrive (and join) before we run
       const c = ctx.character;
@@ -332,17 +363,22 @@ export class StoryService {
       };
       writer.start();
       let result: ChapterResult | null = null;
-      let slice = performance.now();
+      let first = true;
       for await (const ev of this.deps.ai.streamChapter(chapterInput, { signal: abort.signal })) {
         if (ev.type === 'delta') {
           live.append(ev.text);
           writer.changed();
-          // A model that streams over the network gives the loop a turn between chunks by itself; one
-          // that resolves through microtasks only must not starve every other socket (see YIELD_AFTER_MS).
-          if (this.running.size <= PER_CHUNK_YIELD_MAX_RUNNING || performance.now() - slice >= YIELD_AFTER_MS) {
-            await yieldToLoop();
-            slice = performance.now();
-          }
+          // With few chapters running, every chunk gets a loop turn of its own: a chapter then spans
+          // many turns, so requests already on their way (a double click, a burst of retries) arrive
+          // while it is still running and join it.
+          if (this.running.size <= PER_CHUNK_YIELD_MAX_RUNNING) await yieldToLoop();
+          // The first chunk is out (a reader sees it at once); the rest and the commit are background
+          // work, taken in turns with the other generations (GenerationLane). A model that streams
+          // over the network waits for its chunks anyway; one that resolves through microtasks only
+          // (the offline storyteller) would otherwise hold the loop for the whole chapter.
+          const turn = this.lane.enter(lane, { background: first });
+          if (turn) await turn;
+          first = false;
         } else {
           result = ev.result;
           break;
@@ -350,7 +386,11 @@ export class StoryService {
       }
       if (!result) throw new Error('chapter stream ended without a result');
       await writer.stop();
-      const outcome = await this.commit(live, mode, latestIndex, result, preMission, fold.update);
+      const turn = this.lane.enter(lane, { database: true });
+      if (turn) await turn;
+      const outcome =
+        (mode === 'next' && this.inProcessDatabase ? await this.commitInOneStatement(ctx, live, latestIndex, result, preMission, fold.update) : null) ??
+        (await this.commit(live, mode, latestIndex, result, preMission, fold.update));
       this.remember(outcome, ctx.character.userId);
       live.end('complete', outcome.chapter.text);
       return outcome;
@@ -368,6 +408,7 @@ export class StoryService {
       live.end('failed', '');
       throw generationError(e);
     } finally {
+      this.lane.leave(lane);
       this.aborts.delete(abort);
       this.running.delete(live.chapterId);
       if (this.runningByCharacter.get(live.characterId)?.live === live) this.runningByCharacter.delete(live.characterId);
@@ -418,10 +459,82 @@ export class StoryService {
   }
 
   /**
+   * The commit of the common case in a single statement, on an in-process database (PGlite) only:
+   * a next chapter that changes no mission, on a story whose state is still the one the chapter was
+   * started from (stats, setting, active mission, latest chapter; the chapter still this
+   * generation's). The guard and the writes are one statement, and on PGlite a statement runs with
+   * the session to itself — nothing can change between the check and the writes — so it is as
+   * atomic and isolated as the transaction below, in one call instead of four (on PGlite every call
+   * is this thread's CPU). On PostgreSQL a statement's snapshot can predate the lock it takes, so
+   * the locking transaction stays. Null when the guard does not hold: commit() then decides, with
+   * the lock, what to write or which CONFLICT to report.
+   */
+  private async commitInOneStatement(
+    ctx: StoryContext,
+    live: LiveChapter,
+    latestIndex: number,
+    result: ChapterResult,
+    preMission: string | null,
+    summary: { summary: string; through: number; expectedThrough: number } | null,
+  ): Promise<ChapterOutcome | null> {
+    const now = new Date();
+    const effects = decideMissionEffects(ctx.missionId ? { id: ctx.missionId } : null, preMission, result, now);
+    if (Object.keys(effects).length > 0) return null;
+    const statsBefore = ctx.character.stats;
+    const settingBefore = ctx.character.currentSetting;
+    const { after, applied } = raiseStats(statsBefore, result.statIncreases);
+    const setting = result.newSetting ?? settingBefore;
+    const rows = (await this.dataSource.query(
+      `WITH ok AS (
+         SELECT c.id FROM characters c
+          WHERE c.id = $1 AND c.stats = $11::jsonb AND c.current_setting IS NOT DISTINCT FROM $12
+            AND (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = c.id AND is_selected) = $14
+            AND (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) IS NOT DISTINCT FROM $15::uuid
+            -- The chapter must still be this generation's: otherwise the writes below would raise
+            -- the stats (and drop failed takes) for a chapter the final UPDATE then does not complete.
+            AND EXISTS (SELECT 1 FROM chapters WHERE id = $2 AND character_id = c.id AND status = 'generating')
+       ), ch AS (
+         UPDATE characters SET stats = $3::jsonb, current_setting = $4,
+                story_summary = CASE WHEN $5::boolean AND summary_through_index = $16::integer THEN $6 ELSE story_summary END,
+                summary_through_index = CASE WHEN $5::boolean AND summary_through_index = $16::integer THEN $7::integer ELSE summary_through_index END
+          WHERE id IN (SELECT id FROM ok)
+       ), gone AS (
+         DELETE FROM chapters WHERE character_id = $1 AND status = 'failed' AND EXISTS (SELECT 1 FROM ok)
+       )
+       UPDATE chapters SET status = 'complete', is_selected = true, text = $8, choices = $9::jsonb, setting = $4,
+              stat_increases = $10::jsonb, stats_after = $3::jsonb, stats_before = $11::jsonb, setting_before = $12,
+              mission_effects = '{}'::jsonb, completed_at = $13, updated_at = now()
+        WHERE id = $2 AND status = 'generating' AND EXISTS (SELECT 1 FROM ok)
+       RETURNING *`,
+      [
+        live.characterId,
+        live.chapterId,
+        JSON.stringify(after),
+        setting,
+        summary !== null,
+        summary?.summary ?? '',
+        summary?.through ?? -1,
+        result.text,
+        JSON.stringify(result.choices),
+        JSON.stringify(applied),
+        JSON.stringify(statsBefore),
+        settingBefore,
+        now,
+        latestIndex,
+        ctx.missionId,
+        summary?.expectedThrough ?? -1,
+      ],
+    )) as Array<Record<string, unknown>>;
+    const row = rows[0];
+    return row ? outcomeOf(hydrate(this.dataSource, Chapter, row)) : null;
+  }
+
+  /**
    * The one transaction that makes a take part of the story: chapter, stats, missions, summary.
    * Four statements in the common case: BEGIN; the character locked, read with the checks; one
    * statement writing the character, the chapter and the cleanup; COMMIT. Missions are written only
-   * when the take changes them (and a regenerated take first restores the state before it).
+   * when the take changes them (and a regenerated take first restores the state before it). On
+   * PGlite the common case usually commits in one statement first (commitInOneStatement).
    */
   private async commit(
     live: LiveChapter,
@@ -839,14 +952,20 @@ export class StoryService {
    * Everything a chapter is started from, in one query: the character (owned), its world's
    * description, the tier's context, the latest selected chapter, the generating row, the mission
    * objectives and the chapters the rolling summary does not cover yet.
+   *
+   * With `claim` (a next chapter), the same statement also claims the generating row for it when
+   * nothing is running and every check startChapter makes on this context would let it claim: a
+   * world description, the expected index, an action after the first chapter, not a duplicate of the
+   * latest chapter. The claim is written only under those conditions, so it is exactly the claim
+   * claimAndRun would have made after reading the same snapshot; otherwise (or when a concurrent
+   * claim wins: ON CONFLICT DO NOTHING) nothing is written and startChapter decides as usual.
    */
-  private async loadContext(userId: string, characterId: string): Promise<StoryContext> {
+  private async loadContext(userId: string, characterId: string, claim: { input: ParsedGenerate; arrivedAt: number } | null = null): Promise<StoryContext> {
     if (!isUuid(characterId)) throw AppError.notFound('Character');
-    const [row] = (await this.dataSource.query(
-      `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
+    const context = `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
               l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
               g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
-              (SELECT objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS x_mission,
+              m.id AS x_mission_id, m.objective AS x_mission,
               (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1) AS x_previous_mission,
               (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice) ORDER BY h."index"), '[]'::json)
                  FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS x_history
@@ -858,9 +977,39 @@ export class StoryService {
                              WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
          LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
                              WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
-        WHERE c.id = $1 AND c.user_id = $2`,
-      [characterId, userId],
-    )) as Array<Record<string, unknown>>;
+         LEFT JOIN LATERAL (SELECT id, objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
+        WHERE c.id = $1 AND c.user_id = $2`;
+    const [row] = (await (claim
+      ? this.dataSource.query(
+          `WITH ctx AS (${context}),
+           claimed AS (
+             INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text, created_at, updated_at)
+             SELECT ctx.id, COALESCE(ctx.x_latest_index + 1, 0),
+                    (SELECT COALESCE(MAX(take) + 1, 0) FROM chapters WHERE character_id = ctx.id AND "index" = COALESCE(ctx.x_latest_index + 1, 0)),
+                    false, 'generating', $3::text, '', $4::timestamptz, $4::timestamptz
+               FROM ctx
+              WHERE ctx.x_run_id IS NULL
+                AND ($5::boolean OR COALESCE(ctx.x_world_description, '') <> '')
+                AND ($6::integer IS NULL OR $6::integer = COALESCE(ctx.x_latest_index + 1, 0))
+                AND ($3::text IS NOT NULL OR ctx.x_latest_id IS NULL)
+                AND NOT ($6::integer IS NULL AND $3::text IS NOT NULL AND ctx.x_latest_completed_at IS NOT NULL
+                         AND ctx.x_latest_choice IS NOT DISTINCT FROM $3::text AND $7::timestamptz <= ctx.x_latest_completed_at + make_interval(secs => $8::double precision))
+             ON CONFLICT DO NOTHING
+             RETURNING id, take
+           )
+           SELECT ctx.*, claimed.id AS x_claimed_id, claimed.take AS x_claimed_take FROM ctx LEFT JOIN claimed ON true`,
+          [
+            characterId,
+            userId,
+            claim.input.action,
+            new Date(),
+            Boolean(claim.input.worldDescription),
+            claim.input.expectedIndex,
+            new Date(claim.arrivedAt),
+            DUPLICATE_GRACE_MS / 1000,
+          ],
+        )
+      : this.dataSource.query(context, [characterId, userId]))) as Array<Record<string, unknown>>;
     if (!row) throw AppError.notFound('Character');
     const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{ i: number; t: string; c: string | null }>;
     return {
@@ -885,9 +1034,11 @@ export class StoryService {
             touchedAt: new Date(row.x_run_touched as string | Date),
           }
         : null,
+      missionId: (row.x_mission_id as string | null) ?? null,
       mission: (row.x_mission as string | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       unsummarized: history.map((h) => ({ index: h.i, text: h.t, playerChoice: h.c })),
+      claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number } : null,
     };
   }
 }
@@ -895,7 +1046,10 @@ export class StoryService {
 /**
  * Persists a running chapter's text by time window: every chunk is in the row at most
  * flushIntervalMs after it arrived (counting from the start of the generation), with at most one
- * write per window — a chapter written faster than that is stored once, by its commit. A heartbeat
+ * write per window — a chapter written faster than that is stored once, by its commit. So a crash
+ * loses at most the last flushIntervalMs (250 ms) of text of a chapter in progress; such a chapter
+ * is abandoned anyway (marked failed, retried by the player), the window matters to readers on
+ * other instances, which follow the row. A heartbeat
  * (touching updated_at) runs when nothing was written for a while, so the row never looks abandoned
  * during a slow model. Writes are never awaited by the generation (only by stop(), before the
  * commit), and are conditional on the row still generating, so a late write can never overwrite a
