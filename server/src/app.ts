@@ -11,7 +11,7 @@ import express from 'express';
 import proxyaddr from 'proxy-addr';
 import { WebSocketServer } from 'ws';
 import { AppError } from './common/app-error';
-import { requestMeta, restErrorHandler, sendError, toAppError } from './common/http';
+import { acceptedEncodings, requestMeta, restErrorHandler, sendError, toAppError } from './common/http';
 import { createLogger, type Logger } from './common/logger';
 import type { Config } from './config/env';
 import { migrate, openDatabase, type Database, type OpenDatabaseOptions } from './db/data-source';
@@ -263,13 +263,7 @@ function serveClient(app: express.Express, dist: string): void {
   ];
   app.use('/assets', (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !/^\/[\w.-]+\.(js|css)$/.test(req.path)) return next();
-    const accepted = new Set(
-      String(req.headers['accept-encoding'] ?? '')
-        .split(',')
-        .map((part) => part.trim().split(/\s*;\s*/))
-        .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q))
-        .map(([name]) => name.toLowerCase()),
-    );
+    const accepted = acceptedEncodings(req.headers['accept-encoding']);
     res.vary('Accept-Encoding');
     for (const [encoding, suffix] of PRECOMPRESSED) {
       if (!accepted.has(encoding) || !fs.existsSync(path.join(assets, req.path + suffix))) continue;

@@ -45,7 +45,11 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
   });
   const port = await app.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}`;
+  return clientFor(app, `http://127.0.0.1:${port}`);
+}
+
+/** GraphQL and REST helpers against an app already listening at `url`. */
+export function clientFor(app: App, url: string): TestApp {
   return {
     app,
     url,

@@ -5,21 +5,12 @@
  * from server/src/config/env.ts (`config.openai`); nothing here reads the environment.
  */
 import { OfflineStoryAI } from './offline/offline-story-ai';
-import { OpenAIStoryAI } from './openai/openai-story-ai';
+import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai/openai-story-ai';
 import type { StoryAI, Usage } from './story-ai';
 
 export interface StoryAIOptions {
-  openai?: {
-    apiKey?: string;
-    baseUrl?: string;
-    model: string;
-    timeoutMs: number;
-    /** Images API model; null → procedural art. Default: gpt-image-1 on api.openai.com, null on other servers. */
-    imageModel?: string | null;
-    maxRetries?: number;
-    retryBaseDelayMs?: number;
-    maxRetryDelayMs?: number;
-  };
+  /** The provider's own options; without an API key, the offline storyteller. */
+  openai?: Omit<OpenAIProviderOptions, 'apiKey' | 'onUsage'> & { apiKey?: string };
   /** Called once per provider request with its token usage (for metering and logs). */
   onUsage?: (usage: Usage) => void;
 }

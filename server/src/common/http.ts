@@ -36,3 +36,15 @@ export function restErrorHandler(log: (e: unknown) => void): ErrorRequestHandler
     sendError(res, new AppError('INTERNAL', 'Internal server error'));
   };
 }
+
+/** The content codings an Accept-Encoding header takes (lower-cased; those refused with q=0 left out). */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return new Set(
+    value
+      .split(',')
+      .map((part) => part.trim().split(/\s*;\s*/))
+      .filter(([name, q]) => name !== '' && (!q || !/^q=0(\.0*)?$/.test(q)))
+      .map(([name]) => name.toLowerCase()),
+  );
+}

@@ -89,9 +89,9 @@ export function createFront(o: FrontOptions): Handler {
 
 async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<void> {
   if (limitedPath(url) && !(await withinLimits(o, req, res, url, window))) return;
-  const lane = url === '/graphql' ? o.graphqlLane() : undefined;
+  const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
   const cacheable = url === '/graphql' && o.cache.candidate(req);
-  if (cacheable || (lane && laneCandidate(req))) {
+  if (cacheable || lane) {
     const raw = await readBody(req, o.graphqlBodyLimit);
     let body: unknown;
     try {
@@ -115,7 +115,7 @@ async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.Serv
       o.metrics.cache('miss');
       capture(res, o.cache, lookup);
     }
-    if (lane && laneCandidate(req)) {
+    if (lane) {
       (res as Timed).operation ??= operationNameOf(body);
       return lane(req, res, body);
     }

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
+import { acceptedEncodings } from '../common/http';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
@@ -102,7 +103,8 @@ export class ResponseCache {
   serve(req: http.IncomingMessage, res: http.ServerResponse, e: Entry): void {
     for (const [name, value] of e.headers) res.setHeader(name, value);
     res.setHeader('vary', e.vary);
-    const body = e.gzip && acceptsGzip(req.headers['accept-encoding']) ? e.gzip : e.body;
+    const accepted = acceptedEncodings(req.headers['accept-encoding']);
+    const body = e.gzip && (accepted.has('gzip') || accepted.has('*')) ? e.gzip : e.body;
     if (body === e.gzip) res.setHeader('content-encoding', 'gzip');
     res.setHeader('content-length', body.length);
     res.statusCode = e.status;
@@ -160,14 +162,3 @@ function hasDirectives(op: OperationDefinitionNode): boolean {
   return (op.directives?.length ?? 0) > 0 || op.selectionSet.selections.some((s) => (s.directives?.length ?? 0) > 0);
 }
 
-/** Whether an Accept-Encoding header takes gzip (not refused with q=0). */
-export function acceptsGzip(header: string | string[] | undefined): boolean {
-  if (header === undefined) return false;
-  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    if (name.trim().toLowerCase() !== 'gzip' && name.trim() !== '*') continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    return q === undefined || Number(q) > 0;
-  }
-  return false;
-}

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { createApp } from '../../../server/src/app';
 import { loadConfig, type Config } from '../../../server/src/config/env';
 import { TEMPLATE_FILE } from '../../support/template';
-import type { TestApp } from '../../support/test-app';
+import { clientFor, type TestApp } from '../../support/test-app';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,21 +37,5 @@ export async function startAppWithPublicUrl(overrides: Partial<Config> = {}): Pr
     pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
   });
   await app.listen(port, '127.0.0.1');
-  return {
-    app,
-    url,
-    async gql(query, variables, token) {
-      const res = await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const json = (await res.json()) as { data?: any; errors?: any };
-      return { status: res.status, data: json.data ?? undefined, errors: json.errors };
-    },
-    async rest() {
-      throw new Error('not used by the browser journeys');
-    },
-    close: () => app.close(),
-  };
+  return clientFor(app, url);
 }
