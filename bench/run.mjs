@@ -88,6 +88,8 @@ function startApp(dataDir) {
     RATE_LIMIT_PER_IP: '1000000000',
     RATE_LIMIT_PER_USER: '1000000000',
     SIGNUP_CREDITS: '100',
+    // With REDIS_URL: counters of this run only, never a deployment's or the tests' windows.
+    RATE_LIMIT_KEY_PREFIX: `taleforge:rl:bench:${Date.now().toString(36)}:`,
     AUTH_RATE_LIMIT_PER_IP: '100000',
   };
   const proc = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
 
+/** With REDIS_URL the server's auth limits live in Redis: this run's windows, not earlier runs' or benches'. */
+const RL_PREFIX = `taleforge:rl:boot:${process.pid}:${Date.now().toString(36)}:`;
+
 /**
  * The real server process, as `npm start` runs it: embedded PGlite under DATA_DIR, a clear refusal
  * for a second process on the same folder, clean SIGTERM shutdown, and every record kept on restart.
@@ -20,7 +23,7 @@ interface Running {
 function start(dataDir: string): Promise<Running> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
   const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -65,7 +68,7 @@ describe('the server process on the embedded database', () => {
 
     // A second process on the same folder is refused with a clear message.
     const second = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let secondOut = '';

@@ -24,7 +24,9 @@ export interface Instance {
 export function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
   const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    // The instances of one test run share their rate-limit windows (as a deployment does), apart from
+    // other runs and benches on the same Redis.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -285,7 +285,8 @@ async function main(): Promise<void> {
     dataDir: dataDir ?? base.dataDir,
     databaseInMemory: inMemory,
     // Every bench player shares 127.0.0.1: lift the per-IP limit only (per-player limits stay on).
-    ops: { ...base.ops, rateLimit: { ...base.ops.rateLimit, perIp: 0 } },
+    // With REDIS_URL, counters of this run only.
+    ops: { ...base.ops, rateLimit: { ...base.ops.rateLimit, perIp: 0 }, rateLimitKeyPrefix: `taleforge:rl:bench:${Date.now().toString(36)}:` },
   };
   const dbLabel = pg ? `PostgreSQL (${new URL(base.databaseUrl!).host}, schema of its own)` : inMemory ? 'PGlite (in memory)' : 'PGlite (fresh data folder)';
 
