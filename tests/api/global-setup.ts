@@ -46,7 +46,7 @@ export default async function globalSetup(): Promise<void> {
     try {
       await migrate(db);
       await seed(db.dataSource, new MediaService(db.dataSource), { imageFor: proceduralSeedImage });
-      const dump = await db.pglite!.dumpDataDir('gzip');
+      const dump = await db.embedded!.dumpDataDir();
       fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
       fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
     } finally {

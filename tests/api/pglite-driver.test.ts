@@ -1,13 +1,18 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPGliteDriver } from '../../server/src/db/pglite-pool';
+import { Session } from '../../server/src/db/pglite-session';
+import { PGliteThread } from '../../server/src/db/pglite-thread';
 import { TEMPLATE_FILE } from '../support/template';
 
 /**
  * The pg-shaped PGlite driver speaks the wire protocol itself (prepared statements, one call into
  * the module per statement): what TypeORM and the services rely on must come out exactly as with
- * PGlite's query() — types, errors, transactions, statements after DDL. PGlite only (skipped on
- * DATABASE_URL runs, where `pg` is the driver).
+ * PGlite's query() — types, errors, transactions, statements after DDL — both with the instance on
+ * the caller's thread and on its own thread (how the app runs it: pglite-thread.ts). PGlite only
+ * (skipped on DATABASE_URL runs, where `pg` is the driver).
  */
 const onPglite = !process.env.DATABASE_URL;
 const d = onPglite ? describe : describe.skip;
@@ -17,19 +22,27 @@ interface Pool {
   connect(): Promise<{ query: Pool['query']; release(): void }>;
 }
 
-let db: PGlite;
-let pool: Pool;
-beforeAll(async () => {
-  db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(TEMPLATE_FILE)]) });
-  const { Pool } = createPGliteDriver(db);
-  pool = new Pool() as unknown as Pool;
-  await pool.query(`CREATE TABLE drv (id serial PRIMARY KEY, name text UNIQUE, n integer, big bigint, ok boolean, at timestamptz, j jsonb, b bytea, u uuid)`);
-});
-afterAll(async () => {
-  await db?.close();
-});
+const template = () => new Blob([fs.readFileSync(TEMPLATE_FILE)]);
 
-d('PGlite driver', () => {
+d.each([
+  ["on the caller's thread", 'caller'],
+  ['on its own thread', 'thread'],
+] as const)('PGlite driver %s', (_label, where) => {
+  let db: PGlite | null = null;
+  let thread: PGliteThread | null = null;
+  let pool: Pool;
+  beforeAll(async () => {
+    if (where === 'caller') db = await PGlite.create({ loadDataDir: template() });
+    else thread = await PGliteThread.open({ loadDataDir: template() });
+    const { Pool } = createPGliteDriver(db ? new Session(db) : thread!);
+    pool = new Pool() as unknown as Pool;
+    await pool.query(`CREATE TABLE drv (id serial PRIMARY KEY, name text UNIQUE, n integer, big bigint, ok boolean, at timestamptz, j jsonb, b bytea, u uuid)`);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await thread?.close();
+  });
+
   it('binds and parses values as PGlite does', async () => {
     const at = new Date('2030-01-02T03:04:05.678Z');
     const u = '6f1b3c8e-2d4a-4b8e-9c1d-0a1b2c3d4e5f';
@@ -38,7 +51,12 @@ d('PGlite driver', () => {
     expect(ins.rowCount).toBe(1);
     const { rows } = await pool.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = ANY($1::uuid[])`, [[u]]);
     expect(rows).toEqual([{ name: 'a', n: 42, big: 9007199254740991, ok: true, at, j: { k: [1, 'x'] }, u, nothing: null }]);
-    expect(await db.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = $1`, [u]).then((r) => r.rows)).toEqual(rows);
+    // Built in this realm, whichever thread ran the statement (the test sandbox is a realm of its own).
+    expect(rows[0].at).toBeInstanceOf(Date);
+    const arrays = await pool.query(`SELECT ARRAY[$1::uuid] AS us, ARRAY[1, 2]::int[] AS ns, '{"a b",c}'::text[] AS ts`, [u]);
+    expect(arrays.rows).toEqual([{ us: [u], ns: [1, 2], ts: ['a b', 'c'] }]);
+    expect(Array.isArray(arrays.rows[0].ns) && arrays.rows[0].ns instanceof Array).toBe(true);
+    if (db) expect(await db.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = $1`, [u]).then((r) => r.rows)).toEqual(rows);
   });
 
   it('round-trips bytea (sent as binary) and text with every kind of character', async () => {
@@ -96,5 +114,50 @@ d('PGlite driver', () => {
   it('answers multi-statement text with the last result, as exec() does', async () => {
     const r = await pool.query(`SELECT 1 AS a; SELECT 2 AS b`);
     expect(r.rows).toEqual([{ b: 2 }]);
+  });
+});
+
+d('the database thread', () => {
+  it('keeps what was written in its data folder once closed, and a reopened thread reads it back', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-pglite-thread-'));
+    try {
+      const first = await PGliteThread.open({ dataDir: dir });
+      await first.run(`CREATE TABLE kept (v text)`, undefined);
+      await first.run(`INSERT INTO kept VALUES ($1)`, ['a chapter']);
+      await first.close();
+      await expect(first.run(`SELECT 1`, undefined)).rejects.toThrow('The embedded database stopped.');
+      const again = await PGliteThread.open({ dataDir: dir });
+      try {
+        expect((await again.run(`SELECT v FROM kept`, undefined)).rows).toEqual([{ v: 'a chapter' }]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails waiting and later statements, instead of hanging, when the thread dies', async () => {
+    const thread = await PGliteThread.open({});
+    const waiting = thread.run(`SELECT pg_sleep(0.2)`, undefined);
+    // The thread ending under a statement (out of memory, a crash in the module) looks like this.
+    await (thread as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(waiting).rejects.toThrow('The embedded database stopped.');
+    await expect(thread.run(`SELECT 1`, undefined)).rejects.toThrow('The embedded database stopped.');
+    await thread.close();
+  });
+
+  it('hands over a dump of its data folder that a new thread starts from', async () => {
+    const thread = await PGliteThread.open({});
+    await thread.run(`CREATE TABLE dumped (v int)`, undefined);
+    await thread.run(`INSERT INTO dumped VALUES (7)`, undefined);
+    const dump = await thread.dumpDataDir();
+    await thread.close();
+    const copy = await PGliteThread.open({ loadDataDir: dump });
+    try {
+      expect((await copy.run(`SELECT v FROM dumped`, undefined)).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await copy.close();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { Config } from '../config/env';
 import { lockDataDir } from './data-dir-lock';
@@ -7,12 +6,13 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 import { createPGliteDriver } from './pglite-pool';
+import { PGliteThread } from './pglite-thread';
 
 export interface Database {
   dataSource: DataSource;
   kind: 'pglite' | 'postgres';
-  /** The embedded instance (PGlite only), e.g. to dump a migrated template in tests. */
-  pglite?: PGlite;
+  /** The embedded database's thread (PGlite only), e.g. to dump a migrated template in tests. */
+  embedded?: PGliteThread;
   /** Closes TypeORM, then PGlite (flushing its files), then releases the data-folder lock. */
   close(): Promise<void>;
 }
@@ -48,9 +48,10 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
   }
 
   const release = config.databaseInMemory ? () => undefined : lockDataDir(config.dataDir);
-  let pglite: PGlite | undefined;
+  let pglite: PGliteThread | undefined;
   try {
-    pglite = await PGlite.create({
+    // On a thread of its own: see pglite-thread.ts.
+    pglite = await PGliteThread.open({
       dataDir: config.databaseInMemory ? undefined : path.join(config.dataDir, 'pglite'),
       loadDataDir: options.pgliteLoadDataDir,
     });
@@ -60,7 +61,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
     return {
       dataSource,
       kind: 'pglite',
-      pglite: db,
+      embedded: db,
       close: async () => {
         try {
           if (dataSource.isInitialized) await dataSource.destroy();

@@ -102,8 +102,8 @@ export class LiveChapter {
         await new Promise<void>((r) => (wake = r));
         wake = null;
         // Woken by the first new event: let the rest of this tick's work (a generation appending the
-        // rest of its chapter and committing it, all in microtasks on PGlite) queue up behind it, so
-        // it goes out as one frame. process.nextTick runs once the microtask queue is empty.
+        // rest of its chapter in microtasks, or several generations ending in one turn) queue up
+        // behind it, so it goes out as one frame. process.nextTick runs once the microtask queue is empty.
         await new Promise<void>((r) => process.nextTick(r));
       }
     } finally {

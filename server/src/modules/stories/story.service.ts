@@ -62,9 +62,9 @@ const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs
  */
 const BACKGROUND_BUDGET_MS = 3;
 /**
- * Background generations waiting on the database at once (PostgreSQL; PGlite answers in the same
- * tick): beyond it no other one goes on, so they never take every pooled connection (10) from the
- * requests players are waiting on.
+ * Background generations waiting on the database at once: beyond it no other one goes on, so they
+ * never take every pooled connection (PostgreSQL: 10; PGlite: its one session) from the requests
+ * players are waiting on.
  */
 const BACKGROUND_ON_IO_MAX = 4;
 /** Up to this many chapters running on this instance, each chunk of each one gets its own loop turn. */
@@ -175,7 +175,7 @@ export class StoryService {
   private closed = false;
   private readonly aborts = new Set<AbortController>();
   private readonly lane = new GenerationLane(BACKGROUND_BUDGET_MS, BACKGROUND_ON_IO_MAX);
-  /** PGlite: one session in this process, SQL on this thread (see commitInOneStatement). */
+  /** PGlite: one session whose statements run one at a time (see commitInOneStatement). */
   private readonly inProcessDatabase: boolean;
 
   constructor(
@@ -464,8 +464,8 @@ export class StoryService {
    * started from (stats, setting, active mission, latest chapter; the chapter still this
    * generation's). The guard and the writes are one statement, and on PGlite a statement runs with
    * the session to itself — nothing can change between the check and the writes — so it is as
-   * atomic and isolated as the transaction below, in one call instead of four (on PGlite every call
-   * is this thread's CPU). On PostgreSQL a statement's snapshot can predate the lock it takes, so
+   * atomic and isolated as the transaction below, in one call instead of four (PGlite's one session
+   * runs every call of every player one after another). On PostgreSQL a statement's snapshot can predate the lock it takes, so
    * the locking transaction stays. Null when the guard does not hold: commit() then decides, with
    * the lock, what to write or which CONFLICT to report.
    */

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { decodeAnswer, errorFromWire, parsersFor, type Parsers, type PgResult, type SessionRunner, type WireError } from './pglite-session';
+
+/**
+ * The embedded database (PGlite) on a thread of its own.
+ *
+ * PGlite is PostgreSQL compiled to WebAssembly: every statement — planning, executing, writing its
+ * pages to the data folder — is synchronous work on the thread that owns the instance. On the app's
+ * thread that was about a third of the event loop's time under load (measured in the story bench),
+ * time in which no request, WebSocket frame or chapter chunk moved. Here the instance lives in a
+ * worker thread: the app's thread only sends a statement and receives its rows, the database works
+ * meanwhile on the machine's other core, and to the app a statement is an I/O wait like any on
+ * PostgreSQL. Still one session whose statements run one at a time (the driver's mutex and the
+ * worker's order), so everything pglite-pool.ts promises holds unchanged.
+ */
+export type ToDatabase = { id: number } & (
+  | { op: 'open'; dataDir?: string; loadDataDir?: Uint8Array }
+  | { op: 'run'; sql: string; params: unknown[] | undefined }
+  | { op: 'dump' }
+  | { op: 'close' }
+);
+type FromDatabase = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
+type Request = { [K in ToDatabase['op']]: Omit<Extract<ToDatabase, { op: K }>, 'id'> }[ToDatabase['op']];
+
+export interface PGliteThreadOptions {
+  /** The data folder; undefined → in memory. */
+  dataDir?: string;
+  /** A dump (dumpDataDir) to start from. */
+  loadDataDir?: Blob;
+}
+
+export class PGliteThread implements SessionRunner {
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+  /** Set once the thread is gone (closed, or died): every later call fails with it. */
+  private stopped: Error | null = null;
+  private readonly exited: Promise<void>;
+  private closing = false;
+  private parsers: Parsers = parsersFor([]);
+
+  private constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on('message', (m: FromDatabase) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      // The thread keeps the process alive only while an answer is awaited, like a socket with a
+      // query in flight: an idle database never holds the process open.
+      if (this.pending.size === 0 && !this.closing) this.worker.unref();
+      if (m.ok) p.resolve(m.value);
+      else p.reject(errorFromWire(m.error));
+    });
+    // A crash inside the thread (out of memory, a bug in the module): every waiting call fails
+    // instead of hanging, and so does every later one.
+    worker.on('error', (e) => this.stop(e));
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', () => {
+        this.stop(new Error('The embedded database stopped.'));
+        resolve();
+      }),
+    );
+  }
+
+  static async open(options: PGliteThreadOptions): Promise<PGliteThread> {
+    const thread = new PGliteThread(spawn());
+    const loadDataDir = options.loadDataDir ? new Uint8Array(await options.loadDataDir.arrayBuffer()) : undefined;
+    try {
+      const arrayTypes = await thread.call({ op: 'open', dataDir: options.dataDir, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
+      thread.parsers = parsersFor(arrayTypes as Array<[number, number]>);
+    } catch (e) {
+      await thread.worker.terminate();
+      throw e;
+    }
+    return thread;
+  }
+
+  async run(sql: string, params: unknown[] | undefined): Promise<PgResult> {
+    const answer = (await this.call({ op: 'run', sql, params })) as Uint8Array;
+    return decodeAnswer(sql, Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), this.parsers);
+  }
+
+  /** The data folder as a gzipped tarball (PGlite's dumpDataDir), e.g. a migrated template for tests. */
+  async dumpDataDir(): Promise<Blob> {
+    return new Blob([(await this.call({ op: 'dump' })) as Uint8Array]);
+  }
+
+  /** How busy the database's thread has been (diagnostics: worker_threads' eventLoopUtilization). */
+  utilization(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.worker.performance.eventLoopUtilization(since);
+  }
+
+  /** Closes PGlite (flushing its files) and ends the thread. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    if (this.closing) return this.exited;
+    // Held until the thread has ended: closing is work the process must wait for.
+    this.closing = true;
+    this.worker.ref();
+    try {
+      await this.call({ op: 'close' });
+    } finally {
+      const timer = setTimeout(() => void this.worker.terminate(), 5000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+
+  private call(request: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id } as ToDatabase, transfer);
+    });
+  }
+
+  private stop(e: Error): void {
+    this.stopped ??= e;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
+
+/**
+ * The compiled worker next to this file; from TypeScript sources (the test runner), the same module
+ * compiled on load with swc (a dev dependency, like the test runner's own transform).
+ */
+function spawn(): Worker {
+  const ext = path.extname(__filename);
+  const entry = path.join(__dirname, `pglite-worker${ext}`);
+  if (ext === '.js') return new Worker(entry);
+  if (!fs.existsSync(entry)) throw new Error(`pglite worker not found: ${entry}`);
+  const swc = require.resolve('@swc/core');
+  return new Worker(
+    `const fs = require('node:fs');
+     const { workerData } = require('node:worker_threads');
+     const swc = require(workerData.swc);
+     require.extensions['.ts'] = (module, filename) => module._compile(
+       swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+         filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' },
+       }).code,
+       filename,
+     );
+     require(workerData.entry);`,
+    { eval: true, workerData: { swc, entry } },
+  );
+}
