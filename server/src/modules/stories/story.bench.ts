@@ -333,10 +333,14 @@ async function main(): Promise<void> {
     }
     statements = 0;
     const profile = flag('profile') ? await startProfile() : null;
+    const dbElu0 = app.db.embedded?.utilization();
     const elu0 = performance.eventLoopUtilization();
+    const playersElu0 = w.performance.eventLoopUtilization();
     const cpu0 = process.cpuUsage();
     const r = await run(players, CHAPTERS);
     const elu = performance.eventLoopUtilization(elu0);
+    const playersElu = w.performance.eventLoopUtilization(playersElu0);
+    const dbElu = dbElu0 ? app.db.embedded!.utilization(dbElu0) : null;
     const cpu = process.cpuUsage(cpu0);
     if (profile) await profile.stop(flag('profile')!);
     const perChapter = statements / Math.max(1, r.latencies.length);
@@ -365,6 +369,10 @@ async function main(): Promise<void> {
     console.log(
       `app thread busy ${(elu.active / n).toFixed(2)} ms per chapter (event loop ${(elu.utilization * 100).toFixed(0)}% busy); process CPU (app + players) ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms per chapter`,
     );
+    console.log(
+      `process CPU: user ${(cpu.user / 1000 / n).toFixed(2)} + system ${(cpu.system / 1000 / n).toFixed(2)} ms per chapter; players' thread busy ${(playersElu.active / n).toFixed(2)} ms per chapter`,
+    );
+    if (dbElu) console.log(`database thread busy ${(dbElu.active / n).toFixed(2)} ms per chapter (${(dbElu.utilization * 100).toFixed(0)}% busy)`);
     console.log(`chapter latency  p50 ${f(pct(r.latencies, 50))}  p95 ${f(pct(r.latencies, 95))}  p99 ${f(pct(r.latencies, 99))}  max ${f(pct(r.latencies, 100))}`);
     console.log(`first chunk      p50 ${f(pct(r.firstChunks, 50))}  p95 ${f(pct(r.firstChunks, 95))}  p99 ${f(pct(r.firstChunks, 99))}`);
     if (flag('detail')) {
