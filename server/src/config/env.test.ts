@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.dataDir).toBe(path.resolve(__dirname, '..', '..', '..', 'data'));
     expect(c.publicUrl).toBe('http://localhost:4000');
+    expect(c.pgliteThread).toBe('worker');
   });
 
   it('PORT, DATA_DIR and DATABASE_URL change it', () => {
@@ -15,18 +16,19 @@ describe('loadConfig', () => {
     expect(c.port).toBe(4555);
     expect(c.dataDir).toBe('/tmp/tf-x');
     expect(c.databaseUrl).toBe('postgres://u@h:5432/db');
+    expect(loadConfig({ PGLITE_THREAD: 'main' }).pgliteThread).toBe('main');
   });
 
   it('refuses bad values with one message naming every bad variable', () => {
     let err: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud', PGLITE_THREAD: 'both' });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const msg = (err as Error).message;
-    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL']) expect(msg).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'PGLITE_THREAD']) expect(msg).toContain(name);
   });
 
   it('treats blank values as unset', () => {

@@ -6,13 +6,13 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 import { createPGliteDriver } from './pglite-pool';
-import { PGliteThread } from './pglite-thread';
+import { openEmbedded, type EmbeddedDatabase } from './pglite-thread';
 
 export interface Database {
   dataSource: DataSource;
   kind: 'pglite' | 'postgres';
-  /** The embedded database's thread (PGlite only), e.g. to dump a migrated template in tests. */
-  embedded?: PGliteThread;
+  /** The embedded database (PGlite only), e.g. to dump a migrated template in tests. */
+  embedded?: EmbeddedDatabase;
   /** Closes TypeORM, then PGlite (flushing its files), then releases the data-folder lock. */
   close(): Promise<void>;
 }
@@ -48,10 +48,11 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
   }
 
   const release = config.databaseInMemory ? () => undefined : lockDataDir(config.dataDir);
-  let pglite: PGliteThread | undefined;
+  let pglite: EmbeddedDatabase | undefined;
   try {
-    // On a thread of its own: see pglite-thread.ts.
-    pglite = await PGliteThread.open({
+    // On a thread of its own unless PGLITE_THREAD=main: see pglite-thread.ts.
+    pglite = await openEmbedded({
+      thread: config.pgliteThread,
       dataDir: config.databaseInMemory ? undefined : path.join(config.dataDir, 'pglite'),
       loadDataDir: options.pgliteLoadDataDir,
     });

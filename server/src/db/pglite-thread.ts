@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { decodeAnswer, errorFromWire, parsersFor, type Parsers, type PgResult, type SessionRunner, type WireError } from './pglite-session';
+import { PGlite } from '@electric-sql/pglite';
+import { decodeAnswer, errorFromWire, parsersFor, Session, type Parsers, type PgResult, type SessionRunner, type WireError } from './pglite-session';
 
 /**
  * The embedded database (PGlite) on a thread of its own.
@@ -15,6 +16,11 @@ import { decodeAnswer, errorFromWire, parsersFor, type Parsers, type PgResult, t
  * meanwhile on the machine's other core, and to the app a statement is an I/O wait like any on
  * PostgreSQL. Still one session whose statements run one at a time (the driver's mutex and the
  * worker's order), so everything pglite-pool.ts promises holds unchanged.
+ *
+ * The hand-off is not free: each statement is two messages between threads, and in the story bench
+ * on a 2-core VM the process spends about a fifth more CPU per chapter — in exchange, first chunks
+ * under load arrive about a third sooner. PGLITE_THREAD=main keeps PGlite on the app's thread, for
+ * hosts without a core to spare.
  */
 export type ToDatabase = { id: number } & (
   | { op: 'open'; dataDir?: string; loadDataDir?: Uint8Array }
@@ -32,7 +38,30 @@ export interface PGliteThreadOptions {
   loadDataDir?: Blob;
 }
 
-export class PGliteThread implements SessionRunner {
+/** The embedded database as the app holds it, wherever PGlite runs. */
+export interface EmbeddedDatabase extends SessionRunner {
+  /** The data folder as a gzipped tarball (PGlite's dumpDataDir), e.g. a migrated template for tests. */
+  dumpDataDir(): Promise<Blob>;
+  /** Closes PGlite, flushing its files. */
+  close(): Promise<void>;
+  /** How busy the database's own thread has been (diagnostics); null when it runs on the app's thread. */
+  utilization(since?: EventLoopUtilization): EventLoopUtilization | null;
+}
+
+/** Opens PGlite on its own thread (`worker`) or on this one (`main`): see the top of this file. */
+export async function openEmbedded(options: PGliteThreadOptions & { thread: 'worker' | 'main' }): Promise<EmbeddedDatabase> {
+  if (options.thread === 'worker') return PGliteThread.open(options);
+  const db = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const session = new Session(db);
+  return {
+    run: (sql, params) => session.run(sql, params),
+    dumpDataDir: async () => db.dumpDataDir('gzip'),
+    close: () => db.close(),
+    utilization: () => null,
+  };
+}
+
+export class PGliteThread implements EmbeddedDatabase {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private seq = 0;
   /** Set once the thread is gone (closed, or died): every later call fails with it. */

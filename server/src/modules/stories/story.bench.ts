@@ -288,7 +288,8 @@ async function main(): Promise<void> {
     // With REDIS_URL, counters of this run only.
     ops: { ...base.ops, rateLimit: { ...base.ops.rateLimit, perIp: 0 }, rateLimitKeyPrefix: `taleforge:rl:bench:${Date.now().toString(36)}:` },
   };
-  const dbLabel = pg ? `PostgreSQL (${new URL(base.databaseUrl!).host}, schema of its own)` : inMemory ? 'PGlite (in memory)' : 'PGlite (fresh data folder)';
+  const pgliteWhere = base.pgliteThread === 'worker' ? 'on a thread of its own' : "on the app's thread (PGLITE_THREAD=main)";
+  const dbLabel = pg ? `PostgreSQL (${new URL(base.databaseUrl!).host}, schema of its own)` : `PGlite (${inMemory ? 'in memory' : 'fresh data folder'}, ${pgliteWhere})`;
 
   let app: App | null = null;
   let worker: Worker | null = null;
