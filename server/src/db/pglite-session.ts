@@ -3,7 +3,7 @@ import { messages, types, type PGlite } from '@electric-sql/pglite';
 /**
  * One PGlite session spoken to in PostgreSQL's wire protocol: what the driver (pglite-pool.ts) runs
  * its statements through, on the thread that owns the PGlite instance (pglite-thread.ts: a worker of
- * its own; tests of the driver itself: the caller's thread).
+ * its own by default, or the app's thread with PGLITE_THREAD=main).
  */
 export interface SessionRunner {
   /** Runs one statement (or, without parameters, a script) in the session; statements run in call order. */
@@ -31,12 +31,11 @@ export function commandOf(sql: string): string {
 //
 // Why not PGlite's query(): it parses, plans and describes every statement from scratch, makes six
 // calls into the WASM module for each (Parse, Describe, Bind, Describe, Execute, Sync) and decodes
-// the answers with a general-purpose protocol parser — all on the app's thread, since PGlite runs
-// in it. Here a statement text seen before runs as a named prepared statement (PostgreSQL's plan
+// the answers with a general-purpose protocol parser — all CPU of the thread PGlite runs on. Here a statement text seen before runs as a named prepared statement (PostgreSQL's plan
 // cache included) with one call into the module, and answers are decoded straight into rows. For
 // the app's short OLTP statements that is about 3× cheaper (a primary-key read: 290 → 90 µs).
-// Values are serialized and parsed with the instance's own serializers and parsers, so rows are
-// exactly what query() returns.
+// Values are serialized with the instance's own serializers and parsed with its parsers (or, on the
+// app's side of the thread, the same ones rebuilt: parsersFor), so rows are exactly what query() returns.
 
 /** Builds a batch of frontend messages in one buffer. */
 class Writer {
