@@ -333,6 +333,56 @@ describe('missions', () => {
   });
 });
 
+describe('mission effects of a chapter', () => {
+  // On PGlite these chapters commit in one statement, on PostgreSQL in the locking transaction:
+  // the same rows either way (the API suite runs on both).
+  it('a first mission completed by its own chapter, a completion without a successor, a new one after it; undo takes each back exactly', async () => {
+    const ai = patchedAI((n) =>
+      n === 0 ? { missionCompleted: true, newMission: 'Cross the salt flats' } : n === 1 ? { missionCompleted: true, newMission: null } : { missionCompleted: false, newMission: null },
+    );
+    useStoryAI(t, ai);
+    const p = await player();
+    const missions = async () =>
+      (
+        (await t.app.db.dataSource.query(
+          `SELECT objective, status, started_at_chapter AS s, completed_at_chapter AS c, completed_at IS NOT NULL AS done FROM missions WHERE character_id = $1 ORDER BY started_at, status DESC`,
+          [p.characterId],
+        )) as Array<{ objective: string; status: string; s: number; c: number | null; done: boolean }>
+      ).map((m) => [m.objective === 'Cross the salt flats' ? m.objective : m.status === 'completed' && m.s === 0 ? 'first' : 'later', m.status, m.s, m.c, m.done]);
+
+    const s0 = await snapshot(p.characterId);
+    const c0 = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId }, p.token);
+    expect(c0.status).toBe(200);
+    // The mission generated before chapter 0 was given to the storyteller, completed by it, and replaced.
+    expect(ai.calls[0]!.mission).toEqual(expect.any(String));
+    expect(c0.body).toMatchObject({ missionCompleted: true, newMission: { objective: 'Cross the salt flats', status: 'active' } });
+    expect(await missions()).toEqual([
+      ['first', 'completed', 0, 0, true],
+      ['Cross the salt flats', 'active', 0, null, false],
+    ]);
+    const s1 = await snapshot(p.characterId);
+
+    const c1 = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: 'Walk on' }, p.token);
+    expect(c1.body).toMatchObject({ missionCompleted: true, newMission: null });
+    expect(await missions()).toEqual([
+      ['first', 'completed', 0, 0, true],
+      ['Cross the salt flats', 'completed', 0, 1, true],
+    ]);
+    const s2 = await snapshot(p.characterId);
+
+    // No mission left: one is generated before chapter 2 and stays active.
+    const c2 = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: 'Rest' }, p.token);
+    expect(c2.body).toMatchObject({ missionCompleted: false, newMission: { status: 'active' } });
+    expect(ai.calls[2]!.mission).toBe(c2.body.newMission.objective);
+    expect((await missions()).slice(2)).toEqual([['later', 'active', 2, null, false]]);
+
+    for (const before of [s2, s1, s0]) {
+      expect((await t.rest('POST', '/api/stories/undo-chapter', { characterId: p.characterId }, p.token)).status).toBe(200);
+      expect(await snapshot(p.characterId)).toEqual(before);
+    }
+  });
+});
+
 describe('regenerate and undo', () => {
   it('takes are kept, the chosen take decides stats and missions exactly, and undo restores the state before the chapter', async () => {
     // Call 0: chapter 0. Call 1: chapter 1 take 0 (quiet). Call 2: chapter 1 take 1 (completes the mission, new setting).

@@ -459,15 +459,18 @@ export class StoryService {
   }
 
   /**
-   * The commit of the common case in a single statement, on an in-process database (PGlite) only:
-   * a next chapter that changes no mission, on a story whose state is still the one the chapter was
-   * started from (stats, setting, active mission, latest chapter; the chapter still this
-   * generation's). The guard and the writes are one statement, and on PGlite a statement runs with
-   * the session to itself — nothing can change between the check and the writes — so it is as
-   * atomic and isolated as the transaction below, in one call instead of four (PGlite's one session
-   * runs every call of every player one after another). On PostgreSQL a statement's snapshot can predate the lock it takes, so
-   * the locking transaction stays. Null when the guard does not hold: commit() then decides, with
-   * the lock, what to write or which CONFLICT to report.
+   * The commit of a next chapter in a single statement, on an in-process database (PGlite) only,
+   * when the story's state is still the one the chapter was started from (stats, setting, active
+   * mission, latest chapter; the chapter still this generation's). The guard and the writes —
+   * character, chapter, cleanup, and the chapter's mission effects (a mission generated before it,
+   * the one it completes, the one it brings) — are one statement, and on PGlite a statement runs with
+   * the session to itself: nothing can change between the check and the writes, so it is as atomic
+   * and isolated as the transaction below, in one call instead of five or six. That matters beyond
+   * the call count: PGlite has one session, and a transaction holds it for every player while its
+   * statements travel to and from the database thread — a round of first chapters (each bringing its
+   * first mission) used to queue behind those. On PostgreSQL a statement's snapshot can predate the
+   * lock it takes, so the locking transaction stays. Null when the guard does not hold: commit()
+   * then decides, with the lock, what to write or which CONFLICT to report.
    */
   private async commitInOneStatement(
     ctx: StoryContext,
@@ -479,7 +482,11 @@ export class StoryService {
   ): Promise<ChapterOutcome | null> {
     const now = new Date();
     const effects = decideMissionEffects(ctx.missionId ? { id: ctx.missionId } : null, preMission, result, now);
-    if (Object.keys(effects).length > 0) return null;
+    const pre = effects.preMission ?? null;
+    // A mission generated before this chapter and completed by it is written completed at once.
+    const preCompleted = pre !== null && effects.completedMissionId === pre.id;
+    // Otherwise the mission completed is the active one the guard checks ($15).
+    const completesActive = effects.completedMissionId !== undefined && !preCompleted;
     const statsBefore = ctx.character.stats;
     const settingBefore = ctx.character.currentSetting;
     const { after, applied } = raiseStats(statsBefore, result.statIncreases);
@@ -500,10 +507,25 @@ export class StoryService {
           WHERE id IN (SELECT id FROM ok)
        ), gone AS (
          DELETE FROM chapters WHERE character_id = $1 AND status = 'failed' AND EXISTS (SELECT 1 FROM ok)
+       ), pre AS (
+         INSERT INTO missions (id, character_id, objective, started_at, status, completed_at, started_at_chapter, completed_at_chapter)
+         SELECT $18::uuid, $1, $19, $20::timestamptz, CASE WHEN $21::boolean THEN 'completed' ELSE 'active' END,
+                CASE WHEN $21::boolean THEN $13::timestamptz END, $22::integer, CASE WHEN $21::boolean THEN $22::integer END
+           FROM ok WHERE $18::uuid IS NOT NULL
+       ), done AS (
+         UPDATE missions SET status = 'completed', completed_at = $13, completed_at_chapter = $22
+          WHERE $23::boolean AND id = $15::uuid AND character_id = $1 AND status = 'active' AND EXISTS (SELECT 1 FROM ok)
+         RETURNING id
+       ), next AS (
+         -- Reading done's row first orders this insert after the update that frees the one active
+         -- slot (uq_missions_one_active): sub-statements of a WITH otherwise run in no set order.
+         INSERT INTO missions (id, character_id, objective, started_at, status, started_at_chapter)
+         SELECT $24::uuid, $1, $25, $26::timestamptz, 'active', $22::integer
+           FROM ok WHERE $24::uuid IS NOT NULL AND (NOT $23::boolean OR EXISTS (SELECT 1 FROM done))
        )
        UPDATE chapters SET status = 'complete', is_selected = true, text = $8, choices = $9::jsonb, setting = $4,
               stat_increases = $10::jsonb, stats_after = $3::jsonb, stats_before = $11::jsonb, setting_before = $12,
-              mission_effects = '{}'::jsonb, completed_at = $13, updated_at = now()
+              mission_effects = $17::jsonb, completed_at = $13, updated_at = now()
         WHERE id = $2 AND status = 'generating' AND EXISTS (SELECT 1 FROM ok)
        RETURNING *`,
       [
@@ -523,6 +545,16 @@ export class StoryService {
         latestIndex,
         ctx.missionId,
         summary?.expectedThrough ?? -1,
+        JSON.stringify(effects),
+        pre?.id ?? null,
+        pre?.objective ?? null,
+        pre ? new Date(pre.startedAt) : null,
+        preCompleted,
+        live.index,
+        completesActive,
+        effects.newMission?.id ?? null,
+        effects.newMission?.objective ?? null,
+        effects.newMission ? new Date(effects.newMission.startedAt) : null,
       ],
     )) as Array<Record<string, unknown>>;
     const row = rows[0];
@@ -534,7 +566,7 @@ export class StoryService {
    * Four statements in the common case: BEGIN; the character locked, read with the checks; one
    * statement writing the character, the chapter and the cleanup; COMMIT. Missions are written only
    * when the take changes them (and a regenerated take first restores the state before it). On
-   * PGlite the common case usually commits in one statement first (commitInOneStatement).
+   * PGlite a next chapter usually commits in one statement first (commitInOneStatement).
    */
   private async commit(
     live: LiveChapter,
