@@ -28,6 +28,15 @@ const STREAM = /* GraphQL */ `
   }
 `;
 
+const PLAY = /* GraphQL */ `
+  subscription P($input: GenerateChapterInput!) {
+    playChapter(input: $input) {
+      chapterId status offset delta errorCode
+      result { newChapter { id text } updatedStats newIncreases }
+    }
+  }
+`;
+
 interface Ev {
   chapterId: string;
   status: string;
@@ -47,19 +56,20 @@ function wsClient(token: string): Client {
   });
 }
 
-/** Subscribes and collects events; `untilEvents` resolves once n events arrived. */
-function follow(client: Client, variables: Record<string, unknown>) {
+/** Subscribes and collects events; `untilEvents` resolves once n events arrived, `until` once a condition holds. */
+function follow(client: Client, variables: Record<string, unknown>, op: { query: string; field: 'chapterStream' | 'playChapter' } = { query: STREAM, field: 'chapterStream' }) {
   const events: Ev[] = [];
-  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const waiters: Array<{ ok: () => boolean; resolve: () => void }> = [];
   let error: unknown = null;
+  const until = (ok: () => boolean) => (ok() ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ ok, resolve })));
   const done = new Promise<void>((resolve) => {
-    client.subscribe<{ chapterStream: Ev }>(
-      { query: STREAM, variables },
+    client.subscribe<Record<string, Ev>>(
+      { query: op.query, variables },
       {
         next: (v) => {
           if (v.errors) error = v.errors;
-          if (v.data) events.push(v.data.chapterStream);
-          for (const w of [...waiters]) if (events.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+          if (v.data) events.push(v.data[op.field]!);
+          for (const w of [...waiters]) if (w.ok()) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
         },
         error: (e) => ((error = e), resolve()),
         complete: () => resolve(),
@@ -72,7 +82,8 @@ function follow(client: Client, variables: Record<string, unknown>) {
     get error() {
       return error;
     },
-    untilEvents: (n: number) => (events.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    untilEvents: (n: number) => until(() => events.length >= n),
+    until,
   };
 }
 
@@ -109,11 +120,11 @@ describe('streaming a chapter', () => {
 
     const first = wsClient(p.token);
     const a = follow(first, { characterId: p.characterId });
-    await a.untilEvents(1); // the (empty) text so far
     gate.release(3);
     await gate.yielded(3);
-    // The three sentences, in one event or several (deltas written in the same tick share one).
-    await a.untilEvents(2);
+    // The three sentences, in one event or two (nothing is sent before the first chunk; what comes
+    // soon after a frame waits for the next one).
+    await a.until(() => apply('', a.events) === gate.text());
     expect(a.events.every((e) => e.status === 'generating' && e.chapterId === chapterId)).toBe(true);
     const seenByA = apply('', a.events);
     // The phone drops: the socket dies without a goodbye, and more prose is written meanwhile.
@@ -274,5 +285,72 @@ describe('one chapter at a time per character', () => {
     expect(o2.chapter.id).toBe(o1.chapter.id);
     expect(o2.chapter.text).toBe(o1.chapter.text);
     expect(frames[frames.length - 1]).toMatch(/^complete:/);
+  });
+});
+
+describe('playChapter: start and stream in one operation', () => {
+  const play = (client: Client, input: Record<string, unknown>) => follow(client, { input }, { query: PLAY, field: 'playChapter' });
+
+  it('streams the chapter it starts (first event already with text); sent again after a dropped socket, it joins the running chapter, and once done replays it: one chapter', async () => {
+    const gate = gatedStream();
+    useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const p = await player();
+    const input = { characterId: p.characterId, userChoice: null, expectedIndex: 0 };
+
+    const first = wsClient(p.token);
+    const a = play(first, input);
+    gate.release(2);
+    await gate.yielded(2);
+    await a.untilEvents(1);
+    // No empty "started" event: the first one carries the first chunk, and the chapter's id.
+    expect(a.events[0]).toMatchObject({ status: 'generating', offset: 0 });
+    expect(a.events[0]!.delta.length).toBeGreaterThan(0);
+    const chapterId = a.events[0]!.chapterId;
+    await first.dispose(); // the phone drops mid-chapter
+
+    // The player's page sends the same operation again: it joins, text so far first, then the rest.
+    const second = wsClient(p.token);
+    const b = play(second, input);
+    await b.untilEvents(1);
+    expect(b.events[0]).toMatchObject({ chapterId, status: 'generating', offset: 0 });
+    expect(b.events[0]!.delta).toBe(gate.text());
+    gate.release(Infinity);
+    await b.done;
+    await second.dispose();
+    expect(b.error).toBeNull();
+    const stored = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId });
+    expect(stored).toMatchObject({ status: 'complete', isSelected: true, index: 0 });
+    expect(apply('', b.events)).toBe(stored.text);
+    expect(b.events[b.events.length - 1]!.result!.newChapter.text).toBe(stored.text);
+
+    // Once more after it finished (a retry that was lost in flight): the same chapter, complete, at once.
+    const third = wsClient(p.token);
+    const c = play(third, input);
+    await c.done;
+    await third.dispose();
+    expect(c.error).toBeNull();
+    expect(c.events).toHaveLength(1);
+    expect(c.events[0]).toMatchObject({ chapterId, status: 'complete', offset: 0, delta: stored.text });
+    expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId })).toBe(1);
+  });
+
+  it('a refused start ends the operation with its code before any event, and writes nothing', async () => {
+    useStoryAI(t, scriptedAI());
+    const p = await player();
+    const stranger = await signUp(t);
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      [stranger.accessToken, { characterId: p.characterId }, 'NOT_FOUND'],
+      [p.token, { characterId: p.characterId, expectedIndex: 3 }, 'CONFLICT'],
+      [p.token, { characterId: p.characterId, userChoice: 'x'.repeat(501) }, 'BAD_USER_INPUT'],
+    ];
+    for (const [token, input, code] of cases) {
+      const client = wsClient(token);
+      const s = play(client, input);
+      await s.done;
+      await client.dispose();
+      expect(s.events).toHaveLength(0);
+      expect(JSON.stringify(s.error)).toContain(code);
+    }
+    expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId })).toBe(0);
   });
 });

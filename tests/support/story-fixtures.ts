@@ -63,6 +63,7 @@ export function gatedStream() {
   let releases = 0;
   let waiters: Array<() => void> = [];
   let sent = 0;
+  let text = '';
   const sentWaiters: Array<{ n: number; resolve: () => void }> = [];
   const bumpSent = () => {
     sent++;
@@ -76,6 +77,8 @@ export function gatedStream() {
       waiters = [];
       ws.forEach((w) => w());
     },
+    /** The text of the deltas yielded so far. */
+    text: () => text,
     /** Resolves once `n` deltas have been yielded. */
     yielded(n: number) {
       return sent >= n ? Promise.resolve() : new Promise<void>((resolve) => sentWaiters.push({ n, resolve }));
@@ -86,6 +89,7 @@ export function gatedStream() {
         if (ev.type === 'delta') {
           while (i >= releases) await new Promise<void>((r) => waiters.push(r));
           i++;
+          text += ev.text;
           yield ev;
           bumpSent();
         } else {

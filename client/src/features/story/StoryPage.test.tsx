@@ -105,24 +105,15 @@ describe('story screen', () => {
 
   it("no chapter: 'Start your adventure!', then 'Generating initial story...', then the text as it streams", async () => {
     let character = storyCharacter();
-    const { subscriptions, calls } = await renderApp(
-      '/storychat/c-1',
-      {
-        StoryPage_character: () => ({ data: { character } }),
-        StoryPage_startChapter: () => ({ data: { startChapter: { __typename: 'ChapterGeneration', chapterId: 'ch-0', characterId: 'c-1', index: 0, take: 0, joined: false } } }),
-      },
-      { signedIn: true },
-    );
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
     expect(await screen.findByText('Generating initial story...')).toBeTruthy();
-    const channel = await subscriptions.channel('StoryPage_chapterStream');
-    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-0' });
-    expect(calls.find((c) => c.operationName === 'StoryPage_startChapter')?.variables).toEqual({
-      input: { characterId: 'c-1', userChoice: '', readingLevel: 8, expectedIndex: 0 },
-    });
+    // One operation starts the chapter and streams it.
+    const channel = await subscriptions.channel('StoryPage_playChapter');
+    expect(channel.variables).toEqual({ input: { characterId: 'c-1', userChoice: '', readingLevel: 8, expectedIndex: 0 } });
 
     const frame = (status: string, offset: number, delta: string, result: unknown = null) => ({
-      chapterStream: { __typename: 'ChapterStreamEvent', chapterId: 'ch-0', index: 0, take: 0, status, offset, delta, errorCode: null, error: null, result },
+      playChapter: { __typename: 'ChapterStreamEvent', chapterId: 'ch-0', index: 0, take: 0, status, offset, delta, errorCode: null, error: null, result },
     });
     act(() => channel.emit(frame('generating', 0, 'The storm ')));
     const live = await screen.findByTestId('live-chapter');
@@ -154,12 +145,9 @@ describe('story screen', () => {
 
   it('earlier chapters with the choice before and a divider after; choices highlight; send rules; stat gains', async () => {
     const chapters = [chapter(0), chapter(1, { statIncreases: { strength: 2 } })];
-    const { container, calls } = await renderApp(
+    const { container, subscriptions } = await renderApp(
       '/storychat/c-1',
-      {
-        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters, mission: mission('Find the lighthouse') }) } }),
-        StoryPage_startChapter: () => new Promise(() => undefined),
-      },
+      { StoryPage_character: () => ({ data: { character: storyCharacter({ chapters, mission: mission('Find the lighthouse') }) } }) },
       { signedIn: true },
     );
     await screen.findByRole('button', { name: 'Climb the mast' });
@@ -181,26 +169,19 @@ describe('story screen', () => {
     fireEvent.click(send);
     await waitFor(() => expect(box.disabled).toBe(true));
     expect(send.disabled).toBe(true);
-    expect(calls.find((c) => c.operationName === 'StoryPage_startChapter')?.variables).toMatchObject({ input: { userChoice: 'Jump ship', expectedIndex: 2 } });
+    expect((await subscriptions.channel('StoryPage_playChapter')).variables).toMatchObject({ input: { userChoice: 'Jump ship', expectedIndex: 2 } });
   });
 
   it('a chapter bringing a new mission highlights the old one as complete, then shows the new one', async () => {
     let character = storyCharacter({ chapters: [chapter(0)], mission: mission('Find the lighthouse') });
-    const { subscriptions } = await renderApp(
-      '/storychat/c-1',
-      {
-        StoryPage_character: () => ({ data: { character } }),
-        StoryPage_startChapter: () => ({ data: { startChapter: { __typename: 'ChapterGeneration', chapterId: 'ch-1', characterId: 'c-1', index: 1, take: 0, joined: false } } }),
-      },
-      { signedIn: true },
-    );
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Climb the mast' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    const channel = await subscriptions.channel('StoryPage_chapterStream');
+    const channel = await subscriptions.channel('StoryPage_playChapter');
     character = storyCharacter({ chapters: [chapter(0), chapter(1)], mission: mission('Sink the armada', 'm-2') });
     act(() =>
       channel.emit({
-        chapterStream: {
+        playChapter: {
           __typename: 'ChapterStreamEvent', chapterId: 'ch-1', index: 1, take: 0, status: 'complete', offset: 0, delta: 'Chapter 2 text.', errorCode: null, error: null,
           result: { __typename: 'GenerateChapterPayload', newChapter: chapter(1), updatedStats: {}, newIncreases: { strength: 1 }, newSettingGenerated: false, settingText: null, missionCompleted: true, newMission: mission('Sink the armada', 'm-2') },
         },
@@ -213,14 +194,29 @@ describe('story screen', () => {
     expect(within(panel).getByText('Sink the armada')).toBeTruthy();
   });
 
+  it('reloaded while a chapter is being written: follows that chapter from the text so far', async () => {
+    const character = storyCharacter({ chapters: [chapter(0)], generatingChapterId: 'ch-1' });
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
+    const channel = await subscriptions.channel('StoryPage_chapterStream');
+    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1' });
+    expect(subscriptions.channels.some((c) => c.operationName === 'StoryPage_playChapter')).toBe(false); // nothing new started
+    const event = (chapterId: string, delta: string) => ({
+      chapterStream: { __typename: 'ChapterStreamEvent', chapterId, index: 1, take: 0, status: 'generating', offset: 0, delta, errorCode: null, error: null, result: null },
+    });
+    act(() => channel.emit(event('ch-9', 'Not this one.')));
+    act(() => channel.emit(event('ch-1', 'The mast creaks as you climb.')));
+    const live = await screen.findByTestId('live-chapter');
+    await waitFor(() => expect(live.textContent).toContain('The mast creaks as you climb.'));
+    expect(live.textContent).not.toContain('Not this one.');
+  });
+
   it("a failed chapter alerts 'Failed to generate story chapter. Please try again.'", async () => {
     const error = jest.spyOn(toast, 'error');
-    await renderApp(
-      '/storychat/c-1',
-      { StoryPage_character: () => ({ data: { character: storyCharacter() } }), StoryPage_startChapter: () => ({ networkError: true }) },
-      { signedIn: true },
-    );
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter() } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
+    // The start refused (CONFLICT, RATE_LIMITED…) or the socket lost for good: the operation errors.
+    const channel = await subscriptions.channel('StoryPage_playChapter');
+    act(() => channel.fail(new Error('The story has moved on since you chose this action; reload it.')));
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again.'));
     expect(await screen.findByRole('button', { name: 'Start your adventure!' })).toBeTruthy();
   });

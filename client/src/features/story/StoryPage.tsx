@@ -9,16 +9,18 @@ import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   StoryPage_chapterStreamDocument,
   StoryPage_exportStoryDocument,
+  StoryPage_playChapterDocument,
   useStoryPage_characterQuery,
   useStoryPage_regenerateChapterMutation,
   useStoryPage_selectChapterTakeMutation,
   useStoryPage_settingStylesQuery,
   useStoryPage_settingsQuery,
-  useStoryPage_startChapterMutation,
   useStoryPage_undoLastChapterMutation,
   useStoryPage_updateMissionObjectiveMutation,
   type StoryChapterResultFieldsFragment,
+  type GenerateChapterInput,
   type StoryPage_chapterStreamSubscription,
+  type StoryPage_playChapterSubscription,
 } from '../../gql/graphql';
 import { DEFAULT_READING_LEVEL } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
@@ -28,6 +30,15 @@ import { StatsPanel } from './StatsPanel';
 import { applyDelta, currentAction, positiveIncreases, sendDisabled } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import './story.css';
+
+/**
+ * What a stream follows: a chapter being written (after a reload), or a chapter this page starts —
+ * one playChapter operation starts it and streams it, so its first words come one round trip sooner
+ * than a mutation followed by a subscription. If the socket drops, graphql-ws sends the operation
+ * again on reconnect; with expectedIndex the server joins the running chapter (text so far, then the
+ * rest) or replays the finished one, and never writes a second.
+ */
+type StreamSource = { kind: 'follow'; chapterId: string | null } | { kind: 'play'; input: GenerateChapterInput };
 
 interface LiveChapter {
   chapterId: string | null;
@@ -69,7 +80,6 @@ export default function StoryPage() {
   const stream = useRef<Subscription | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
-  const [startChapter] = useStoryPage_startChapterMutation();
   const [regenerate, regenerateState] = useStoryPage_regenerateChapterMutation();
   const [selectTake, selectTakeState] = useStoryPage_selectChapterTakeMutation();
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
@@ -108,8 +118,9 @@ export default function StoryPage() {
 
   /** Follows a chapter as it is written (graphql-ws): text so far, then each piece, then the result. */
   const follow = useCallback(
-    (chapterId: string | null, actionText: string | null, first: boolean, previousMission: string | null) => {
+    (source: StreamSource, actionText: string | null, first: boolean, previousMission: string | null) => {
       stream.current?.unsubscribe();
+      let chapterId = source.kind === 'follow' ? source.chapterId : null;
       setLive({ chapterId, text: '', action: actionText, first });
       let done = false;
       const finish = async (result: StoryChapterResultFieldsFragment | null, failed: boolean) => {
@@ -121,23 +132,24 @@ export default function StoryPage() {
         await settle(failed ? null : result, previousMission);
         setLive(null);
       };
-      stream.current = client
-        .subscribe<StoryPage_chapterStreamSubscription>({
-          query: StoryPage_chapterStreamDocument,
-          variables: { characterId: id, chapterId },
-        })
-        .subscribe({
-          next: ({ data: frame, error: frameError }) => {
-            if (frameError) return void finish(null, true);
-            const event = frame?.chapterStream;
-            if (!event || (chapterId && event.chapterId !== chapterId)) return;
-            setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
-            if (event.status === 'complete') void finish(event.result, false);
-            else if (event.status === 'failed') void finish(null, true);
-          },
-          error: () => void finish(null, true),
-          complete: () => void finish(null, false),
-        });
+      type Event = StoryPage_chapterStreamSubscription['chapterStream'];
+      const onEvent = (event: Event | undefined, frameError: unknown) => {
+        if (frameError) return void finish(null, true);
+        if (!event || (chapterId && event.chapterId !== chapterId)) return;
+        chapterId = event.chapterId;
+        setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
+        if (event.status === 'complete') void finish(event.result, false);
+        else if (event.status === 'failed') void finish(null, true);
+      };
+      const handlers = { error: () => void finish(null, true), complete: () => void finish(null, false) };
+      stream.current =
+        source.kind === 'play'
+          ? client
+              .subscribe<StoryPage_playChapterSubscription>({ query: StoryPage_playChapterDocument, variables: { input: source.input } })
+              .subscribe({ next: ({ data: frame, error: frameError }) => onEvent(frame?.playChapter, frameError), ...handlers })
+          : client
+              .subscribe<StoryPage_chapterStreamSubscription>({ query: StoryPage_chapterStreamDocument, variables: { characterId: id, chapterId: source.chapterId } })
+              .subscribe({ next: ({ data: frame, error: frameError }) => onEvent(frame?.chapterStream, frameError), ...handlers });
     },
     [client, id, settle],
   );
@@ -148,7 +160,7 @@ export default function StoryPage() {
     if (resumed.current || !storyline?.generatingChapterId || live) return;
     resumed.current = true;
     const generatingRow = storyline.chapters.find((c) => c.id === storyline.generatingChapterId);
-    follow(storyline.generatingChapterId, generatingRow?.playerChoice ?? null, chapters.length === 0, character?.currentMission?.objective ?? null);
+    follow({ kind: 'follow', chapterId: storyline.generatingChapterId }, generatingRow?.playerChoice ?? null, chapters.length === 0, character?.currentMission?.objective ?? null);
   }, [storyline, live, follow, chapters.length, character]);
 
   useEffect(() => {
@@ -171,26 +183,15 @@ export default function StoryPage() {
   }
   if (!character || !storyline) return <PageLoader label="Loading your story…" />;
 
-  const generate = async (userChoice: string) => {
+  const generate = (userChoice: string) => {
     if (busy) return;
-    const previousMission = character.currentMission?.objective ?? null;
-    const first = chapters.length === 0;
-    setLive({ chapterId: null, text: '', action: userChoice || null, first });
-    try {
-      const { data: started } = await startChapter({
-        variables: { input: { characterId: character.id, userChoice, readingLevel, expectedIndex: chapters.length } },
-      });
-      if (!started) throw new Error('No generation');
-      follow(started.startChapter.chapterId, userChoice || null, first, previousMission);
-    } catch {
-      toast.error(MESSAGES.chapterFailed);
-      setLive(null);
-    }
+    const input = { characterId: character.id, userChoice, readingLevel, expectedIndex: chapters.length };
+    follow({ kind: 'play', input }, userChoice || null, chapters.length === 0, character.currentMission?.objective ?? null);
   };
 
   const onSend = () => {
     if (sendDisabled(busy, action)) return;
-    void generate(action);
+    generate(action);
   };
 
   const onRegenerate = async () => {
@@ -294,7 +295,7 @@ export default function StoryPage() {
           {chapters.length === 0 && !live && (
             <div className="story-start">
               <p>Your story in {character.worldName ?? 'this world'} has not begun yet.</p>
-              <button type="button" className="story-button story-button-lg" onClick={() => void generate('')}>
+              <button type="button" className="story-button story-button-lg" onClick={() => generate('')}>
                 Start your adventure!
               </button>
             </div>

@@ -29,25 +29,58 @@ describe('LiveChapter.follow', () => {
     ]);
   });
 
-  it('sends deltas written in different ticks as frames of their own, each where the previous ended', async () => {
+  it('sends no empty first frame; after a frame, deltas wait for the interval and go out together; the end goes at once', async () => {
     const live = new LiveChapter('c', 'k', 0, 0, null);
-    const frames = collect(live.follow(), async () => {
-      for (const d of ['a ', 'b ', 'c']) {
-        await new Promise((r) => setImmediate(r));
-        live.append(d);
+    const tick = () => new Promise((r) => setImmediate(r));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const sentAt: number[] = [];
+    const started = performance.now();
+    const got: StreamFrame[] = [];
+    const reading = (async () => {
+      for await (const f of live.follow(undefined, 60)) {
+        got.push(f);
+        sentAt.push(performance.now() - started);
       }
-      await new Promise((r) => setImmediate(r));
-      live.end('complete', 'a b c');
-    });
-    const got = await frames;
+    })();
+    await tick();
+    expect(got).toEqual([]); // nothing written yet: nothing sent
+    live.append('a '); // the first chunk: at once
+    await tick();
+    live.append('b '); // in another tick, within the interval: held back...
+    await tick();
+    live.append('c ');
+    while (got.length < 2) await sleep(5); // ...and sent together once the interval has passed
+    await sleep(70);
+    live.append('d'); // the interval has passed again: at once
+    await tick();
+    live.append('!');
+    live.end('complete', 'a b c d!'); // the end does not wait for the interval
+    await reading;
     expect(got.map((f) => [f.status, f.offset, f.delta])).toEqual([
-      ['generating', 0, ''],
       ['generating', 0, 'a '],
-      ['generating', 2, 'b '],
-      ['generating', 4, 'c'],
-      ['complete', 5, ''],
+      ['generating', 2, 'b c '],
+      ['generating', 6, 'd'],
+      ['complete', 7, '!'],
     ]);
-    expect(apply(got)).toBe('a b c');
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(55);
+    expect(sentAt[3]! - sentAt[2]!).toBeLessThan(50);
+    expect(apply(got)).toBe('a b c d!');
+  });
+
+  it('stops following when the reader goes away, even while a frame is held back', async () => {
+    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const abort = new AbortController();
+    const got: StreamFrame[] = [];
+    const reading = (async () => {
+      for await (const f of live.follow(abort.signal, 10_000)) got.push(f);
+    })();
+    live.append('a ');
+    await new Promise((r) => setImmediate(r));
+    live.append('b ');
+    await new Promise((r) => setImmediate(r));
+    abort.abort();
+    await reading; // returns without waiting out the 10 s interval
+    expect(got).toEqual([{ status: 'generating', offset: 0, delta: 'a ' }]);
   });
 
   it('hands a reader that comes after the end the whole chapter in one frame', async () => {

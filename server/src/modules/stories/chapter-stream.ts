@@ -21,6 +21,12 @@ export interface StreamFrame {
   delta: string;
 }
 
+/**
+ * The shortest time between two frames of a reader's stream (see LiveChapter.follow): 20 frames a
+ * second, smooth to a reader, a few frames per chapter instead of one per chunk.
+ */
+export const FRAME_INTERVAL_MS = 50;
+
 type LiveEvent = { kind: 'delta'; text: string } | { kind: 'end'; status: 'complete' | 'failed'; finalText: string };
 
 /** The in-memory side of a running generation on this instance. */
@@ -51,13 +57,18 @@ export class LiveChapter {
   }
 
   /**
-   * Frames from now on: first the text so far, then what was appended since the previous frame, then
-   * the end. Deltas appended in the same tick (a model that hands over several sentences at once, or
-   * a reader behind a slow socket) go out as one frame, and so does a last delta with the end that
-   * follows it in the same tick: each frame is a GraphQL execution and a WebSocket message, and the
-   * reader only ever needs the text so far.
+   * Frames from now on: first the text so far (when there is any), then what was appended since the
+   * previous frame, then the end.
+   *
+   * Each frame is a GraphQL execution, a WebSocket message and a system call, and wakes the reader's
+   * device, while a reader only ever needs the text so far: so after a frame, the next one waits
+   * until `intervalMs` have passed (FRAME_INTERVAL_MS: 20 frames a second still reads as smooth
+   * streaming, and a model hands over tokens far more often than that), and everything appended
+   * meanwhile goes out in it. The first text and the end are never held back: the first chunk and
+   * the finished chapter reach the reader at once (a last delta travels with the end). A reader who
+   * arrives before the first chunk gets no empty frame; its first frame is that chunk.
    */
-  async *follow(signal?: AbortSignal): AsyncGenerator<StreamFrame> {
+  async *follow(signal?: AbortSignal, intervalMs = FRAME_INTERVAL_MS): AsyncGenerator<StreamFrame> {
     if (this.ended) {
       // Already over: the whole chapter (or the failure) in one frame.
       yield finalFrame('', this.ended.status, this.ended.finalText);
@@ -74,31 +85,42 @@ export class LiveChapter {
     this.listeners.add(listener);
     const onAbort = () => wake?.();
     signal?.addEventListener('abort', onAbort);
+    let lastFrameAt = -Infinity;
     try {
-      yield { status: 'generating', offset: 0, delta: sent };
+      if (sent !== '') {
+        lastFrameAt = performance.now();
+        yield { status: 'generating', offset: 0, delta: sent };
+      }
       for (;;) {
+        if (signal?.aborted) return;
+        const end = queue.find((e): e is Extract<LiveEvent, { kind: 'end' }> => e.kind === 'end');
+        // The final text covers any deltas queued before the end.
+        if (end) {
+          yield finalFrame(sent, end.status, end.finalText);
+          return;
+        }
         if (queue.length > 0) {
-          let delta = '';
-          let end: Extract<LiveEvent, { kind: 'end' }> | null = null;
-          for (const e of queue) {
-            if (e.kind === 'end') {
-              end = e;
-              break;
-            }
-            delta += e.text;
+          const due = lastFrameAt + intervalMs - performance.now();
+          if (due <= 0) {
+            let delta = '';
+            for (const e of queue) if (e.kind === 'delta') delta += e.text;
+            queue.length = 0;
+            const offset = sent.length;
+            sent += delta;
+            lastFrameAt = performance.now();
+            yield { status: 'generating', offset, delta };
+            continue;
           }
-          queue.length = 0;
-          // The final text covers any deltas queued before the end.
-          if (end) {
-            yield finalFrame(sent, end.status, end.finalText);
-            return;
-          }
-          const offset = sent.length;
-          sent += delta;
-          yield { status: 'generating', offset, delta };
+          // Too soon after the previous frame: wait for the interval, or for the end.
+          let timer: NodeJS.Timeout | undefined;
+          await new Promise<void>((r) => {
+            wake = r;
+            timer = setTimeout(r, due);
+          });
+          clearTimeout(timer);
+          wake = null;
           continue;
         }
-        if (signal?.aborted) return;
         await new Promise<void>((r) => (wake = r));
         wake = null;
         // Woken by the first new event: let the rest of this tick's work (a generation appending the

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:story`: 50 concurrent players × 10 chapters each over the real HTTP + graphql-ws
- * stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL (DATABASE_URL).
+ * `npm run bench:story`: 50 concurrent players × 10 chapters each over the real HTTP/WebSocket +
+ * graphql-ws stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL (DATABASE_URL).
  *
  * The app runs in this process's main thread exactly as `createApp` builds it (ops front with its rate
  * limits, GraphQL, REST, WebSockets); the players run in a worker thread, so the load generator has an
@@ -8,11 +8,12 @@
  *
  * Setup goes through the services (sign-ups hash passwords on purpose, and 50 sign-ups from one IP
  * would trip the per-IP auth limit): one player + one saved character each. Then every player plays
- * its chapters one after another, all players at once: `startChapter` over HTTP, then the
- * `chapterStream` subscription over graphql-ws until the `complete` event. Latency = request sent →
- * complete event received; first chunk = request sent → first non-empty text delta received. Each
- * player opens its WebSocket and one keep-alive HTTP connection before the clock starts (as a
- * player's page has them open): connection set-up is printed apart, not counted in a chapter.
+ * its chapters one after another, all players at once, as the web client does: one `playChapter`
+ * operation over graphql-ws per chapter (it starts the chapter and streams it) until the `complete`
+ * event. Latency = operation sent → complete event received; first chunk = operation sent → first
+ * non-empty text delta received. Each player opens its WebSocket (an HTTP upgrade, authenticated)
+ * before the clock starts, as a player's page has it open: set-up is printed apart, not counted in
+ * a chapter.
  *
  * Only the per-IP request limit is lifted (every bench player shares 127.0.0.1; in production each
  * player has an address of its own): the per-player limits (requests, chapter generations) keep their
@@ -23,14 +24,12 @@
  *
  * Flags (after `npm run bench:story --`): --players=50, --chapters=10, --pglite=memory (in-memory
  * PGlite instead of a fresh data folder). On PostgreSQL (DATABASE_URL) the bench makes a schema of
- * its own and drops it afterwards. Diagnostics: --detail (per chapter number: start answered / first
- * chunk / complete), --sql (statements per chapter of the lone player, by text),
+ * its own and drops it afterwards. Diagnostics: --detail (per chapter number: first chunk / complete), --sql (statements per chapter of the lone player, by text),
  * --profile=file.cpuprofile (CPU profile of the app's thread during the measured run).
  * Exits 1 when a target is missed.
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -63,8 +62,8 @@ interface Player {
   characterId: string;
 }
 interface RunResult {
-  /** Per chapter: [chapter number, start request answered, first chunk, complete] (ms from the request). */
-  detail: Array<[number, number, number, number]>;
+  /** Per chapter: [chapter number, first chunk, complete] (ms from the request). */
+  detail: Array<[number, number, number]>;
   latencies: number[];
   firstChunks: number[];
   errors: string[];
@@ -81,31 +80,7 @@ function pct(values: number[], p: number): number {
 // -------------------------------------------------------------------------------------------------
 // Worker thread: the players.
 
-const START = `mutation Bench_start($input: GenerateChapterInput!) { startChapter(input: $input) { chapterId } }`;
-const STREAM = `subscription Bench_stream($c: ID!, $id: ID) { chapterStream(characterId: $c, chapterId: $id) { status offset delta errorCode result { newChapter { index text choices } } } }`;
-
-function post(agent: http.Agent, port: number, path: string, token: string, body: unknown): Promise<{ status: number; body: any }> {
-  const data = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: `Bearer ${token}` } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const PLAY = `subscription Bench_play($input: GenerateChapterInput!) { playChapter(input: $input) { chapterId status offset delta errorCode result { newChapter { index text choices } } } }`;
 
 async function playAll(port: number, players: Player[], chapters: number): Promise<RunResult> {
   const latencies: number[] = [];
@@ -130,33 +105,24 @@ async function playAll(port: number, players: Player[], chapters: number): Promi
         }),
     ),
   );
-  // One keep-alive HTTP connection per player, as each player's browser has (a shared client pool
-  // would queue the players behind each other on the client side), opened before the clock too.
-  const agents = players.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
-  await Promise.all(players.map((p, i) => post(agents[i]!, port, '/graphql', p.token, { query: '{ __typename }' })));
   const connectMs = performance.now() - c0;
   const started = performance.now();
   await Promise.all(
     players.map(async (p, i) => {
       const ws = sockets[i]!;
-      const agent = agents[i]!;
       let choice: string | null = null;
       for (let n = 0; n < chapters; n++) {
         const t0 = performance.now();
         try {
-          const res = await post(agent, port, '/graphql', p.token, { query: START, variables: { input: { characterId: p.characterId, userChoice: choice, expectedIndex: n } } });
-          const s = res.body as { data?: { startChapter: { chapterId: string } }; errors?: unknown };
-          const tStarted = performance.now();
-          if (res.status !== 200 || !s.data) throw new Error(`startChapter ${res.status}: ${JSON.stringify(s.errors).slice(0, 300)}`);
           let first = 0;
           let text = '';
           const chapter = await new Promise<{ index: number; text: string; choices: string[] }>((resolve, reject) => {
             ws.subscribe<any>(
-              { query: STREAM, variables: { c: p.characterId, id: s.data!.startChapter.chapterId } },
+              { query: PLAY, variables: { input: { characterId: p.characterId, userChoice: choice, expectedIndex: n } } },
               {
                 next: (v) => {
-                  const e = v.data?.chapterStream;
-                  if (!e) return reject(new Error(`stream: ${JSON.stringify(v.errors).slice(0, 300)}`));
+                  const e = v.data?.playChapter;
+                  if (!e) return reject(new Error(`playChapter: ${JSON.stringify(v.errors).slice(0, 300)}`));
                   if (!first && e.delta) first = performance.now();
                   text = text.slice(0, e.offset) + e.delta;
                   if (e.status === 'complete') resolve(e.result.newChapter);
@@ -172,7 +138,7 @@ async function playAll(port: number, players: Player[], chapters: number): Promi
           if (text !== chapter.text) throw new Error('streamed text differs from the committed chapter');
           latencies.push(t1 - t0);
           firstChunks.push((first || t1) - t0);
-          detail.push([n, tStarted - t0, (first || t1) - t0, t1 - t0]);
+          detail.push([n, (first || t1) - t0, t1 - t0]);
           choice = chapter.choices[n % chapter.choices.length] ?? null;
         } catch (e) {
           errors.push(e instanceof Error ? e.message : String(e));
@@ -181,7 +147,6 @@ async function playAll(port: number, players: Player[], chapters: number): Promi
         }
       }
       await ws.dispose();
-      agent.destroy();
     }),
   );
   return { detail, latencies, firstChunks, errors, wallMs: performance.now() - started, connectMs };
@@ -359,10 +324,10 @@ async function main(): Promise<void> {
 
     const f = (v: number) => `${v.toFixed(1)} ms`;
     const total = PLAYERS * CHAPTERS;
-    console.log(`Story bench: ${PLAYERS} players × ${CHAPTERS} chapters, offline AI, HTTP + graphql-ws, ${os.cpus().length} CPUs`);
+    console.log(`Story bench: ${PLAYERS} players × ${CHAPTERS} chapters, offline AI, graphql-ws (playChapter), ${os.cpus().length} CPUs`);
     console.log(`database: ${dbLabel}`);
     console.log(`warm-up, 1 player alone: chapter p50 ${f(pct(warm.latencies, 50))}, first chunk p50 ${f(pct(warm.firstChunks, 50))}, ${soloStatements.toFixed(1)} SQL statements per chapter`);
-    console.log(`${PLAYERS} players' WebSockets (authenticated) and HTTP keep-alive connections opened in ${r.connectMs.toFixed(0)} ms (before the clock starts)`);
+    console.log(`${PLAYERS} players' WebSockets (authenticated) opened in ${r.connectMs.toFixed(0)} ms (before the clock starts)`);
     console.log(
       `chapters: ${r.latencies.length}/${total} completed, errors: ${errors}, wall ${(r.wallMs / 1000).toFixed(2)} s, ${(r.latencies.length / (r.wallMs / 1000)).toFixed(1)} chapters/s, ${perChapter.toFixed(1)} SQL statements per chapter`,
     );
@@ -379,8 +344,8 @@ async function main(): Promise<void> {
     if (flag('detail')) {
       for (let k = 0; k < CHAPTERS; k++) {
         const d = r.detail.filter((x) => x[0] === k);
-        const q = (i: 1 | 2 | 3, p: number) => pct(d.map((x) => x[i]), p).toFixed(0);
-        console.log(`  chapter ${k}: start answered p50 ${q(1, 50)} p99 ${q(1, 99)} · first chunk p50 ${q(2, 50)} · complete p50 ${q(3, 50)} p99 ${q(3, 99)} ms`);
+        const q = (i: 1 | 2, p: number) => pct(d.map((x) => x[i]), p).toFixed(0);
+        console.log(`  chapter ${k}: first chunk p50 ${q(1, 50)} p95 ${q(1, 95)} · complete p50 ${q(2, 50)} p99 ${q(2, 99)} ms`);
       }
     }
     const distinct = [...new Set([...warm.errors, ...r.errors])];

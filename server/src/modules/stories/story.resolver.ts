@@ -37,6 +37,21 @@ export function presentOutcome(o: ChapterOutcome): GenerateChapterPayload {
   };
 }
 
+function presentStreamEvent(e: StreamEvent): ChapterStreamEvent {
+  return {
+    chapterId: e.chapterId,
+    characterId: e.characterId,
+    index: e.index,
+    take: e.take,
+    status: e.status as ChapterStreamStatus,
+    offset: e.offset,
+    delta: e.delta,
+    result: e.outcome ? presentOutcome(e.outcome) : null,
+    errorCode: e.errorCode,
+    error: e.error,
+  };
+}
+
 function presentHandle(h: ChapterHandle): ChapterGeneration {
   return { chapterId: h.chapterId, characterId: h.characterId, index: h.index, take: h.take, joined: h.joined };
 }
@@ -95,18 +110,22 @@ export class StoryResolver {
     @Arg('characterId', () => ID) _characterId: string,
     @Arg('chapterId', () => ID, { nullable: true }) _chapterId?: string,
   ): ChapterStreamEvent {
-    return {
-      chapterId: e.chapterId,
-      characterId: e.characterId,
-      index: e.index,
-      take: e.take,
-      status: e.status as ChapterStreamStatus,
-      offset: e.offset,
-      delta: e.delta,
-      result: e.outcome ? presentOutcome(e.outcome) : null,
-      errorCode: e.errorCode,
-      error: e.error,
-    };
+    return presentStreamEvent(e);
+  }
+
+  @Authorized()
+  @Subscription(() => ChapterStreamEvent, {
+    description:
+      'Starts (or joins) the next chapter and streams it, in one operation: the same events as chapterStream, the first chunk one round trip sooner than startChapter + chapterStream. The chapter is written on the server whatever happens to the connection: after a disconnect, follow it with chapterStream (any event carries chapterId) or send the same playChapter again — with expectedIndex it joins the running chapter or replays the finished one, never writes a second. Errors (CONFLICT, RATE_LIMITED, BAD_USER_INPUT, NOT_FOUND) end the operation before any event.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      const userId = requireUser(ctx).id;
+      const started = await ctx.services.stories.startChapter(userId, { ...(args.input as Record<string, unknown>) }, 'next');
+      return ctx.services.stories.openStream(userId, started.characterId, started.chapterId);
+    },
+  })
+  playChapter(@Root() e: StreamEvent, @Arg('input', () => GenerateChapterInput) _input: GenerateChapterInput): ChapterStreamEvent {
+    return presentStreamEvent(e);
   }
 
   @Authorized()

@@ -247,9 +247,11 @@ export class StoryService {
   }
 
   private isDuplicate(latest: StoryContext['latest'], input: ParsedGenerate, arrivedAt: number): boolean {
-    if (!latest || !latest.completedAt || input.action === null || latest.playerChoice !== input.action) return false;
+    if (!latest || !latest.completedAt || latest.playerChoice !== input.action) return false;
+    // With the index the player saw, a retry is told apart exactly — the opening chapter (no action)
+    // included; without it, only by the action and a grace period.
     if (input.expectedIndex !== null) return input.expectedIndex === latest.index;
-    return arrivedAt <= latest.completedAt.getTime() + DUPLICATE_GRACE_MS;
+    return input.action !== null && arrivedAt <= latest.completedAt.getTime() + DUPLICATE_GRACE_MS;
   }
 
   private async join(ctx: StoryContext, running: { id: string; index: number; take: number; playerChoice: string | null }, input: ParsedGenerate, mode: GenerateMode): Promise<ChapterHandle> {
