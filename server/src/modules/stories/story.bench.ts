@@ -1,6 +1,7 @@
 /**
  * `npm run bench:story`: 50 concurrent players × 10 chapters each over the real HTTP/WebSocket +
- * graphql-ws stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL (DATABASE_URL).
+ * graphql-ws stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL
+ * (DATABASE_URL).
  *
  * The app runs in this process's main thread exactly as `createApp` builds it (ops front with its rate
  * limits, GraphQL, REST, WebSockets); the players run in a worker thread, so the load generator has an
@@ -24,8 +25,9 @@
  *
  * Flags (after `npm run bench:story --`): --players=50, --chapters=10, --pglite=memory (in-memory
  * PGlite instead of a fresh data folder). On PostgreSQL (DATABASE_URL) the bench makes a schema of
- * its own and drops it afterwards. Diagnostics: --detail (per chapter number: first chunk / complete), --sql (statements per chapter of the lone player, by text),
- * --profile=file.cpuprofile (CPU profile of the app's thread during the measured run).
+ * its own and drops it afterwards. Diagnostics: --detail (per chapter number: first chunk /
+ * complete), --sql (statements per chapter of the lone player, by text), --profile=file.cpuprofile
+ * (CPU profile of the app's thread during the measured run).
  * Exits 1 when a target is missed.
  */
 import 'reflect-metadata';
