@@ -9,9 +9,15 @@ import { commandOf, type PgResult, type SessionRunner } from './pglite-session';
  * other transaction's rows, reads see uncommitted rows and `SELECT … FOR UPDATE` never blocks. It also
  * keeps the instance in a process-wide static, so two data sources in one process share a database.
  *
- * Here the session is a resource with a mutex: a query runner owns it from `connect` to `release`,
- * exactly like a `pg` pool of size 1. Consequence (same as pg with max=1): code that holds a
- * transaction must not await another query outside that transaction, or it waits on itself.
+ * Here the session is shared the way a single PostgreSQL connection with pipelining would be:
+ * statements run one at a time, in the order they were sent, and a transaction has the session to
+ * itself from BEGIN to COMMIT/ROLLBACK (or release, which rolls it back). A statement outside a
+ * transaction only waits for its turn to be *sent*, not for the statements before it to be answered:
+ * each is a transaction of its own, so running right behind another one is exactly what it would do
+ * on a pool. That keeps the database busy while the app's thread is busy elsewhere, instead of idle
+ * until the previous answer has been read — with PGlite on a thread of its own, every idle gap also
+ * costs a thread wake-up. Consequence (same as pg with max=1): code that holds a transaction must not
+ * await another query outside that transaction, or it waits on itself.
  */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -56,12 +62,8 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
 
   class Client extends EventEmitter {
     private released = false;
-    /** Tracks whether the owner left a transaction open, so it is rolled back before the next owner. */
-    private inTransaction = false;
-
-    constructor(private readonly unlock: () => void) {
-      super();
-    }
+    /** Held while this client has a transaction open: nobody else's statement may run inside it. */
+    private unlock: (() => void) | null = null;
 
     query(sql: string, params?: unknown[] | QueryCallback, cb?: QueryCallback): Promise<PgResult> {
       if (typeof params === 'function') {
@@ -73,10 +75,8 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
         cb?.(err);
         return Promise.reject(err);
       }
-      const cmd = commandOf(sql);
-      if (cmd === 'BEGIN' || cmd === 'START') this.inTransaction = true;
-      if (cmd === 'COMMIT' || cmd === 'ROLLBACK' || cmd === 'END') this.inTransaction = false;
-      return session.run(sql, Array.isArray(params) ? params : undefined).then(
+      const values = Array.isArray(params) ? params : undefined;
+      return this.send(sql, values).then(
         (r) => {
           cb?.(null, r);
           return r;
@@ -88,17 +88,36 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
       );
     }
 
+    /** Queues the statement in the session in turn; resolves with its answer. */
+    private async send(sql: string, values: unknown[] | undefined): Promise<PgResult> {
+      const cmd = commandOf(sql);
+      if (this.unlock) {
+        // Inside our own transaction: the session is ours until its end is sent.
+        const answer = session.run(sql, values);
+        if (cmd === 'COMMIT' || cmd === 'ROLLBACK' || cmd === 'END') this.endTransaction();
+        return answer;
+      }
+      const unlock = await lock.acquire();
+      // Sent (queued in the session, which keeps call order) before the lock passes on.
+      const answer = session.run(sql, values);
+      if (cmd === 'BEGIN' || cmd === 'START') this.unlock = unlock;
+      else unlock();
+      return answer;
+    }
+
+    private endTransaction(): void {
+      const unlock = this.unlock;
+      this.unlock = null;
+      unlock?.();
+    }
+
     release = (_err?: unknown): void => {
       if (this.released) return;
       this.released = true;
-      if (this.inTransaction) {
-        this.inTransaction = false;
-        session.run('ROLLBACK', undefined).then(
-          () => this.unlock(),
-          () => this.unlock(),
-        );
-      } else {
-        this.unlock();
+      // A transaction left open is rolled back before anyone else's statement runs.
+      if (this.unlock) {
+        void session.run('ROLLBACK', undefined).catch(() => undefined);
+        this.endTransaction();
       }
     };
   }
@@ -119,7 +138,8 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
     connect(): Promise<Client>;
     connect(cb: (err: Error | null, client?: Client, release?: (err?: unknown) => void) => void): void;
     connect(cb?: (err: Error | null, client?: Client, release?: (err?: unknown) => void) => void): Promise<Client> | void {
-      const p = lock.acquire().then((unlock) => new Client(unlock));
+      // The session is taken statement by statement (and for a transaction, from BEGIN): see Client.
+      const p = Promise.resolve(new Client());
       if (!cb) return p;
       p.then(
         (c) => cb(null, c, c.release),
