@@ -99,6 +99,28 @@ d.each([
     expect((await pool.query(`SELECT count(*)::int AS n FROM drv WHERE name = $1`, ['abandoned'])).rows[0].n).toBe(0);
   });
 
+
+  it('pipelines statements outside a transaction in the order they were sent, each its own transaction; none runs inside another client’s transaction', async () => {
+    // Sent together without waiting for answers: they run in call order, and one failing (a
+    // duplicate) fails alone.
+    const names = Array.from({ length: 12 }, (_, i) => `pipelined ${i}`);
+    const results = await Promise.allSettled(names.map((n, i) => pool.query(`INSERT INTO drv (name, n) VALUES ($1, $2) RETURNING id`, [i === 5 ? names[4] : n, i])));
+    expect(results.map((r) => r.status)).toEqual(names.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    const { rows } = await pool.query(`SELECT n FROM drv WHERE name LIKE 'pipelined %' ORDER BY id`);
+    expect(rows.map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]);
+
+    // A statement sent while another client's transaction is open waits for its end: it must not
+    // see (or become part of) the transaction's uncommitted row.
+    const c = await pool.connect();
+    await c.query('BEGIN');
+    await c.query(`INSERT INTO drv (name) VALUES ($1)`, ['uncommitted']);
+    const outside = pool.query(`SELECT count(*)::int AS n FROM drv WHERE name = $1`, ['uncommitted']);
+    const settled = await Promise.race([outside.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 100))]);
+    expect(settled).toBe('waiting');
+    await c.query('ROLLBACK');
+    c.release();
+    expect((await outside).rows[0].n).toBe(0);
+  });
   it('sees a column added after a statement was prepared', async () => {
     const sql = `SELECT * FROM drv WHERE name = $1`;
     expect(Object.keys((await pool.query(sql, ['a'])).rows[0])).not.toContain('extra');
