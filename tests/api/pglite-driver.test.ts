@@ -120,6 +120,19 @@ d.each([
     await c.query('ROLLBACK');
     c.release();
     expect((await outside).rows[0].n).toBe(0);
+
+    // Rolling back to a savepoint (TypeORM's nested transactions) stays inside the transaction.
+    const s = await pool.connect();
+    await s.query('START TRANSACTION');
+    await s.query(`INSERT INTO drv (name) VALUES ($1)`, ['kept until rollback']);
+    await s.query('SAVEPOINT typeorm_1');
+    await s.query(`INSERT INTO drv (name) VALUES ($1)`, ['undone by the savepoint']);
+    await s.query('ROLLBACK TO SAVEPOINT typeorm_1');
+    const during = pool.query(`SELECT count(*)::int AS n FROM drv WHERE name = ANY($1::text[])`, [['kept until rollback', 'undone by the savepoint']]);
+    expect(await Promise.race([during.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 100))])).toBe('waiting');
+    await s.query('ROLLBACK');
+    s.release();
+    expect((await during).rows[0].n).toBe(0);
   });
   it('sees a column added after a statement was prepared', async () => {
     const sql = `SELECT * FROM drv WHERE name = $1`;

@@ -40,6 +40,8 @@ class Mutex {
   }
 }
 
+const ROLLBACK_TO = /^\s*ROLLBACK\s+(?:(?:WORK|TRANSACTION)\s+)?TO\b/i;
+
 type QueryCallback = (err: Error | null, result?: PgResult) => void;
 
 export interface PGliteDriverModule {
@@ -94,7 +96,8 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
       if (this.unlock) {
         // Inside our own transaction: the session is ours until its end is sent.
         const answer = session.run(sql, values);
-        if (cmd === 'COMMIT' || cmd === 'ROLLBACK' || cmd === 'END') this.endTransaction();
+        // ROLLBACK TO SAVEPOINT goes back inside the transaction, which goes on.
+        if (cmd === 'COMMIT' || cmd === 'END' || (cmd === 'ROLLBACK' && !ROLLBACK_TO.test(sql))) this.endTransaction();
         return answer;
       }
       const unlock = await lock.acquire();
