@@ -18,6 +18,7 @@ import {
   useStoryPage_undoLastChapterMutation,
   useStoryPage_updateMissionObjectiveMutation,
   type StoryChapterResultFieldsFragment,
+  type StoryStreamEventFieldsFragment,
   type GenerateChapterInput,
   type StoryPage_chapterStreamSubscription,
   type StoryPage_playChapterSubscription,
@@ -132,8 +133,7 @@ export default function StoryPage() {
         await settle(failed ? null : result, previousMission);
         setLive(null);
       };
-      type Event = StoryPage_chapterStreamSubscription['chapterStream'];
-      const onEvent = (event: Event | undefined, frameError: unknown) => {
+      const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
         if (frameError) return void finish(null, true);
         if (!event || (chapterId && event.chapterId !== chapterId)) return;
         chapterId = event.chapterId;
