@@ -119,9 +119,7 @@ export class StoryResolver {
       'Starts (or joins) the next chapter and streams it, in one operation: the same events as chapterStream, the first chunk one round trip sooner than startChapter + chapterStream. The chapter is written on the server whatever happens to the connection: after a disconnect, follow it with chapterStream (any event carries chapterId) or send the same playChapter again — with expectedIndex it joins the running chapter or replays the finished one, never writes a second. Errors (CONFLICT, RATE_LIMITED, BAD_USER_INPUT, NOT_FOUND) end the operation before any event.',
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      const userId = requireUser(ctx).id;
-      const started = await ctx.services.stories.startChapter(userId, { ...(args.input as Record<string, unknown>) }, 'next');
-      return ctx.services.stories.openStream(userId, started.characterId, started.chapterId);
+      return ctx.services.stories.playChapter(requireUser(ctx).id, { ...(args.input as Record<string, unknown>) });
     },
   })
   playChapter(@Root() e: StreamEvent, @Arg('input', () => GenerateChapterInput) _input: GenerateChapterInput): ChapterStreamEvent {

@@ -673,6 +673,16 @@ export class StoryService {
   // Following a chapter as it is written
 
   /**
+   * Starts (or joins) the next chapter and follows it (GraphQL playChapter): refusals (CONFLICT,
+   * RATE_LIMITED, BAD_USER_INPUT, NOT_FOUND) throw before any event; a retry with the same
+   * expectedIndex joins the running chapter or replays the finished one.
+   */
+  async playChapter(userId: string, raw: Record<string, unknown>, signal?: AbortSignal): Promise<AsyncGenerator<StreamEvent>> {
+    const started = await this.startChapter(userId, raw, 'next');
+    return this.openStream(userId, started.characterId, started.chapterId, signal);
+  }
+
+  /**
    * The chapter stream for a character: the generation running now (text so far, then the rest),
    * or — when none is running — the given or latest chapter at once, complete. `chapterId` pins one
    * generation; without it the character's current one is followed.
