@@ -57,8 +57,10 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   const idx = affinePermutation(mixSeed(ctx.storyKey, name), n)(ctx.input.chapterNumber);
   const core = fam.cores[idx % fam.cores.length] as string;
   const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
-  const template = fam.pos === 'pre' ? `${mod} ${core}` : `${core}${mod}`;
-  return finishSentence(render(template, ctx.slots, ctx.level, extra));
+  // Core and modifier render apart (each is a whole template: its tiers and slots never span the
+  // join), so each is looked up in the compiled-template cache as the constant it is.
+  const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
+  return finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
 }
 
 function article(phrase: string): string {
@@ -85,8 +87,43 @@ function namesOf(world: WorldModel, name: string): ReadonlySet<string> {
   return set;
 }
 
+/**
+ * Writes a chapter. Split in stages (sanitise, set up, decide, compose) rather than one long
+ * function: V8 compiles each apart, and one function of all of it took its optimizing compiler a
+ * third of a second per (re)compilation on a background core (seen under the story bench's load).
+ */
 export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
-  const input: ChapterInput = {
+  const input = sanitise(raw);
+  const s = setUp(input, level);
+  const plan = decide(s);
+  const [p1, p2, p3, p4] = compose(s, plan, level);
+  const { rng, nameSet, ctx, action, hasAction, mission } = s;
+  const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;
+  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
+  // 2–4 paragraphs: a short closing hook joins the paragraph before it.
+  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
+  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
+
+  const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
+  return {
+    paragraphs,
+    result: {
+      text,
+      choices,
+      statIncreases,
+      newSetting,
+      missionCompleted,
+      newMission,
+    },
+  };
+}
+
+type Setup = ReturnType<typeof setUp>;
+type Plan = ReturnType<typeof decide>;
+
+function sanitise(raw: ChapterInput): ChapterInput {
+  return {
     ...raw,
     mission: raw.mission ? scrub(raw.mission) || null : null,
     setting: raw.setting ? scrub(raw.setting) : null,
@@ -98,6 +135,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
     },
     chapterNumber: Number.isFinite(raw.chapterNumber) ? Math.max(1, Math.floor(raw.chapterNumber)) : 1,
   };
+}
+
+/** The chapter's cast, places and slots, and the scheduling context (rng calls in a fixed order). */
+function setUp(input: ChapterInput, level: number) {
   const world = readWorld(input.worldDescription);
   const genre = world.genre;
   const charName = input.character.name.trim() || 'The traveller';
@@ -170,8 +211,12 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
     newPlaceName: rng.pick(world.places),
   };
   const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
+  return { input, world, genre, rng, action, hasAction, isOpening, knownInPrev, settingPlace, place, nameSet, mission, slots, ctx };
+}
 
-  // --- Decide what happens (before writing, so prose and structured result agree) -------------
+/** What happens in the chapter, decided before writing so prose and structured result agree. */
+function decide(s: Setup) {
+  const { input, world, genre, rng, action, hasAction, isOpening, settingPlace, place, mission } = s;
   // A mission needs time: it can complete once it has run through at least two earlier chapters
   // (every chapter names the current mission, so mentions in recent chapters measure its age).
   const missionAge = mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0;
@@ -195,8 +240,13 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
+  return { missionCompleted, newMission, newSetting, newPlace, statIncreases, grown };
+}
 
-  // --- Write ------------------------------------------------------------------------------------
+/** The chapter's sentences by paragraph: the events, then texture up to its target length. */
+function compose(s: Setup, plan: Plan, level: number): [string[], string[], string[], string[]] {
+  const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx } = s;
+  const { missionCompleted, newMission, newSetting, newPlace, grown } = plan;
   const p1: string[] = [];
   const p2: string[] = [];
   const p3: string[] = [];
@@ -247,31 +297,26 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
     ['npcDetail', T.NPC_DETAIL, p2],
     ['memory', T.MEMORY, p3],
   ]).filter(([fname]) => !ctx.used.has(fname));
-  // Words of the chapter so far: the sum over its sentences (they are joined by spaces), each sentence
-  // counted once — re-counting the whole text after every added sentence was most of this function.
-  const words = new Map<string, number>();
-  const wordsOf = (sentence: string) => {
-    let n = words.get(sentence);
-    if (n === undefined) words.set(sentence, (n = wordCount(sentence)));
-    return n;
-  };
-  const count = () => {
-    let n = 0;
-    for (const para of [p1, p2, p3, p4]) for (const sentence of para) n += wordsOf(sentence);
-    return n;
+  // Words of the chapter so far, kept as a running total: each sentence is counted once, when it is
+  // added (re-counting the whole text after every added sentence was most of this function).
+  let words = 0;
+  for (const para of [p1, p2, p3, p4]) for (const sentence of para) words += wordCount(sentence);
+  const add = (para: string[], sentence: string) => {
+    para.push(sentence);
+    words += wordCount(sentence);
   };
   const added: Array<[string[], string]> = [];
   for (const [fname, fam, para] of textures) {
-    if (count() >= target) break;
+    if (words >= target) break;
     const s = fromFamily(ctx, fname, fam);
-    para.push(s);
+    add(para, s);
     added.push([para, s]);
   }
   // Reserve families, in order, until the 150-word floor is met (short sentences at low levels).
   if (isOpening) {
     for (const t of T.OPENING.extra) {
-      if (count() >= 160) break;
-      p2.push(finishSentence(render(t, slots, level)));
+      if (words >= 160) break;
+      add(p2, finishSentence(render(t, slots, level)));
     }
   }
   const reserve: Array<[string, T.Family, string[]]> = [
@@ -282,33 +327,16 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
     ...(!missionCompleted && mission && !ctx.used.has('progress') ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>) : []),
   ];
   for (const [fname, fam, para] of reserve) {
-    if (count() >= 160) break; // a margin over the 150-word floor
-    para.push(fromFamily(ctx, fname, fam));
+    if (words >= 160) break; // a margin over the 150-word floor
+    add(para, fromFamily(ctx, fname, fam));
   }
   // Never cut the sentences that carry the action, the mission or the hook: only texture goes.
-  while (count() > 400 && added.length > 0) {
+  while (words > 400 && added.length > 0) {
     const [para, s] = added.pop() as [string[], string];
     para.splice(para.indexOf(s), 1);
+    words -= wordCount(s);
   }
-
-  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
-  // 2–4 paragraphs: a short closing hook joins the paragraph before it.
-  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
-  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
-
-  const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
-  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
-  return {
-    paragraphs,
-    result: {
-      text,
-      choices,
-      statIncreases,
-      newSetting,
-      missionCompleted,
-      newMission,
-    },
-  };
+  return [p1, p2, p3, p4];
 }
 
 

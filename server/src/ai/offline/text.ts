@@ -61,7 +61,7 @@ function compiled(template: string, readingLevel: number): string[] {
 const NEEDS_CLEANUP = /\s\s|[^\S ]|,\s*[,.!?:;—]|\s[,.;:!?]|:\s*:|^\s|\s$/;
 
 export function finishSentence(s: string): string {
-  let t = /[.!?]["”]?\s*$/.test(s) ? s : `${s}.`;
+  let t = endsSentence(s) ? s : `${s}.`;
   if (!NEEDS_CLEANUP.test(t)) return upperFirst(t);
   t = t
     .replace(/\s+/g, ' ')
@@ -92,8 +92,46 @@ export function splitSentences(text: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
+/** Whether `s` ends with terminal punctuation, optionally followed by a closing quote and spaces. */
+function endsSentence(s: string): boolean {
+  let i = s.length - 1;
+  while (i >= 0 && isSpace(s.charCodeAt(i))) i--;
+  if (i >= 0 && (s[i] === '"' || s[i] === '”')) i--;
+  const c = s[i];
+  return c === '.' || c === '!' || c === '?';
+}
+
+/** The whitespace `\s` matches in the storyteller's text (ASCII, no-break and the Unicode spaces). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+}
+
+/** Words: runs of non-space characters with at least one letter or digit in them. */
 export function wordCount(text: string): number {
-  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  let n = 0;
+  let inWord = false;
+  let counted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      inWord = false;
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      counted = false;
+    }
+    if (!counted && isWordChar(c, text, i)) {
+      counted = true;
+      n++;
+    }
+  }
+  return n;
+}
+
+function isWordChar(c: number, text: string, i: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return /[\p{L}\p{N}]/u.test(String.fromCodePoint(text.codePointAt(i) as number));
 }
 
 export type ActionKind = 'combat' | 'social' | 'investigate' | 'stealth' | 'travel' | 'rest' | 'craft' | 'bold';
@@ -146,12 +184,42 @@ const PRONOUNS: Array<[RegExp, string]> = [
   [/\byourself\b/gi, 'themself'],
 ];
 
+/** Lead-ins before the verb ("okay", "I'd like to", "let's"…), stripped in up to three passes. */
+const PREFIXES = [
+  /^(?:ok(?:ay)?|well|so|then|now|alright|yes|no)[,!]?\s+/i,
+  /^(?:i|we)\s+(?:would|'d|’d)\s+like\s+to\s+/i,
+  /^(?:i|we)\s+(?:want|wanna|need|decide|choose|try|plan|intend|mean|attempt|hope)(?:\s+to)?\s+/i,
+  /^(?:i|we)\s+(?:will|shall|'ll|’ll|am going to|'m going to|’m going to|are going to|'re going to|gonna)\s+/i,
+  /^(?:i|we)\s+(?:carefully|quickly|slowly|quietly|calmly|then|now|also|just)\s+/i,
+  /^(?:let's|let’s|lets|let us)\s+/i,
+  /^(?:i|we)\s+(?=\w)/i,
+  /^(?:please|try to|attempt to)\s+/i,
+];
+
+/**
+ * Normalised actions by raw text, bounded: a story's actions are mostly its suggested choices, read
+ * again when the next chapter recalls the last one, and normalising is a few dozen regex passes.
+ * Results are frozen: they are shared.
+ */
+const normalised = new Map<string, Readonly<NormalisedAction>>();
+const NORMALISED_MAX = 2000;
+
 /**
  * Turns "I'd like to sneak past my old mentor!" into { clause: "sneak past their old mentor", … }.
  * First-person present ("I search") is already the base form, which is what makes this work without
  * a conjugation table. Text we cannot read as a verb phrase is kept verbatim in a safe frame.
  */
-export function normaliseAction(raw: string): NormalisedAction {
+export function normaliseAction(raw: string): Readonly<NormalisedAction> {
+  let n = normalised.get(raw);
+  if (n) return n;
+  n = Object.freeze(normalise(raw));
+  Object.freeze(n.keywords);
+  if (normalised.size >= NORMALISED_MAX) normalised.clear();
+  normalised.set(raw, n);
+  return n;
+}
+
+function normalise(raw: string): NormalisedAction {
   let a = raw
     .replace(/[\u0000-\u001f<>{}[\]]/g, ' ')
     .replace(/\s+/g, ' ')
@@ -159,17 +227,7 @@ export function normaliseAction(raw: string): NormalisedAction {
     .replace(/[.!?…]+$/, '')
     .slice(0, 200);
   a = a.replace(/^["“']|["”']$/g, '').trim();
-  const prefixes = [
-    /^(?:ok(?:ay)?|well|so|then|now|alright|yes|no)[,!]?\s+/i,
-    /^(?:i|we)\s+(?:would|'d|’d)\s+like\s+to\s+/i,
-    /^(?:i|we)\s+(?:want|wanna|need|decide|choose|try|plan|intend|mean|attempt|hope)(?:\s+to)?\s+/i,
-    /^(?:i|we)\s+(?:will|shall|'ll|’ll|am going to|'m going to|’m going to|are going to|'re going to|gonna)\s+/i,
-    /^(?:i|we)\s+(?:carefully|quickly|slowly|quietly|calmly|then|now|also|just)\s+/i,
-    /^(?:let's|let’s|lets|let us)\s+/i,
-    /^(?:i|we)\s+(?=\w)/i,
-    /^(?:please|try to|attempt to)\s+/i,
-  ];
-  for (let pass = 0; pass < 3; pass++) for (const p of prefixes) a = a.replace(p, '');
+  for (let pass = 0; pass < 3; pass++) for (const p of PREFIXES) a = a.replace(p, '');
   a = a.replace(/^(?:am|'m|’m|are)\s+(\w+ing\b)/i, 'keep $1');
   for (const [re, to] of PRONOUNS) a = a.replace(re, to);
   a = a.trim();
