@@ -14,7 +14,7 @@ const apply = (frames: StreamFrame[]) => frames.reduce((text, f) => text.slice(0
 
 describe('LiveChapter.follow', () => {
   it('starts with the text so far, then sends what was appended in one tick as one frame', async () => {
-    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     live.append('One. ');
     const frames = collect(live.follow(), () => {
       // A model that hands over several sentences at once (the offline storyteller), then the end.
@@ -30,7 +30,7 @@ describe('LiveChapter.follow', () => {
   });
 
   it('sends no empty first frame; after a frame, deltas wait for the interval and go out together; the end goes at once', async () => {
-    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     const tick = () => new Promise((r) => setImmediate(r));
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const sentAt: number[] = [];
@@ -68,7 +68,7 @@ describe('LiveChapter.follow', () => {
   });
 
   it('stops following when the reader goes away, even while a frame is held back', async () => {
-    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     const abort = new AbortController();
     const got: StreamFrame[] = [];
     const reading = (async () => {
@@ -84,14 +84,14 @@ describe('LiveChapter.follow', () => {
   });
 
   it('hands a reader that comes after the end the whole chapter in one frame', async () => {
-    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     live.append('All of it.');
     live.end('complete', 'All of it.');
     expect(await collect(live.follow())).toEqual([{ status: 'complete', offset: 0, delta: 'All of it.' }]);
   });
 
   it('restarts at 0 when the final text differs from what was streamed (a repaired answer)', async () => {
-    const live = new LiveChapter('c', 'k', 0, 0, null);
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     live.append('Draft');
     const got = await collect(live.follow(), () => live.end('complete', 'Final text'));
     expect(got[got.length - 1]).toEqual({ status: 'complete', offset: 0, delta: 'Final text' });

@@ -44,6 +44,8 @@ export class LiveChapter {
     readonly index: number,
     readonly take: number,
     readonly action: string | null,
+    /** When the row was claimed (its created_at). */
+    readonly createdAt: Date,
   ) {}
 
   append(delta: string): void {

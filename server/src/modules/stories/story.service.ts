@@ -135,7 +135,7 @@ interface StoryContext {
   /** Selected chapters the rolling summary does not cover yet, oldest first. */
   unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
   /** The generating row this read claimed for the next chapter (see loadContext), if it did. */
-  claimed: { id: string; take: number } | null;
+  claimed: { id: string; take: number; createdAt: Date } | null;
 }
 
 interface Running {
@@ -293,15 +293,15 @@ export class StoryService {
       throw e;
     }
     const row = rows[0];
-    return row ? this.launch(ctx, input, mode, row) : null;
+    return row ? this.launch(ctx, input, mode, { ...row, createdAt: now }) : null;
   }
 
   /** Starts the generation of a claimed row. */
-  private launch(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, row: { id: string; take: number }): ChapterHandle {
+  private launch(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, row: { id: string; take: number; createdAt: Date }): ChapterHandle {
     const latestIndex = ctx.latest?.index ?? -1;
     const index = mode === 'next' ? latestIndex + 1 : latestIndex;
     const action = mode === 'next' ? input.action : (ctx.latest?.playerChoice ?? null);
-    const live = new LiveChapter(row.id, ctx.character.id, index, row.take, action);
+    const live = new LiveChapter(row.id, ctx.character.id, index, row.take, action, row.createdAt);
     let resolve!: (o: ChapterOutcome) => void;
     let reject!: (e: unknown) => void;
     const done = new Promise<ChapterOutcome>((res, rej) => ((resolve = res), (reject = rej)));
@@ -527,9 +527,9 @@ export class StoryService {
        )
        UPDATE chapters SET status = 'complete', is_selected = true, text = $8, choices = $9::jsonb, setting = $4,
               stat_increases = $10::jsonb, stats_after = $3::jsonb, stats_before = $11::jsonb, setting_before = $12,
-              mission_effects = $17::jsonb, completed_at = $13, updated_at = now()
+              mission_effects = $17::jsonb, completed_at = $13, updated_at = $13
         WHERE id = $2 AND status = 'generating' AND EXISTS (SELECT 1 FROM ok)
-       RETURNING *`,
+       RETURNING id`,
       [
         live.characterId,
         live.chapterId,
@@ -558,9 +558,31 @@ export class StoryService {
         effects.newMission?.objective ?? null,
         effects.newMission ? new Date(effects.newMission.startedAt) : null,
       ],
-    )) as Array<Record<string, unknown>>;
-    const row = rows[0];
-    return row ? outcomeOf(hydrate(this.dataSource, Chapter, row)) : null;
+    )) as Array<{ id: string }>;
+    if (rows.length === 0) return null;
+    // The row is exactly what this statement wrote: built here rather than read back (RETURNING *
+    // cost the database thread the text and five JSON columns encoded, and this thread their decoding).
+    const chapter = Object.assign(new Chapter(), {
+      id: live.chapterId,
+      characterId: live.characterId,
+      index: live.index,
+      take: live.take,
+      isSelected: true,
+      status: 'complete' as const,
+      text: result.text,
+      playerChoice: live.action,
+      choices: result.choices,
+      setting,
+      statIncreases: applied,
+      statsAfter: after,
+      statsBefore,
+      settingBefore,
+      missionEffects: effects,
+      completedAt: now,
+      createdAt: live.createdAt,
+      updatedAt: now,
+    });
+    return outcomeOf(chapter);
   }
 
   /**
@@ -1023,6 +1045,8 @@ export class StoryService {
                              WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
          LEFT JOIN LATERAL (SELECT id, objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
         WHERE c.id = $1 AND c.user_id = $2`;
+    // The claimed row's creation time: the chapter's createdAt once it is complete.
+    const claimedAt = new Date();
     const [row] = (await (claim
       ? this.dataSource.query(
           `WITH ctx AS (${context}),
@@ -1046,7 +1070,7 @@ export class StoryService {
             characterId,
             userId,
             claim.input.action,
-            new Date(),
+            claimedAt,
             Boolean(claim.input.worldDescription),
             claim.input.expectedIndex,
             new Date(claim.arrivedAt),
@@ -1082,7 +1106,7 @@ export class StoryService {
       mission: (row.x_mission as string | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       unsummarized: history.map((h) => ({ index: h.i, text: h.t, playerChoice: h.c })),
-      claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number } : null,
+      claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
     };
   }
 }
