@@ -131,6 +131,7 @@ interface StoryContext {
   /** Id and objective of the active mission, and objective of the last completed one (for a new pre-mission). */
   missionId: string | null;
   mission: string | null;
+  /** The last completed mission's objective, read only when no mission is active (null otherwise). */
   previousMission: string | null;
   /** Selected chapters the rolling summary does not cover yet, oldest first. */
   unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
@@ -330,11 +331,18 @@ export class StoryService {
       let stats = c.stats;
       let setting = c.currentSetting;
       let mission: string | null = ctx.mission;
+      let previousMission = ctx.previousMission;
       if (mode === 'regenerate') {
         const prev = await this.dataSource.getRepository(Chapter).findOneByOrFail({ characterId: c.id, index: live.index, isSelected: true });
         stats = prev.statsBefore;
         setting = prev.settingBefore;
         mission = await missionBeforeTake(this.dataSource.manager, prev);
+        // The context reads the last completed mission only when none is active; before this take
+        // there may have been none although there is one now.
+        if (!mission && ctx.missionId) {
+          const [last] = await this.dataSource.getRepository(Mission).find({ where: { characterId: c.id, status: 'completed' }, order: { completedAt: 'DESC' }, take: 1 });
+          previousMission = last?.objective ?? null;
+        }
       }
       const seed = seedOf(live.chapterId);
 
@@ -342,7 +350,7 @@ export class StoryService {
       let preMission: string | null = null;
       if (!mission) {
         try {
-          preMission = (await this.deps.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission: ctx.previousMission, seed }, { signal: abort.signal })).objective;
+          preMission = (await this.deps.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed }, { signal: abort.signal })).objective;
           mission = preMission;
         } catch (e) {
           this.log.warn('mission generation failed; continuing without a mission', { characterId: c.id, err: e });
@@ -1032,7 +1040,11 @@ export class StoryService {
               l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
               g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
               m.id AS x_mission_id, m.objective AS x_mission,
-              (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1) AS x_previous_mission,
+              -- Only read when there is no active mission (a new one must differ from it): CASE runs
+              -- the subquery only in that branch, and most chapters have a mission.
+              CASE WHEN m.id IS NULL THEN
+                (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
+              END AS x_previous_mission,
               (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice) ORDER BY h."index"), '[]'::json)
                  FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS x_history
          FROM characters c
