@@ -381,6 +381,20 @@ describe('mission effects of a chapter', () => {
       expect(await snapshot(p.characterId)).toEqual(before);
     }
   });
+
+  it('the chapter a generation answers with is exactly the row it stored (every column, with the missions it brought)', async () => {
+    // On PGlite the one-statement commit builds the answer from the values it wrote instead of
+    // reading the row back: nothing of it may differ from what a later read finds.
+    const stories = useStoryAI(t, patchedAI((n) => (n === 1 ? { missionCompleted: true, newMission: 'Find the ferryman' } : {})));
+    const p = await player();
+    for (const [n, action] of [[0, null], [1, 'Walk on'], [2, 'Rest']] as const) {
+      const out = await stories.generateChapter(p.userId, { characterId: p.characterId, userChoice: action, expectedIndex: n });
+      const stored = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: out.chapter.id });
+      expect({ ...out.chapter }).toEqual({ ...stored });
+      expect(out.chapter.createdAt.getTime()).toBe(stored.createdAt.getTime());
+      expect(out.chapter.updatedAt.getTime()).toBe(stored.updatedAt.getTime());
+    }
+  });
 });
 
 describe('regenerate and undo', () => {
