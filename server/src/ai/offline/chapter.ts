@@ -122,6 +122,7 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
 type Setup = ReturnType<typeof setUp>;
 type Plan = ReturnType<typeof decide>;
 
+/** The input with every player-written string scrubbed for prose and the chapter number made whole. */
 function sanitise(raw: ChapterInput): ChapterInput {
   return {
     ...raw,
