@@ -75,7 +75,8 @@ export function countWords(text: string): number {
 }
 
 /** JavaScript's `\s`: ASCII whitespace and the Unicode space separators and line terminators. */
-function isSpace(c: number): boolean {
+/** Whether a UTF-16 code unit is whitespace as `\s` matches it (the ASCII spaces, no-break and Unicode spaces). */
+export function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;

@@ -7,6 +7,8 @@
  *   [a|b|c]         tiered wording: levels 1–4 take a, 5–8 take b, 9–12 take c ([a|b]: 1–6 / 7–12)
  */
 
+import { isSpace } from '../context-budget';
+
 export type Slots = Record<string, string>;
 
 /** 0: early reader (1–4), 1: middle grades (5–8), 2: adult (9–12). */
@@ -99,11 +101,6 @@ function endsSentence(s: string): boolean {
   if (i >= 0 && (s[i] === '"' || s[i] === '”')) i--;
   const c = s[i];
   return c === '.' || c === '!' || c === '?';
-}
-
-/** The whitespace `\s` matches in the storyteller's text (ASCII, no-break and the Unicode spaces). */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
 /** Words: runs of non-space characters with at least one letter or digit in them. */
