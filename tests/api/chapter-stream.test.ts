@@ -245,17 +245,19 @@ describe('one chapter at a time per character', () => {
     const b = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI({ streamChapter: (i) => gate.stream(i) }), limiter: s.limiter }, { pollIntervalMs: 20 });
     const p = await makeCharacter(t, (await signUp(t)).user.id);
     const userId = p.userId;
-    const calls = Array.from({ length: 10 }, (_, i) =>
-      (i % 2 ? b : a)
-        .startChapter(userId, { characterId: p.id, userChoice: `Action number ${i}` }, 'next')
-        .then((h) => h.done)
-        .then(
+    const starts = Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).startChapter(userId, { characterId: p.id, userChoice: `Action number ${i}` }, 'next'));
+    // Every request is decided while the chapter is still being written: one that came after it
+    // was finished would rightly be the next chapter, not a conflict.
+    await Promise.allSettled(starts);
+    gate.release(Infinity);
+    const out = await Promise.all(
+      starts.map((s) =>
+        s.then((h) => h.done).then(
           (o) => ({ ok: o.chapter.id }),
           (e: { code?: string }) => ({ err: e.code }),
         ),
+      ),
     );
-    gate.release(Infinity);
-    const out = await Promise.all(calls);
     const oks = out.filter((o): o is { ok: string } => 'ok' in o);
     expect(oks).toHaveLength(1);
     expect(out.filter((o) => 'err' in o).every((o) => (o as { err: string }).err === 'CONFLICT')).toBe(true);
