@@ -288,6 +288,36 @@ describe('one chapter at a time per character', () => {
     expect(o2.chapter.text).toBe(o1.chapter.text);
     expect(frames[frames.length - 1]).toMatch(/^complete:/);
   });
+
+  it('a chapter taken over by another instance (its writer believed dead) is never written by its first writer: CONFLICT, and the story is the new one', async () => {
+    const gate = gatedStream();
+    const a = useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const s = t.app.services;
+    // An instance that judges every running chapter it does not run itself abandoned at once.
+    const b = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI(), limiter: s.limiter }, { staleAfterMs: -1 });
+    const c = await makeCharacter(t, (await signUp(t)).user.id);
+    const first = await a.startChapter(c.userId, { characterId: c.id, userChoice: 'Climb the tower' }, 'next');
+    const firstDone = first.done.then(
+      () => 'written',
+      (e: { code?: string }) => e.code,
+    );
+    const taken = await b.generateChapter(c.userId, { characterId: c.id, userChoice: 'Swim the moat' });
+    expect(taken.chapter.id).not.toBe(first.chapterId);
+    // The first writer finishes its text only now; its commit must find the slot gone.
+    gate.release(Infinity);
+    expect(await firstDone).toBe('CONFLICT');
+    const ds = s.dataSource;
+    const rows = await ds.getRepository(Chapter).find({ where: { characterId: c.id }, order: { index: 'ASC', take: 'ASC' } });
+    expect(rows.filter((r) => r.status !== 'failed').map((r) => [r.index, r.status, r.isSelected, r.playerChoice])).toEqual([[0, 'complete', true, 'Swim the moat']]);
+    // Nothing of the first writer's chapter reached the character: stats, setting and missions are the new chapter's.
+    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{ stats: Record<string, number>; current_setting: string | null }>;
+    expect(ch!.stats).toEqual(taken.chapter.statsAfter);
+    expect(ch!.current_setting).toBe(taken.chapter.setting);
+    const fx = taken.chapter.missionEffects;
+    const missions = (await ds.query(`SELECT id FROM missions WHERE character_id = $1`, [c.id])) as Array<{ id: string }>;
+    expect(fx.preMission).toBeDefined();
+    expect(missions.map((m) => m.id).sort()).toEqual([fx.preMission?.id, fx.newMission?.id].filter(Boolean).sort());
+  });
 });
 
 describe('playChapter: start and stream in one operation', () => {
