@@ -318,6 +318,44 @@ describe('one chapter at a time per character', () => {
     expect(fx.preMission).toBeDefined();
     expect(missions.map((m) => m.id).sort()).toEqual([fx.preMission?.id, fx.newMission?.id].filter(Boolean).sort());
   });
+
+  // A takeover does not take the character's lock, so on PostgreSQL it can land inside the commit,
+  // after its check: the commit must then write nothing at all. (PGlite runs one statement at a time.)
+  (process.env.DATABASE_URL ? it : it.skip)('a takeover landing in the middle of the commit leaves nothing of the chapter behind (PostgreSQL)', async () => {
+    const gate = gatedStream();
+    const a = useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+    const ds = t.app.services.dataSource;
+    const c = await makeCharacter(t, (await signUp(t)).user.id);
+    const started = await a.startChapter(c.userId, { characterId: c.id, userChoice: 'Climb the tower' }, 'next');
+    const done = started.done.then(
+      () => 'written',
+      (e: { code?: string }) => e.code,
+    );
+    // Another session holds the chapter's row: the commit passes its check, writes the character and
+    // missions, and then waits on this row for its final write.
+    const other = ds.createQueryRunner();
+    await other.connect();
+    try {
+      await other.startTransaction();
+      const [{ pid }] = (await other.query(`SELECT pg_backend_pid() AS pid`)) as Array<{ pid: number }>;
+      await other.query(`SELECT 1 FROM chapters WHERE id = $1 FOR UPDATE`, [started.chapterId]);
+      gate.release(Infinity);
+      await waitFor(async () => {
+        const [w] = (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%commit_next_chapter%'`, [pid])) as Array<{ n: number }>;
+        return w!.n > 0;
+      });
+      // ...and meanwhile the chapter is given up as abandoned.
+      await other.query(`UPDATE chapters SET status = 'failed' WHERE id = $1`, [started.chapterId]);
+      await other.commitTransaction();
+    } finally {
+      await other.release();
+    }
+    expect(await done).toBe('CONFLICT');
+    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{ stats: Record<string, number>; current_setting: string | null }>;
+    expect(ch).toEqual({ stats: c.stats, current_setting: null });
+    expect(await ds.query(`SELECT id FROM missions WHERE character_id = $1`, [c.id])).toEqual([]);
+    expect((await ds.getRepository(Chapter).findBy({ characterId: c.id })).map((r) => r.status)).toEqual(['failed']);
+  });
 });
 
 describe('playChapter: start and stream in one operation', () => {

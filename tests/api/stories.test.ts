@@ -334,8 +334,8 @@ describe('missions', () => {
 });
 
 describe('mission effects of a chapter', () => {
-  // On PGlite these chapters commit in one statement, on PostgreSQL in the locking transaction:
-  // the same rows either way (the API suite runs on both).
+  // These chapters commit through commit_next_chapter (the API suite runs it on PGlite and on
+  // PostgreSQL); undo then takes each back in its own transaction.
   it('a first mission completed by its own chapter, a completion without a successor, a new one after it; undo takes each back exactly', async () => {
     const ai = patchedAI((n) =>
       n === 0 ? { missionCompleted: true, newMission: 'Cross the salt flats' } : n === 1 ? { missionCompleted: true, newMission: null } : { missionCompleted: false, newMission: null },
@@ -383,8 +383,8 @@ describe('mission effects of a chapter', () => {
   });
 
   it('the chapter a generation answers with is exactly the row it stored (every column, with the missions it brought)', async () => {
-    // On PGlite the one-statement commit builds the answer from the values it wrote instead of
-    // reading the row back: nothing of it may differ from what a later read finds.
+    // The usual commit builds the answer from the values it wrote instead of reading the row back:
+    // nothing of it may differ from what a later read finds.
     const stories = useStoryAI(t, patchedAI((n) => (n === 1 ? { missionCompleted: true, newMission: 'Find the ferryman' } : {})));
     const p = await player();
     for (const [n, action] of [[0, null], [1, 'Walk on'], [2, 'Rest']] as const) {

@@ -48,17 +48,6 @@ export interface PGliteDriverModule {
   Pool: new (options?: unknown) => EventEmitter;
 }
 
-const drivers = new WeakSet<object>();
-
-/**
- * Whether a data source runs on this driver: one embedded session whose statements run one at a
- * time (a statement is then atomic and isolated from every other one).
- */
-export function isInProcessDatabase(dataSource: { options: object }): boolean {
-  const driver = (dataSource.options as { driver?: unknown }).driver;
-  return typeof driver === 'object' && driver !== null && drivers.has(driver);
-}
-
 export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
   const lock = new Mutex();
 
@@ -167,6 +156,5 @@ export function createPGliteDriver(session: SessionRunner): PGliteDriverModule {
   }
 
   const driver = { Pool };
-  drivers.add(driver);
   return driver;
 }

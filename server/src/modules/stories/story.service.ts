@@ -12,7 +12,6 @@ import { Character } from '../characters/character.entity';
 import { Chapter, type MissionSnapshot } from './chapter.entity';
 import { finalFrame, LiveChapter, pollChapter, type StreamFrame } from './chapter-stream';
 import { GenerationLane } from './generation-lane';
-import { isInProcessDatabase } from '../../db/pglite-pool';
 import { Mission } from './mission.entity';
 import { renderStoryHtml, renderStoryMarkdown, type ExportFormat, type StoryExport } from './story-export';
 import { activeMission, applyMissionEffects, applyTake, decideMissionEffects, missionBeforeTake, raiseStats, unapplyTake } from './story-state';
@@ -176,8 +175,6 @@ export class StoryService {
   private closed = false;
   private readonly aborts = new Set<AbortController>();
   private readonly lane = new GenerationLane(BACKGROUND_BUDGET_MS, BACKGROUND_ON_IO_MAX);
-  /** PGlite: one session whose statements run one at a time (see commitInOneStatement). */
-  private readonly inProcessDatabase: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -185,7 +182,6 @@ export class StoryService {
     options: Partial<StoryServiceOptions> = {},
   ) {
     this.options = { ...DEFAULT_OPTIONS, ...options };
-    this.inProcessDatabase = isInProcessDatabase(dataSource);
     this.styleCache = new StyleCache(deps.ai);
     this.log = deps.logger ?? createLogger(deps.config);
   }
@@ -399,7 +395,7 @@ export class StoryService {
       const turn = this.lane.enter(lane, { database: true });
       if (turn) await turn;
       const outcome =
-        (mode === 'next' && this.inProcessDatabase ? await this.commitInOneStatement(ctx, live, latestIndex, result, preMission, fold.update) : null) ??
+        (mode === 'next' ? await this.commitNext(ctx, live, latestIndex, result, preMission, fold.update) : null) ??
         (await this.commit(live, mode, latestIndex, result, preMission, fold.update));
       this.remember(outcome, ctx.character.userId);
       live.end('complete', outcome.chapter.text);
@@ -469,20 +465,19 @@ export class StoryService {
   }
 
   /**
-   * The commit of a next chapter in a single statement, on an in-process database (PGlite) only,
-   * when the story's state is still the one the chapter was started from (stats, setting, active
-   * mission, latest chapter; the chapter still this generation's). The guard and the writes —
-   * character, chapter, cleanup, and the chapter's mission effects (a mission generated before it,
-   * the one it completes, the one it brings) — are one statement, and on PGlite a statement runs with
-   * the session to itself: nothing can change between the check and the writes, so it is as atomic
-   * and isolated as the transaction below, in one call instead of five or six. That matters beyond
-   * the call count: PGlite has one session, and a transaction holds it for every player while its
-   * statements travel to and from the database thread — a round of first chapters (each bringing its
-   * first mission) used to queue behind those. On PostgreSQL a statement's snapshot can predate the
-   * lock it takes, so the locking transaction stays. Null when the guard does not hold: commit()
-   * then decides, with the lock, what to write or which CONFLICT to report.
+   * The usual commit of a next chapter, in one call: commit_next_chapter (a database function, see
+   * its migration) takes the character's lock, checks that the story's state is still the one the
+   * chapter was started from (stats, setting, active mission, latest chapter; the chapter still this
+   * generation's) and writes character, chapter, cleanup and the chapter's mission effects (a mission
+   * generated before it, the one it completes, the one it brings). The same as the transaction below,
+   * but one round trip instead of four: on PostgreSQL each is a socket write and a wake-up of both
+   * ends; on PGlite, whose one session a transaction holds for every player while its statements
+   * travel to and from the database thread, a round of first chapters used to queue behind those.
+   * Null when the check fails, or when another instance took the chapter over during the call (the
+   * function then fails and writes nothing): commit() then decides, with the lock, what to write or
+   * which CONFLICT to report.
    */
-  private async commitInOneStatement(
+  private async commitNext(
     ctx: StoryContext,
     live: LiveChapter,
     latestIndex: number,
@@ -495,80 +490,54 @@ export class StoryService {
     const pre = effects.preMission ?? null;
     // A mission generated before this chapter and completed by it is written completed at once.
     const preCompleted = pre !== null && effects.completedMissionId === pre.id;
-    // Otherwise the mission completed is the active one the guard checks ($15).
+    // Otherwise the mission completed is the active one the function checks (p_active_mission).
     const completesActive = effects.completedMissionId !== undefined && !preCompleted;
     const statsBefore = ctx.character.stats;
     const settingBefore = ctx.character.currentSetting;
     const { after, applied } = raiseStats(statsBefore, result.statIncreases);
     const setting = result.newSetting ?? settingBefore;
-    const rows = (await this.dataSource.query(
-      `WITH ok AS (
-         SELECT c.id FROM characters c
-          WHERE c.id = $1 AND c.stats = $11::jsonb AND c.current_setting IS NOT DISTINCT FROM $12
-            AND (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = c.id AND is_selected) = $14
-            AND (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) IS NOT DISTINCT FROM $15::uuid
-            -- The chapter must still be this generation's: otherwise the writes below would raise
-            -- the stats (and drop failed takes) for a chapter the final UPDATE then does not complete.
-            AND EXISTS (SELECT 1 FROM chapters WHERE id = $2 AND character_id = c.id AND status = 'generating')
-       ), ch AS (
-         UPDATE characters SET stats = $3::jsonb, current_setting = $4,
-                story_summary = CASE WHEN $5::boolean AND summary_through_index = $16::integer THEN $6 ELSE story_summary END,
-                summary_through_index = CASE WHEN $5::boolean AND summary_through_index = $16::integer THEN $7::integer ELSE summary_through_index END
-          WHERE id IN (SELECT id FROM ok)
-       ), gone AS (
-         DELETE FROM chapters WHERE character_id = $1 AND status = 'failed' AND EXISTS (SELECT 1 FROM ok)
-       ), pre AS (
-         INSERT INTO missions (id, character_id, objective, started_at, status, completed_at, started_at_chapter, completed_at_chapter)
-         SELECT $18::uuid, $1, $19, $20::timestamptz, CASE WHEN $21::boolean THEN 'completed' ELSE 'active' END,
-                CASE WHEN $21::boolean THEN $13::timestamptz END, $22::integer, CASE WHEN $21::boolean THEN $22::integer END
-           FROM ok WHERE $18::uuid IS NOT NULL
-       ), done AS (
-         UPDATE missions SET status = 'completed', completed_at = $13, completed_at_chapter = $22
-          WHERE $23::boolean AND id = $15::uuid AND character_id = $1 AND status = 'active' AND EXISTS (SELECT 1 FROM ok)
-         RETURNING id
-       ), next AS (
-         -- Reading done's row first orders this insert after the update that frees the one active
-         -- slot (uq_missions_one_active): sub-statements of a WITH otherwise run in no set order.
-         INSERT INTO missions (id, character_id, objective, started_at, status, started_at_chapter)
-         SELECT $24::uuid, $1, $25, $26::timestamptz, 'active', $22::integer
-           FROM ok WHERE $24::uuid IS NOT NULL AND (NOT $23::boolean OR EXISTS (SELECT 1 FROM done))
-       )
-       UPDATE chapters SET status = 'complete', is_selected = true, text = $8, choices = $9::jsonb, setting = $4,
-              stat_increases = $10::jsonb, stats_after = $3::jsonb, stats_before = $11::jsonb, setting_before = $12,
-              mission_effects = $17::jsonb, completed_at = $13, updated_at = $13
-        WHERE id = $2 AND status = 'generating' AND EXISTS (SELECT 1 FROM ok)
-       RETURNING id`,
-      [
-        live.characterId,
-        live.chapterId,
-        JSON.stringify(after),
-        setting,
-        summary !== null,
-        summary?.summary ?? '',
-        summary?.through ?? -1,
-        result.text,
-        JSON.stringify(result.choices),
-        JSON.stringify(applied),
-        JSON.stringify(statsBefore),
-        settingBefore,
-        now,
-        latestIndex,
-        ctx.missionId,
-        summary?.expectedThrough ?? -1,
-        JSON.stringify(effects),
-        pre?.id ?? null,
-        pre?.objective ?? null,
-        pre ? new Date(pre.startedAt) : null,
-        preCompleted,
-        live.index,
-        completesActive,
-        effects.newMission?.id ?? null,
-        effects.newMission?.objective ?? null,
-        effects.newMission ? new Date(effects.newMission.startedAt) : null,
-      ],
-    )) as Array<{ id: string }>;
-    if (rows.length === 0) return null;
-    // The row is exactly what this statement wrote: built here rather than read back (RETURNING *
+    const params = [
+      live.characterId,
+      live.chapterId,
+      live.index,
+      latestIndex,
+      now,
+      JSON.stringify(statsBefore),
+      settingBefore,
+      JSON.stringify(after),
+      setting,
+      result.text,
+      JSON.stringify(result.choices),
+      JSON.stringify(applied),
+      JSON.stringify(effects),
+      summary !== null,
+      summary?.summary ?? '',
+      summary?.through ?? -1,
+      summary?.expectedThrough ?? -1,
+      ctx.missionId,
+      completesActive,
+      pre?.id ?? null,
+      pre?.objective ?? null,
+      pre ? new Date(pre.startedAt) : null,
+      preCompleted,
+      effects.newMission?.id ?? null,
+      effects.newMission?.objective ?? null,
+      effects.newMission ? new Date(effects.newMission.startedAt) : null,
+    ];
+    let written: string | null;
+    try {
+      [{ id: written }] = (await this.dataSource.query(
+        `SELECT commit_next_chapter($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                                    $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) AS id`,
+        params,
+      )) as Array<{ id: string | null }>;
+    } catch (e) {
+      // Taken over between the function's check and its write: it wrote nothing; commit() reports it.
+      if (sqlState(e) === 'TF409') return null;
+      throw e;
+    }
+    if (written === null) return null;
+    // The row is exactly what the function wrote: built here rather than read back (RETURNING *
     // cost the database thread the text and five JSON columns encoded, and this thread their decoding).
     const chapter = Object.assign(new Chapter(), {
       id: live.chapterId,
@@ -597,8 +566,9 @@ export class StoryService {
    * The one transaction that makes a take part of the story: chapter, stats, missions, summary.
    * Four statements in the common case: BEGIN; the character locked, read with the checks; one
    * statement writing the character, the chapter and the cleanup; COMMIT. Missions are written only
-   * when the take changes them (and a regenerated take first restores the state before it). On
-   * PGlite a next chapter usually commits in one statement first (commitInOneStatement).
+   * when the take changes them (and a regenerated take first restores the state before it). A next
+   * chapter usually commits in one call first (commitNext); this is for takes and for the cases that
+   * call refuses.
    */
   private async commit(
     live: LiveChapter,
@@ -1283,9 +1253,13 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+function sqlState(e: unknown): string | undefined {
+  const err = e as { code?: string; driverError?: { code?: string } } | null;
+  return err?.driverError?.code ?? err?.code;
+}
+
 function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; driverError?: { code?: string } };
-  return err?.code === '23505' || err?.driverError?.code === '23505';
+  return sqlState(e) === '23505';
 }
 
 /** A stable 31-bit seed per take: the offline storyteller is deterministic per seed. */
