@@ -8,8 +8,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the character, the chapter, the cleanup of failed takes and the chapter's mission effects. So it
  * is exactly the locking transaction of StoryService.commit, in one round trip instead of four on
  * PostgreSQL. Returns the chapter's id; NULL when the check fails (nothing written; the caller then
- * decides, in that transaction, what to write or which CONFLICT to report); fails with SQLSTATE
- * TF409 (nothing written either) when the chapter was taken over between the check and its write.
+ * decides, in the locking transaction, what to write or which CONFLICT to report); fails with
+ * SQLSTATE TF409 (nothing written either) when the chapter was taken over between the check and its
+ * write. Once released, change it only by a new migration (CREATE OR REPLACE FUNCTION).
  */
 export class CommitNextChapter1795269152214 implements MigrationInterface {
   name = 'CommitNextChapter1795269152214';
