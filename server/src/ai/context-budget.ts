@@ -74,7 +74,6 @@ export function countWords(text: string): number {
   return words;
 }
 
-/** JavaScript's `\s`: ASCII whitespace and the Unicode space separators and line terminators. */
 /** Whether a UTF-16 code unit is whitespace as `\s` matches it (the ASCII spaces, no-break and Unicode spaces). */
 export function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);

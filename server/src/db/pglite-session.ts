@@ -31,8 +31,9 @@ export function commandOf(sql: string): string {
 //
 // Why not PGlite's query(): it parses, plans and describes every statement from scratch, makes six
 // calls into the WASM module for each (Parse, Describe, Bind, Describe, Execute, Sync) and decodes
-// the answers with a general-purpose protocol parser — all CPU of the thread PGlite runs on. Here a statement text seen before runs as a named prepared statement (PostgreSQL's plan
-// cache included) with one call into the module, and answers are decoded straight into rows. For
+// the answers with a general-purpose protocol parser — all CPU of the thread PGlite runs on. Here a
+// statement text seen before runs as a named prepared statement (PostgreSQL's plan cache included)
+// with one call into the module, and answers are decoded straight into rows. For
 // the app's short OLTP statements that is about 3× cheaper (a primary-key read: 290 → 90 µs).
 // Values are serialized with the instance's own serializers and parsed with its parsers (or, on the
 // app's side of the thread, the same ones rebuilt: parsersFor), so rows are exactly what query() returns.
@@ -415,7 +416,6 @@ function toPg(sql: string, r: ResultSet | undefined): PgResult {
   const rows = r?.rows ?? [];
   return { rows, rowCount: r?.affectedRows ?? rows.length, command: commandOf(sql), fields: r?.fields ?? [] };
 }
-
 
 // -------------------------------------------------------------------------------------------------
 // Errors across threads: structured cloning keeps an Error's message but not PostgreSQL's fields

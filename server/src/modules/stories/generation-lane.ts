@@ -3,9 +3,8 @@
  *
  * A chapter has a cheap, urgent start (compose it, hand over the first chunk: a player is watching
  * the screen for it) and a bulk that nobody is blocked on chunk by chunk (the rest of the text, the
- * commit). Without care the bulk of every
- * running chapter runs in the loop turn it becomes ready in, so one loop turn holds the bulk of many
- * chapters, and every HTTP request and every subscribe that arrives meanwhile waits for all of them:
+ * commit). Without care the bulk of every running chapter runs in the loop turn it becomes ready
+ * in, so one loop turn holds the bulk of many chapters, and every HTTP request and every subscribe that arrives meanwhile waits for all of them:
  * under load a player's first chunk comes as late as the whole chapter.
  *
  * The lane gives background work at most `budgetMs` of each loop turn (it runs in the check phase,

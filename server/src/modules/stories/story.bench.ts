@@ -30,9 +30,9 @@
  *
  * Flags (after `npm run bench:story --`): --players=50, --chapters=10, --warm-chapters=25, --cold,
  * --pglite=memory (in-memory PGlite instead of a fresh data folder). On PostgreSQL (DATABASE_URL) the
- * bench makes a schema of its own and drops it afterwards. Diagnostics: --detail (per chapter number: first chunk /
- * complete), --sql (statements per chapter of the lone player, by text), --profile=file.cpuprofile
- * (CPU profile of the app's thread during the measured run).
+ * bench makes a schema of its own and drops it afterwards. Diagnostics: --detail (per chapter
+ * number: first chunk / complete), --sql (statements per chapter of the lone player, by text),
+ * --profile=file.cpuprofile (CPU profile of the app's thread during the measured run).
  * Exits 1 when a target is missed.
  */
 import 'reflect-metadata';
