@@ -54,6 +54,8 @@ function startApp(dataDir, port) {
     PORT: String(port),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
+    // A benchmark has no Stripe: the demo checkout is allowed on purpose.
+    LOCAL_CHECKOUT_DEMO: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,

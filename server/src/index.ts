@@ -9,6 +9,11 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   const port = await app.listen();
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  if (config.nodeEnv === 'production' && config.localCheckoutDemo && !config.stripe.secretKey) {
+    process.stderr.write(
+      '\n*** DEMO CHECKOUT: LOCAL_CHECKOUT_DEMO=true and no Stripe keys. Paid tiers are granted by a fake payment page; do not run this for real players. ***\n\n',
+    );
+  }
   process.stdout.write(`Taleforge is running at http://localhost:${port}  (GraphQL: /graphql, playground: /graphiql; data: ${where})\n`);
 
   let stopping = false;

@@ -65,12 +65,30 @@ export async function pathOf(url: string): Promise<string> {
   return u.pathname + u.search;
 }
 
-/** Posts the local checkout page's form like a browser would, without following the redirect. */
-export async function confirmLocalCheckout(t: TestApp, checkoutUrl: string): Promise<Response> {
+/** The buyer's browser per checkout URL: the cookie it got when it opened the URL createCheckout gave. */
+const browsers = new Map<string, string>();
+
+/**
+ * Opens a checkout URL like the buyer's browser does (createCheckout's URL carries a one-time hand-off
+ * token that the page trades for a cookie) and returns that browser's cookie ('' when refused).
+ */
+export async function openCheckout(t: Pick<TestApp, 'url'>, checkoutUrl: string): Promise<string> {
+  const known = browsers.get(checkoutUrl);
+  if (known !== undefined) return known;
+  const u = new URL(checkoutUrl);
+  const r = await fetch(`${t.url}${u.pathname}${u.search}`, { redirect: 'manual' });
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0];
+  browsers.set(checkoutUrl, cookie);
+  return cookie;
+}
+
+/** Posts the local checkout page's form from the buyer's browser, without following the redirect. */
+export async function confirmLocalCheckout(t: TestApp, checkoutUrl: string, origin = new URL(t.app.config.publicUrl).origin): Promise<Response> {
+  const cookie = await openCheckout(t, checkoutUrl);
   const path = new URL(checkoutUrl).pathname;
   return fetch(`${t.url}${path}/confirm`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
     body: '',
     redirect: 'manual',
   });

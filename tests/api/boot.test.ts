@@ -23,7 +23,7 @@ interface Running {
 function start(dataDir: string): Promise<Running> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
   const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -44,11 +44,26 @@ function exitOf(proc: ChildProcess): Promise<number | null> {
 }
 
 describe('the server process on the embedded database', () => {
+  it('refuses to boot in production without Stripe keys unless LOCAL_CHECKOUT_DEMO=true', async () => {
+    const proc = spawn(process.execPath, [SERVER], {
+      env: { ...process.env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-boot-')), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: '', STRIPE_SECRET_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    expect(await exitOf(proc)).toBe(1);
+    expect(out).toContain('NODE_ENV=production needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    expect(out).not.toContain('is running at');
+  });
+
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-boot-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses a second process on the same DATA_DIR, stops cleanly on SIGTERM, and keeps the user after a restart', async () => {
     const first = await start(dataDir);
+    // Production without Stripe boots only as an explicit demo, and says so where operators look.
+    expect(first.output()).toContain('DEMO CHECKOUT: LOCAL_CHECKOUT_DEMO=true and no Stripe keys');
     const email = `boot.${Date.now()}@example.com`;
     const password = 'correct horse battery';
 

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { newIdentity, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { confirmLocalCheckout, ledgerSum, sleep, STATUS_FIELDS, waitFor, watchStatus, type Watch } from './billing-support';
+import { confirmLocalCheckout, ledgerSum, openCheckout, sleep, STATUS_FIELDS, waitFor, watchStatus, type Watch } from './billing-support';
 
 /**
  * Subscriptions with the embedded payment provider (no Stripe keys): reads, direct subscribe, the
@@ -121,10 +121,20 @@ describe('local checkout, end to end over HTTP', () => {
 
     const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'adventurer' }, p.accessToken);
     expect(c.status).toBe(200);
-    expect(c.body.url).toMatch(new RegExp(`^${t.app.config.publicUrl}/checkout/local/cs_local_[A-Za-z0-9_-]+$`));
+    expect(c.body.url).toMatch(new RegExp(`^${t.app.config.publicUrl}/checkout/local/cs_local_[A-Za-z0-9_-]+\\?handoff=[A-Za-z0-9_-]+$`));
     const path = new URL(c.body.url).pathname;
 
-    const page = await fetch(`${t.url}${path}`);
+    // The buyer's browser opens the URL: the page binds the session to it and drops the token.
+    const open = await fetch(`${t.url}${path}${new URL(c.body.url).search}`, { redirect: 'manual' });
+    expect(open.status).toBe(303);
+    expect(open.headers.get('location')).toBe(path);
+    const setCookie = open.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toContain(`Path=${path}`);
+    const cookie = setCookie.split(';')[0];
+
+    const page = await fetch(`${t.url}${path}`, { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const csp = page.headers.get('content-security-policy') ?? '';
@@ -136,7 +146,11 @@ describe('local checkout, end to end over HTTP', () => {
     expect(html).toContain(`action="${path}/confirm"`);
     expect(html).not.toMatch(/<script/i);
 
-    const res = await confirmLocalCheckout(t, c.body.url);
+    const res = await fetch(`${t.url}${path}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: new URL(t.app.config.publicUrl).origin },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${t.app.config.publicUrl}/subscription?checkout=success`);
 
@@ -152,10 +166,15 @@ describe('local checkout, end to end over HTTP', () => {
     await live.next((x) => x.credits === 110 && x.tier.id === 'adventurer', 'the live purchase update');
 
     // A second submit (double click, back button) pays nothing more.
-    expect((await confirmLocalCheckout(t, c.body.url)).status).toBe(303);
+    const again2 = await fetch(`${t.url}${path}/confirm`, {
+      method: 'POST',
+      headers: { cookie, origin: new URL(t.app.config.publicUrl).origin },
+      redirect: 'manual',
+    });
+    expect(again2.status).toBe(303);
     expect((await status(p.accessToken)).credits).toBe(110);
     expect(await ledgerSum(t, p.user.id)).toEqual({ sum: 110, balance: 110 });
-    const done = await fetch(`${t.url}${path}`);
+    const done = await fetch(`${t.url}${path}`, { headers: { cookie } });
     expect(await done.text()).toContain('Payment complete');
 
     // Buying the tier you are on is refused.
@@ -168,7 +187,7 @@ describe('local checkout, end to end over HTTP', () => {
       const r = await fetch(`${t.url}/checkout/local/${id}`);
       expect(r.status).toBe(404);
       expect(await r.text()).not.toContain('<script>');
-      const c = await fetch(`${t.url}/checkout/local/${id}/confirm`, { method: 'POST', redirect: 'manual' });
+      const c = await fetch(`${t.url}/checkout/local/${id}/confirm`, { method: 'POST', headers: { origin: new URL(t.app.config.publicUrl).origin }, redirect: 'manual' });
       expect(c.status).toBe(404);
     }
   });
@@ -177,8 +196,9 @@ describe('local checkout, end to end over HTTP', () => {
     const p = await signUp(t);
     const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'hero' }, p.accessToken);
     const id = new URL(c.body.url).pathname.split('/').pop();
+    const cookie = await openCheckout(t, c.body.url);
     await t.app.db.dataSource.query(`UPDATE local_checkout_sessions SET expires_at = now() - interval '1 minute' WHERE id = $1`, [id]);
-    expect((await fetch(`${t.url}/checkout/local/${id}`)).status).toBe(410);
+    expect((await fetch(`${t.url}/checkout/local/${id}`, { headers: { cookie } })).status).toBe(410);
     const r = await confirmLocalCheckout(t, c.body.url);
     expect(r.status).toBe(409);
     expect((await status(p.accessToken)).tier.id).toBe('free');
@@ -193,6 +213,63 @@ describe('local checkout, end to end over HTTP', () => {
     expect(s).toMatchObject({ tier: { id: 'legend' }, credits: 10 + 100 + 1000 });
     const [old] = await t.app.db.dataSource.query(`SELECT status FROM local_subscriptions WHERE id = $1`, [first]);
     expect(old.status).toBe('canceled');
+  });
+});
+
+describe('the local checkout pays only for its buyer, once', () => {
+  const ORIGIN = () => new URL(t.app.config.publicUrl).origin;
+  const post = (path: string, headers: Record<string, string>) =>
+    fetch(`${t.url}${path}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, redirect: 'manual' });
+
+  it('someone else holding the checkout URL cannot pay it or even see it, before or after the buyer opened it', async () => {
+    const p = await signUp(t);
+    const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'legend' }, p.accessToken);
+    const path = new URL(c.body.url).pathname;
+    // No browser cookie at all (the probe's unauthenticated confirm).
+    const anon = await post(path, { origin: ORIGIN() });
+    expect(anon.status).toBe(403);
+    expect(await anon.text()).toContain('This checkout belongs to the browser that started it.');
+    expect((await fetch(`${t.url}${path}`)).status).toBe(403);
+    // The buyer opens it; the same URL (history, referrer, a shared screenshot) then gives nothing.
+    await openCheckout(t, c.body.url);
+    const u = new URL(c.body.url);
+    const stranger = await fetch(`${t.url}${u.pathname}${u.search}`, { redirect: 'manual' });
+    expect(stranger.headers.get('set-cookie')).toBeNull();
+    expect((await post(path, { origin: ORIGIN(), cookie: 'tf_checkout=guessed' })).status).toBe(403);
+    expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'free' }, credits: 10 });
+  });
+
+  it('a confirm from a foreign origin, or with no Origin, is refused even with the buyer\'s cookie', async () => {
+    const p = await signUp(t);
+    const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'hero' }, p.accessToken);
+    const cookie = await openCheckout(t, c.body.url);
+    expect(cookie).toMatch(/^tf_checkout=/);
+    const path = new URL(c.body.url).pathname;
+    for (const headers of [{ cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie }]) {
+      const r = await post(path, headers);
+      expect(r.status).toBe(403);
+    }
+    expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'free' }, credits: 10 });
+    // The buyer's own page still pays.
+    expect((await confirmLocalCheckout(t, c.body.url)).status).toBe(303);
+    expect((await status(p.accessToken)).tier.id).toBe('hero');
+  });
+
+  it('parallel confirms of several open checkouts grant one purchase, once', async () => {
+    const p = await signUp(t);
+    const urls: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'legend' }, p.accessToken);
+      urls.push(c.body.url);
+      await openCheckout(t, c.body.url);
+    }
+    // Each checkout confirmed from its page, five times, all at once.
+    const results = await Promise.all(urls.flatMap((u) => Array.from({ length: 5 }, () => confirmLocalCheckout(t, u))));
+    expect(results.filter((r) => r.status === 303).length).toBeGreaterThanOrEqual(1);
+    expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'legend' }, credits: 10 + 1000 });
+    expect(await ledgerSum(t, p.user.id)).toEqual({ sum: 1010, balance: 1010 });
+    const [{ n }] = await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM local_subscriptions WHERE user_id = $1`, [p.user.id]);
+    expect(n).toBe(1);
   });
 });
 

@@ -26,7 +26,7 @@ export function startInstance(name: string, env: Record<string, string>): Promis
   const proc = spawn(process.execPath, [SERVER], {
     // The instances of one test run share their rate-limit windows (as a deployment does), apart from
     // other runs and benches on the same Redis.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -35,3 +35,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: '  ', PORT: '' }).databaseUrl).toBeUndefined();
   });
 });
+
+describe('the local test checkout in production', () => {
+  it('refuses to boot in production without Stripe, unless LOCAL_CHECKOUT_DEMO=true says it is a demo', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LOCAL_CHECKOUT_DEMO/);
+    expect(loadConfig({ NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true' }).localCheckoutDemo).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).not.toThrow();
+    expect(() => loadConfig({ NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'maybe' })).toThrow(/LOCAL_CHECKOUT_DEMO must be true or false/);
+    // Development keeps the test checkout: that is what it is for.
+    expect(loadConfig({}).localCheckoutDemo).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();
+  });
+});

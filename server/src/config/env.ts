@@ -40,6 +40,11 @@ export interface Config {
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
   billingSweepSeconds: number;
+  /**
+   * The embedded checkout's payments are fake: in production it would give paid tiers away. It runs
+   * there only when LOCAL_CHECKOUT_DEMO=true says the deployment is a demo (boot warns loudly).
+   */
+  localCheckoutDemo: boolean;
   /** How often an open WebSocket re-checks its access token (expired or revoked → closed with 4401). */
   wsAuthRecheckSeconds: number;
   /**
@@ -98,6 +103,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       return def;
     }
     return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = str(name)?.toLowerCase();
+    if (raw === undefined) return def;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return def;
   };
   const url = (name: string, protocols: string[]): string | undefined => {
     const raw = str(name);
@@ -158,6 +171,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const stripeWebhookSecret = str('STRIPE_WEBHOOK_SECRET');
   // Without the webhook secret no payment could ever be confirmed: fail at boot, not after a charge.
   if (stripeSecretKey && !stripeWebhookSecret) problems.push('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  const localCheckoutDemo = bool('LOCAL_CHECKOUT_DEMO', false);
+  // Without Stripe the local checkout serves: its test payments grant real tiers and credits, which in
+  // production means free paid tiers for anyone. Refuse to boot unless a demo is explicitly wanted.
+  if (nodeEnv === 'production' && !stripeSecretKey && !localCheckoutDemo) {
+    problems.push(
+      'NODE_ENV=production needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: without them the local test checkout would give paid tiers away. Set LOCAL_CHECKOUT_DEMO=true only for a demo whose payments are fake.',
+    );
+  }
 
   const config: Config = {
     nodeEnv,
@@ -197,6 +218,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       ...stripeApi,
     },
     billingSweepSeconds: int('BILLING_SWEEP_SECONDS', 300, 0, 86_400),
+    localCheckoutDemo,
     wsAuthRecheckSeconds: int('WS_AUTH_RECHECK_SECONDS', 60, 1, 3600),
     sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 10, 0, 300),
     creditsCacheSeconds: int('CREDITS_CACHE_SECONDS', 10, 0, 300),

@@ -41,6 +41,8 @@ export interface BillingDeps {
 
 export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
 
+export const CHECKOUT_OTHER_BROWSER = 'This checkout belongs to the browser that started it. Please start the checkout again from Subscription.';
+
 /**
  * Tiers, checkout, payment events, renewals and the live status. One set of rules for both payment
  * providers: Stripe's webhooks and the embedded checkout's events go through handleWebhook alike.
@@ -289,9 +291,14 @@ export class BillingService {
     return { session, tier };
   }
 
-  /** The player confirmed the test payment on the local checkout page. */
-  async confirmLocalCheckout(sessionId: string): Promise<void> {
-    if (!(await this.local.session(sessionId))) throw AppError.notFound('Checkout session');
+  /**
+   * The player confirmed the test payment on the local checkout page, from the browser the session was
+   * handed to (`browserSecret`: its cookie). Anyone else holding the URL gets FORBIDDEN.
+   */
+  async confirmLocalCheckout(sessionId: string, browserSecret: string | undefined): Promise<void> {
+    const session = await this.local.session(sessionId);
+    if (!session) throw AppError.notFound('Checkout session');
+    if (!this.local.belongsToBrowser(session, browserSecret)) throw new AppError('FORBIDDEN', CHECKOUT_OTHER_BROWSER);
     for (const event of await this.local.completeCheckout(sessionId)) await this.deliverLocal(event);
   }
 

@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import express from 'express';
 import { isAppError } from '../../common/app-error';
 import type { Services } from '../../services';
+import { CHECKOUT_OTHER_BROWSER } from './billing.service';
 import type { Tier } from './tier.entity';
+
+/** The HttpOnly cookie binding a checkout session to the browser it was handed to (path-scoped per session). */
+const COOKIE = 'tf_checkout';
 
 const STYLE = `
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#0b1628;color:#cdeffd;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -19,7 +23,9 @@ const STYLE_HASH = crypto.createHash('sha256').update(STYLE, 'utf8').digest('bas
 /**
  * The embedded payment provider's checkout page (no Stripe keys): the player confirms a test payment
  * with a plain form POST; the purchase then completes through the same event handling as Stripe's
- * webhooks, and the browser goes back to /subscription.
+ * webhooks, and the browser goes back to /subscription. Only the browser the signed-in buyer opened the
+ * checkout URL in can pay it (a one-time hand-off token becomes an HttpOnly SameSite=Strict cookie), and
+ * only from a page of ours (Origin checked): a leaked URL or a cross-site form pays nothing.
  */
 export function localCheckoutRouter(services: Services): express.Router {
   const r = express.Router();
@@ -33,19 +39,42 @@ export function localCheckoutRouter(services: Services): express.Router {
     "frame-ancestors 'none'",
   ].join('; ');
 
+  // Referrer-Policy same-origin, not no-referrer: under no-referrer browsers send `Origin: null` on the
+  // confirm form's POST, which the Origin check below must refuse. Cross-origin requests get nothing.
   const send = (res: express.Response, status: number, title: string, body: string) => {
     res
       .status(status)
-      .set({ 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' })
+      .set({ 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' })
       .type('html')
       .send(page(title, body));
   };
   const back = `<a class="button" href="${escapeHtml(`${publicUrl}/subscription`)}">Back to subscriptions</a>`;
 
+  const secure = new URL(publicUrl).protocol === 'https:';
+  /** Form posts must come from a page of ours: the public origin or an allow-listed one. */
+  const allowedOrigins = new Set([new URL(publicUrl).origin, ...services.config.ops.corsOrigins]);
+    const browserSecret = (req: express.Request) => readCookie(req.headers.cookie, COOKIE);
+  const otherBrowser = (res: express.Response) =>
+    send(res, 403, 'Checkout unavailable', `<h1>Checkout unavailable</h1><p class="muted">${escapeHtml(CHECKOUT_OTHER_BROWSER)}</p>${back}`);
+
   r.get('/:sessionId', async (req, res) => {
-    const found = await services.billing.localCheckout(req.params.sessionId);
+    const id = req.params.sessionId;
+    const found = await services.billing.localCheckout(id);
     if (!found) return send(res, 404, 'Checkout not found', `<h1>Checkout not found</h1><p class="muted">This checkout link is not valid.</p>${back}`);
     const { session, tier } = found;
+    const handoff = typeof req.query.handoff === 'string' ? req.query.handoff : '';
+    if (handoff) {
+      // The buyer's browser arrives from createCheckout: bind the session to it with an HttpOnly
+      // cookie scoped to this checkout, then drop the token from the address bar (and from history).
+      const secret = await services.billing.local.openInBrowser(session.id, handoff);
+      if (secret) {
+        const path = `/checkout/local/${encodeURIComponent(session.id)}`;
+        res.setHeader('Set-Cookie', `${COOKIE}=${secret}; Path=${path}; Max-Age=86400; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`);
+      }
+      res.set('Cache-Control', 'no-store');
+      return res.redirect(303, `/checkout/local/${encodeURIComponent(session.id)}`);
+    }
+    if (!services.billing.local.belongsToBrowser(session, browserSecret(req))) return otherBrowser(res);
     if (session.status === 'complete') {
       return send(res, 200, 'Payment complete', `<h1>Payment complete</h1><p class="muted">You are subscribed to ${escapeHtml(tier.name)}.</p>${back}`);
     }
@@ -68,10 +97,16 @@ export function localCheckoutRouter(services: Services): express.Router {
   });
 
   r.post('/:sessionId/confirm', async (req, res) => {
+    // A cross-site form (or a script elsewhere) must not pay: browsers always send Origin on POST.
+    const origin = req.headers.origin;
+    if (!origin || !allowedOrigins.has(origin)) {
+      return send(res, 403, 'Checkout failed', `<h1>Checkout failed</h1><p class="muted">This payment was not sent from Taleforge's checkout page.</p>${back}`);
+    }
     try {
-      await services.billing.confirmLocalCheckout(req.params.sessionId);
+      await services.billing.confirmLocalCheckout(req.params.sessionId, browserSecret(req));
     } catch (e) {
       if (!isAppError(e)) throw e;
+      if (e.code === 'FORBIDDEN') return otherBrowser(res);
       const status = e.code === 'NOT_FOUND' ? 404 : 409;
       return send(res, status, 'Checkout failed', `<h1>Checkout failed</h1><p class="muted">${escapeHtml(e.message)}</p>${back}`);
     }
@@ -95,4 +130,13 @@ function page(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Taleforge</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
+}
+
+/** One cookie's value from a Cookie header (express has no cookie parser here, and needs none elsewhere). */
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
 }

@@ -30,6 +30,17 @@ export class LocalCheckoutSession {
   @Column({ type: 'varchar', length: 64, nullable: true })
   subscriptionId: string | null;
 
+  /**
+   * sha256 of the one-time hand-off token in the URL createCheckout gave the signed-in buyer; cleared
+   * when the buyer's browser opens the page and gets the session's cookie instead.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  handoffHash: string | null;
+
+  /** sha256 of the HttpOnly cookie that binds the session to the buyer's browser (set at hand-off). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  browserHash: string | null;
+
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
 

@@ -23,16 +23,53 @@ export class LocalProvider implements PaymentProvider {
     private readonly publicUrl: string,
   ) {}
 
+  /**
+   * A new checkout session, payable only from the browser of the signed-in player who asked for it:
+   * the URL carries a one-time hand-off token (see openInBrowser). Starting a checkout closes the
+   * player's older open ones, so only the newest can ever be paid.
+   */
   async createCheckout(input: CheckoutInput): Promise<{ url: string; customerId: string | null }> {
     const id = `cs_local_${crypto.randomBytes(24).toString('base64url')}`;
-    await this.dataSource.getRepository(LocalCheckoutSession).insert({
-      id,
-      userId: input.userId,
-      tierId: input.tier.id,
-      status: 'open',
-      expiresAt: new Date(Date.now() + CHECKOUT_TTL_MS),
+    const handoff = crypto.randomBytes(24).toString('base64url');
+    await this.dataSource.transaction(async (m) => {
+      await m.query(`UPDATE local_checkout_sessions SET status = 'expired' WHERE user_id = $1 AND status = 'open'`, [input.userId]);
+      await m.getRepository(LocalCheckoutSession).insert({
+        id,
+        userId: input.userId,
+        tierId: input.tier.id,
+        status: 'open',
+        handoffHash: sha256(handoff),
+        browserHash: null,
+        expiresAt: new Date(Date.now() + CHECKOUT_TTL_MS),
+      });
     });
-    return { url: `${this.publicUrl}/checkout/local/${encodeURIComponent(id)}`, customerId: null };
+    return { url: `${this.publicUrl}/checkout/local/${encodeURIComponent(id)}?handoff=${handoff}`, customerId: null };
+  }
+
+  /**
+   * The buyer's browser opened the checkout URL: trades its one-time hand-off token for a browser
+   * secret (kept in an HttpOnly cookie). Returns null when the token is wrong or already used, so a
+   * URL copied from history, a referrer or a screenshot pays nothing.
+   */
+  async openInBrowser(sessionId: string, handoff: string): Promise<string | null> {
+    if (!handoff) return null;
+    const secret = crypto.randomBytes(24).toString('base64url');
+    const r = (await this.dataSource.query(
+      `UPDATE local_checkout_sessions SET handoff_hash = NULL, browser_hash = $3
+        WHERE id = $1 AND status = 'open' AND handoff_hash = $2 RETURNING id`,
+      [sessionId, sha256(handoff), sha256(secret)],
+    )) as unknown;
+    // PostgreSQL answers [rows, count] for UPDATE … RETURNING through TypeORM; PGlite the rows.
+    const rows = Array.isArray(r) && Array.isArray(r[0]) ? r[0] : r;
+    return Array.isArray(rows) && rows.length === 1 ? secret : null;
+  }
+
+  /** Whether `secret` (the request's checkout cookie) is the browser this session was handed to. */
+  belongsToBrowser(session: LocalCheckoutSession, secret: string | undefined): boolean {
+    if (!secret || !session.browserHash) return false;
+    const a = Buffer.from(sha256(secret), 'hex');
+    const b = Buffer.from(session.browserHash, 'hex');
+    return a.length === b.length && crypto.timingSafeEqual(a, b);
   }
 
   /** The session behind a checkout page, or null when unknown (also for malformed ids). */
@@ -49,8 +86,11 @@ export class LocalProvider implements PaymentProvider {
    */
   async completeCheckout(sessionId: string, now = new Date()): Promise<ProviderEvent[]> {
     return this.dataSource.transaction(async (m) => {
-      const [row] = (await m.query(`SELECT id FROM local_checkout_sessions WHERE id = $1 FOR UPDATE`, [sessionId])) as Array<{ id: string }>;
+      const [row] = (await m.query(`SELECT user_id FROM local_checkout_sessions WHERE id = $1`, [sessionId])) as Array<{ user_id: string }>;
       if (!row) throw AppError.notFound('Checkout session');
+      // One buyer's confirms run one at a time (all their sessions locked, in one order), and paying one
+      // closes the others: however many confirms race, at most one purchase happens.
+      await m.query(`SELECT id FROM local_checkout_sessions WHERE user_id = $1 ORDER BY id FOR UPDATE`, [row.user_id]);
       const session = await m.getRepository(LocalCheckoutSession).findOneByOrFail({ id: sessionId });
       if (session.status === 'complete') return [];
       if (session.status !== 'open' || session.expiresAt.getTime() <= now.getTime()) {
@@ -67,6 +107,7 @@ export class LocalProvider implements PaymentProvider {
         canceledAt: null,
       });
       await m.getRepository(LocalCheckoutSession).update({ id: sessionId }, { status: 'complete', subscriptionId: sub.id });
+      await m.query(`UPDATE local_checkout_sessions SET status = 'expired' WHERE user_id = $1 AND status = 'open'`, [session.userId]);
       const completed: ProviderEvent = {
         id: `evt_local_${sessionId}_completed`,
         type: 'checkout.session.completed',
@@ -191,4 +232,8 @@ function subscriptionDeleted(sub: LocalSubscription, now: Date): ProviderEvent {
     created: epoch(now),
     data: { object: { id: sub.id, object: 'subscription', status: 'canceled', metadata: { userId: sub.userId, tierId: sub.tierId } } },
   };
+}
+
+function sha256(s: string): string {
+  return crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 }
