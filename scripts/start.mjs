@@ -8,7 +8,9 @@ ensureInstalled();
 ensureBuilt();
 
 const child = spawn(process.execPath, [path.join(ROOT, 'server', 'dist', 'index.js')], { cwd: ROOT, stdio: 'inherit' });
-// Ctrl-C reaches the whole process group; the server handles it, we just wait for it to finish.
+// Signals sent to this wrapper alone (a supervisor's SIGTERM, `kill -INT`) are passed on to the server.
+// A terminal's Ctrl-C reaches the whole process group, so the server also gets it directly (and npm
+// forwards it once more): the server treats signals within a second of each other as one.
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     if (child.exitCode === null) child.kill(sig);

@@ -3,6 +3,9 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/env';
 import { DataDirLockedError } from './db/data-dir-lock';
 
+/** Signals closer together than this are one Ctrl-C delivered along several paths, not two. */
+const SAME_KEYSTROKE_MS = 1000;
+
 /** Boot: env → database (migrated, seeded) → app → listen; SIGINT/SIGTERM drain and close cleanly. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,13 +19,17 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`Taleforge is running at http://localhost:${port}  (GraphQL: /graphql, playground: /graphiql; data: ${where})\n`);
 
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince) {
+      // One Ctrl-C reaches us several times within milliseconds: the terminal signals the whole
+      // process group (npm, the start wrapper and us), and npm and the wrapper each forward it. Only a
+      // signal well after the first is a second Ctrl-C asking to give up on the clean shutdown.
+      if (Date.now() - stoppingSince < SAME_KEYSTROKE_MS) return;
       process.stdout.write('Forced exit.\n');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     process.stdout.write(`\n${signal} received: finishing requests and closing the database…\n`);
     // In-flight chapters get SHUTDOWN_GRACE_MS to commit; past that plus the drain, give up.
     const forceAfterMs = Math.max(15_000, config.ops.shutdownGraceMs + 5_000);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -123,5 +123,64 @@ describe('the server process on the embedded database', () => {
       again.proc.kill('SIGINT');
       expect(await exitOf(again.proc)).toBe(0);
     }
+  });
+});
+
+/** Resolves when the process has exited and its output pipes are closed (no descendant holds them). */
+function closed(proc: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((r) => proc.on('close', (code, signal) => r({ code, signal })));
+}
+
+describe('npm start in a terminal', () => {
+  const ROOT = path.resolve(__dirname, '..', '..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-ctrlc-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  /** `npm start` as its own process group, like a shell runs a foreground job. */
+  function npmStart(): Promise<Running> {
+    const proc = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    return new Promise((resolve, reject) => {
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+        if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', onData);
+      proc.on('exit', (code) => reject(new Error(`npm start exited with ${code} before listening:\n${out}`)));
+    });
+  }
+
+  it('Ctrl-C (SIGINT to the whole process group) stops cleanly, without "Forced exit."', async () => {
+    for (let round = 0; round < 2; round++) {
+      const run = await npmStart();
+      expect((await fetch(`${run.url}/healthz`)).status).toBe(200);
+      process.kill(-run.proc.pid!, 'SIGINT');
+      // 'close': every process holding npm's output (the wrapper, the server) has gone.
+      const { code, signal } = await closed(run.proc);
+      expect(run.output()).toContain('SIGINT received: finishing requests and closing the database');
+      expect(run.output()).toContain('Stopped cleanly.');
+      expect(run.output()).not.toContain('Forced exit.');
+      // npm re-raises a Ctrl-C on itself after its script ended (what a shell expects of a job).
+      expect(code === 0 || signal === 'SIGINT').toBe(true);
+    }
+  });
+
+  it('a SIGTERM to the start wrapper alone (a supervisor) still stops the server cleanly', async () => {
+    const run = await npmStart();
+    // The wrapper is `node scripts/start.mjs`, a child of npm through a shell (`sh -c node scripts/start.mjs`).
+    const wrapper = Number(execFileSync('pgrep', ['-g', String(run.proc.pid), '-f', '^node scripts/start.mjs']).toString().trim().split('\n')[0]);
+    expect(wrapper).toBeGreaterThan(0);
+    process.kill(wrapper, 'SIGTERM');
+    await closed(run.proc);
+    expect(run.output()).toContain('Stopped cleanly.');
+    expect(run.output()).not.toContain('Forced exit.');
+    await expect(fetch(`${run.url}/healthz`)).rejects.toThrow();
   });
 });

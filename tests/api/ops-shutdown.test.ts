@@ -50,7 +50,9 @@ describe('graceful shutdown', () => {
     closed = true;
 
     const ready = await fetch(`${t.url}/readyz`).catch(() => null);
-    if (ready) expect(ready.status).toBe(503); // still listening while draining: tells the balancer to go
+    // Draining is never "ready": a connection still open answers 503, a new one is refused (the
+    // listener closes as HTTP drains). Either way the balancer moves on.
+    expect(ready === null ? 'refused' : String(ready.status)).toMatch(/^(refused|503)$/);
     const refused = await t.app.services.stories.generateChapter(p.user.id, { characterId: other.id }).catch((e: { code?: string }) => e);
     expect((refused as { code?: string }).code).toBe('SERVICE_UNAVAILABLE');
 
