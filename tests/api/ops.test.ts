@@ -353,3 +353,69 @@ describe('rate limits', () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
   });
 });
+
+describe('/metrics is not public in production', () => {
+  const VARIANTS = ['/metrics', '/METRICS', '/Metrics', '/metrics/'];
+
+  it('production without METRICS_TOKEN: every spelling of /metrics answers 404', async () => {
+    const prod = await startTestApp({ nodeEnv: 'production', localCheckoutDemo: true, ops: { ...base, metricsToken: undefined } });
+    try {
+      for (const path of VARIANTS) {
+        const r = await fetch(`${prod.url}${path}`);
+        expect([path, r.status]).toEqual([path, 404]);
+        expect(await r.text()).not.toContain('taleforge_');
+      }
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it('with METRICS_TOKEN: every spelling needs the bearer token', async () => {
+    const guarded = await startTestApp({ nodeEnv: 'production', localCheckoutDemo: true, ops: { ...base, metricsToken: 'scrape-secret-0123456789' } });
+    try {
+      for (const path of VARIANTS) {
+        expect([path, (await fetch(`${guarded.url}${path}`)).status]).toEqual([path, 401]);
+        const wrong = await fetch(`${guarded.url}${path}`, { headers: { authorization: 'Bearer scrape-secret-012345678' } });
+        expect([path, wrong.status]).toEqual([path, 401]);
+        const ok = await fetch(`${guarded.url}${path}`, { headers: { authorization: 'Bearer scrape-secret-0123456789' } });
+        expect([path, ok.status]).toEqual([path, 200]);
+        expect(await ok.text()).toContain('taleforge_');
+      }
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('client mistakes are 400s with a code, never 500s with a stack', () => {
+  it('malformed percent-encoding in a path', async () => {
+    const logged = jest.spyOn(t.app.logger, 'error');
+    try {
+      const p = await signUp(t);
+      const api = await fetch(`${t.url}/api/stories/storyline/%E0%A4%A`, { headers: { authorization: `Bearer ${p.accessToken}` } });
+      expect(api.status).toBe(400);
+      expect(await api.json()).toMatchObject({ code: 'BAD_USER_INPUT' });
+      const checkout = await fetch(`${t.url}/checkout/local/%E0%A4%A/confirm`, { method: 'POST', headers: { origin: new URL(t.app.config.publicUrl).origin }, redirect: 'manual' });
+      expect(checkout.status).toBe(400);
+      const page = await fetch(`${t.url}/checkout/local/%E0%A4%A`);
+      expect(page.status).toBe(400);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('a persisted query whose hash does not match its text', async () => {
+    const logged = jest.spyOn(t.app.logger, 'error');
+    try {
+      const query = `query ApqMismatch_${Date.now()} { tiers { id } }`;
+      const r = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } });
+      expect(r.status).toBe(400);
+      expect(codes(r.json)).toEqual(['BAD_USER_INPUT']);
+      expect(messages(r.json)).not.toMatch(/Internal server error/);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});

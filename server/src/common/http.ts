@@ -16,6 +16,8 @@ export function toAppError(err: unknown): AppError | null {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new AppError('BAD_USER_INPUT', 'Unsupported request encoding.');
   }
+  // The router decodes path parameters; a broken escape (`%E0%A4%A`) is the client's mistake.
+  if (err instanceof URIError) return new AppError('BAD_USER_INPUT', 'Malformed percent-encoding in the URL.');
   return null;
 }
 

@@ -31,6 +31,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
   if (typeof code === 'string' && APOLLO_CLIENT_CODES.has(code)) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
+  // Apollo marks some request errors only with an HTTP 4xx (an APQ hash that does not match its query
+  // has no code): the client's mistake, so its message and a client code, not a logged INTERNAL.
+  const status = (original as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_USER_INPUT' } };
+  }
   log(original);
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
 }

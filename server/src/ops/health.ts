@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import express from 'express';
 import type { DataSource } from 'typeorm';
 import type { Metrics } from './metrics';
@@ -10,6 +11,8 @@ export interface HealthDeps {
   /** True once shutdown began: the balancer should stop sending new requests here. */
   draining: () => boolean;
   metricsToken?: string;
+  /** Production without METRICS_TOKEN: /metrics answers 404 as if it did not exist. */
+  metricsOff?: boolean;
 }
 
 const DB_CHECK_TIMEOUT_MS = 2000;
@@ -29,7 +32,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  * /readyz: it can serve — the database answers and every migration has run; 503 while draining
  * for shutdown, so a balancer moves traffic away first. Redis is reported but never makes an
  * instance unready: without it the app still serves (subscriptions stay local until it returns).
- * /metrics: Prometheus text format (optionally behind METRICS_TOKEN).
+ * /metrics: Prometheus text format (behind METRICS_TOKEN when set; in production off without it).
  */
 export function opsRouter(deps: HealthDeps): express.Router {
   const r = express.Router();
@@ -60,8 +63,14 @@ export function opsRouter(deps: HealthDeps): express.Router {
     }
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
   });
+  // Express matches routes case-insensitively and ignores a trailing slash, so /METRICS and /metrics/
+  // meet this same guard (tests/api/ops.test.ts checks the variants).
   r.get('/metrics', async (req, res) => {
-    if (deps.metricsToken && req.headers.authorization !== `Bearer ${deps.metricsToken}`) {
+    if (deps.metricsOff) {
+      res.status(404).json({ error: 'Not found.', code: 'NOT_FOUND' });
+      return;
+    }
+    if (deps.metricsToken && !sameSecret(req.headers.authorization ?? '', `Bearer ${deps.metricsToken}`)) {
       res.status(401).setHeader('www-authenticate', 'Bearer').json({ error: 'A metrics token is required.', code: 'UNAUTHENTICATED' });
       return;
     }
@@ -70,4 +79,11 @@ export function opsRouter(deps: HealthDeps): express.Router {
     res.send(await deps.metrics.render());
   });
   return r;
+}
+
+/** Constant-time comparison, so response timing does not reveal how much of a token matched. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
 }

@@ -139,6 +139,10 @@ export function createOps(config: Config, services: Services, logger: Logger) {
       redis: () => ({ mode: services.realtime.mode, up: redisClient ? redisClient.status === 'ready' : services.realtime.mode === 'memory' }),
       draining: () => draining,
       metricsToken: ops.metricsToken,
+      // Metrics name every operation and route, cache hit rates and credit flows: in production they
+      // are served only behind METRICS_TOKEN; without one they are off (a scraper on the instance's
+      // own port with a token is the way in).
+      metricsOff: config.nodeEnv === 'production' && !ops.metricsToken,
     }),
     /** Shutdown step 1: /readyz answers 503 so balancers stop routing here. */
     startDraining(): void {
