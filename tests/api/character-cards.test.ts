@@ -150,3 +150,56 @@ describe('Character Card V3 export and V2/V3 import', () => {
     expect((await t.rest('GET', `/api/characters/${mine.body.id}/card.png`)).status).toBe(401);
   });
 });
+
+describe('stats are the six names, 1–20, on every path that writes a character', () => {
+  const SIX = ['strength', 'agility', 'endurance', 'intellect', 'wisdom', 'charisma'];
+  const OVERPOWERED = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`power${i}`, 100]));
+
+  it('insert-characters and saveCharacter refuse invented stats and values above 20 (nothing saved)', async () => {
+    const me = await signUp(t);
+    for (const stats of [OVERPOWERED, { strength: 100, agility: 10, endurance: 10, intellect: 10, wisdom: 10, charisma: 10 }, { strength: 0 }, { luck: 5 }]) {
+      const r = await t.rest('POST', '/api/profile/insert-characters', { ...characterPayload(AETHERMOOR), stats }, me.accessToken);
+      expect([JSON.stringify(stats), r.status, r.body.code]).toEqual([JSON.stringify(stats), 400, 'BAD_USER_INPUT']);
+      const g = await t.gql(
+        `mutation($input: SaveCharacterInput!) { saveCharacter(input: $input) { id } }`,
+        { input: { name: 'Mira', worldId: AETHERMOOR, stats, description: 'd', traits: [], strengths: [], weaknesses: [], special: { name: 'n', description: 'd' } } },
+        me.accessToken,
+      );
+      expect(g.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    expect(await countRows(t, 'characters', 'user_id = $1', [me.user.id])).toBe(0);
+  });
+
+  it('a generated character saves as it came; names are matched case-insensitively and missing ones are 10', async () => {
+    const me = await signUp(t);
+    const ok = await t.rest('POST', '/api/profile/insert-characters', characterPayload(AETHERMOOR), me.accessToken);
+    expect(ok.status).toBe(201);
+    const partial = await t.rest('POST', '/api/profile/insert-characters', { ...characterPayload(AETHERMOOR), stats: { Strength: 20, AGILITY: 1 } }, me.accessToken);
+    expect(partial.status).toBe(201);
+    const [row] = await t.app.db.dataSource.query(`SELECT stats FROM characters WHERE id = $1`, [partial.body.id]);
+    expect(row.stats).toEqual({ strength: 20, agility: 1, endurance: 10, intellect: 10, wisdom: 10, charisma: 10 });
+  });
+
+  it('an imported card with our extension keeps only the six stats, clamped to 1–20', async () => {
+    const me = await signUp(t);
+    const card = {
+      spec: 'chara_card_v3',
+      spec_version: '3.0',
+      data: {
+        name: 'Overlord',
+        description: 'Says he is the strongest.',
+        personality: 'smug',
+        extensions: { taleforge: { stats: { ...OVERPOWERED, Strength: 100, wisdom: 0 } } },
+      },
+    };
+    const g = await t.gql(
+      `mutation($w: ID!, $card: String!) { importCharacterCard(worldId: $w, card: $card) { stats } }`,
+      { w: AETHERMOOR, card: JSON.stringify(card) },
+      me.accessToken,
+    );
+    expect(g.errors).toBeUndefined();
+    const stats = g.data!.importCharacterCard.stats;
+    expect(Object.keys(stats).sort()).toEqual([...SIX].sort());
+    expect(stats).toMatchObject({ strength: 20, wisdom: 1, agility: 10 });
+  });
+});

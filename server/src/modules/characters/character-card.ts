@@ -10,6 +10,7 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { z } from 'zod';
+import { STAT_MAX, STAT_MIN, STAT_NAMES, type Stats } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';
 import type { Character } from './character.entity';
 
@@ -34,7 +35,8 @@ const cardSchema = z.object({
   data: cardDataSchema,
 });
 const ourExtension = z.object({
-  stats: z.record(z.string().max(32), z.number().int().min(0).max(100)).optional(),
+  // Any numbers: cardStats keeps the six names and clamps them (a foreign card is not refused for it).
+  stats: z.record(z.string().max(32), z.number().finite()).optional(),
   traits: z.array(str(200)).max(10).optional(),
   strengths: z.array(str(200)).max(10).optional(),
   weaknesses: z.array(str(200)).max(10).optional(),
@@ -158,7 +160,7 @@ export function parseCard(input: Buffer): ImportedCharacter {
   return {
     name,
     description: plain(d.description, 4000) || plain(d.personality, 4000) || `${name} arrived from another story.`,
-    stats: ext.stats ?? { strength: 10, agility: 10, endurance: 10, intellect: 10, wisdom: 10, charisma: 10 },
+    stats: cardStats(ext.stats),
     traits: (ext.traits ?? (fromPersonality.length ? fromPersonality : d.tags)).map((s) => plain(s, 200)).filter(Boolean).slice(0, 5),
     strengths: (ext.strengths ?? []).map((s) => plain(s, 200)).filter(Boolean),
     weaknesses: (ext.weaknesses ?? []).map((s) => plain(s, 200)).filter(Boolean),
@@ -196,4 +198,22 @@ function cardName(s: string): string {
     .trim();
   if (!name) throw AppError.badInput('The card has no usable name.', 'card');
   return name;
+}
+
+/** Every stat at 10, "a capable adult": a card without ours, or a missing stat. */
+export function defaultStats(): Stats {
+  return { strength: 10, agility: 10, endurance: 10, intellect: 10, wisdom: 10, charisma: 10 };
+}
+
+/**
+ * A card's stats as ours: a card is someone else's file, so instead of refusing it the six known names
+ * (any case) are kept, clamped to 1–20, and anything else is dropped, the same bounds as a save.
+ */
+function cardStats(raw: Record<string, number> | undefined): Stats {
+  const out = defaultStats();
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    const name = STAT_NAMES.find((n) => n === k.toLowerCase());
+    if (name) out[name] = Math.min(STAT_MAX, Math.max(STAT_MIN, Math.round(v)));
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { CharacterInput, CharacterResult, StoryAI } from '../../ai/story-ai';
+import { STAT_MAX, STAT_MIN, STAT_NAMES, type CharacterInput, type CharacterResult, type Stats, type StoryAI } from '../../ai/story-ai';
+import { defaultStats } from './character-card';
 import { AppError, isAppError } from '../../common/app-error';
 import type { CreditsService } from '../billing/credits.service';
 import { CHARACTER_GENERATION_COST } from '../billing/prices';
@@ -17,10 +18,6 @@ export const ANSWER_MAX = 1000;
 export const QUESTION_MAX = 300;
 export const LIST_MAX_ITEMS = 10;
 export const LIST_ITEM_MAX = 200;
-export const STATS_MAX_KEYS = 12;
-export const STAT_VALUE_MAX = 100;
-
-const STAT_KEY = /^[A-Za-z][A-Za-z _-]{0,31}$/;
 
 /** SPEC §3 saved-character payload, as both surfaces deliver it (unchecked). */
 export interface SaveCharacterInput {
@@ -157,14 +154,18 @@ function nonBlank(list: string[]): string[] {
   return list.filter((s) => s !== '');
 }
 
-function checkStats(value: unknown): Record<string, number> {
+/**
+ * A saved character's stats are the six the storyteller knows, each 1–20 (what a generation gives):
+ * saving costs nothing, so a hand-made character must be no stronger than a generated one. Names are
+ * matched case-insensitively; a missing one is 10, "a capable adult".
+ */
+function checkStats(value: unknown): Stats {
   const o = object(value ?? {}, 'stats');
-  const entries = Object.entries(o);
-  if (entries.length > STATS_MAX_KEYS) throw AppError.badInput(`stats may have at most ${STATS_MAX_KEYS} entries.`, 'stats');
-  const out: Record<string, number> = {};
-  for (const [k, v] of entries) {
-    if (!STAT_KEY.test(k)) throw AppError.badInput('Stat names are letters, spaces, _ and - (at most 32).', 'stats');
-    out[k] = int(v, 'stats', 0, STAT_VALUE_MAX);
+  const out = defaultStats();
+  for (const [k, v] of Object.entries(o)) {
+    const name = STAT_NAMES.find((n) => n === k.toLowerCase());
+    if (!name) throw AppError.badInput(`Stats are ${STAT_NAMES.join(', ')}.`, 'stats');
+    out[name] = int(v, 'stats', STAT_MIN, STAT_MAX);
   }
   return out;
 }
