@@ -53,6 +53,19 @@ describe('sign up', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('refuses the most common passwords (any case) on both surfaces, with weak_password on GoTrue REST', async () => {
+    for (const password of ['password', '12345678', 'Password123', 'iloveyou', 'QWERTYUIOP']) {
+      const id = newIdentity();
+      const g = await t.gql(SIGN_UP, { input: { ...id, password } });
+      expect([password, g.errors?.[0].extensions?.code]).toEqual([password, 'BAD_USER_INPUT']);
+      expect(g.errors?.[0].message).toBe('This password is too common and easy to guess. Please choose another one.');
+      const r = await t.rest('POST', '/api/auth/v1/signup', { email: id.email, password, data: { username: id.username } });
+      expect([password, r.status, r.body.error_code]).toEqual([password, 400, 'weak_password']);
+      const rows = await t.app.db.dataSource.query('SELECT count(*)::int AS n FROM users WHERE email = $1', [id.email]);
+      expect(rows[0].n).toBe(0);
+    }
+  });
+
   it('a new user starts on Free with enough credits for one world and two characters (3 + 2×3)', async () => {
     const s = await signUp(t);
     const [sub] = await t.app.db.dataSource.query('SELECT tier_id, credits FROM subscriptions WHERE user_id = $1', [s.user.id]);
@@ -183,7 +196,7 @@ describe('access tokens', () => {
 
 describe('rate limits', () => {
   it('sign-in is limited per email and per IP with RATE_LIMITED and Retry-After', async () => {
-    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 6, perEmailPerWindow: 3, windowSeconds: 60 } });
+    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 6, perEmailPerWindow: 3, perAccountFailuresPerWindow: 100, windowSeconds: 60 } });
     try {
       const id = newIdentity();
       const attempts = [];
@@ -199,6 +212,62 @@ describe('rate limits', () => {
         if (r.status === 429) expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
       }
       expect(codes).toEqual([400, 400, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('wrong passwords from many addresses never lock the owner out of a fresh address (no targeted lockout)', async () => {
+    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 30, perEmailPerWindow: 10, perAccountFailuresPerWindow: 1000, windowSeconds: 600 } });
+    try {
+      const id = newIdentity();
+      expect((await limited.gql(SIGN_UP, { input: id })).errors).toBeUndefined();
+      const from = (ip: string, password: string) =>
+        fetch(`${limited.url}/api/auth/v1/token?grant_type=password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({ email: id.email, password }),
+        });
+      // The probe: 10 wrong passwords from 10 addresses (a few from each)…
+      for (let i = 0; i < 10; i++) for (let j = 0; j < 3; j++) await from(`203.0.113.${i + 1}`, `wrong guess ${j}`);
+      // …and the owner, from an address never seen before, with the right password, gets in.
+      const owner = await from('198.51.100.77', id.password);
+      expect(owner.status).toBe(200);
+      // An address that keeps guessing is stopped on this account (10 attempts a window)…
+      const codes = [];
+      for (let j = 0; j < 10; j++) codes.push((await from('203.0.113.200', `again ${j}`)).status);
+      expect(codes.slice(0, 10)).toEqual(Array(10).fill(400));
+      const stopped = await from('203.0.113.200', id.password);
+      expect(stopped.status).toBe(429);
+      expect(stopped.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a guessing campaign past the account-wide budget is refused except from addresses the owner used before', async () => {
+    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 30, perEmailPerWindow: 10, perAccountFailuresPerWindow: 12, windowSeconds: 600 } });
+    try {
+      const id = newIdentity();
+      const from = (ip: string, password: string) =>
+        fetch(`${limited.url}/api/auth/v1/token?grant_type=password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({ email: id.email, password }),
+        });
+      const up = await fetch(`${limited.url}/api/auth/v1/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.10' },
+        body: JSON.stringify({ email: id.email, password: id.password, data: { username: id.username } }),
+      });
+      expect(up.status).toBe(200);
+      for (let i = 0; i < 12; i++) expect((await from(`203.0.113.${i + 1}`, `guess ${i}`)).status).toBe(400);
+      // Past 12 failures in the window: a new address is refused whatever it sends (the right password
+      // too, so the answer tells a guesser nothing)…
+      expect((await from('203.0.113.99', 'guess 99')).status).toBe(429);
+      expect((await from('198.51.100.77', id.password)).status).toBe(429);
+      // …while the address the owner signed up from still signs in.
+      expect((await from('198.51.100.10', id.password)).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -29,7 +29,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     {
       databaseInMemory: true,
-      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, windowSeconds: 60 },
+      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, perAccountFailuresPerWindow: 100_000, windowSeconds: 60 },
       ...overrides,
     },
   );

@@ -10,6 +10,8 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+  /** The window's count so far, without adding to it (0 when no window is open). */
+  count(key: string): Promise<number>;
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -29,6 +31,11 @@ export class MemoryRateLimiter implements RateLimiter {
     w.count++;
     const retryAfterSeconds = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
     return { allowed: w.count <= limit, remaining: Math.max(0, limit - w.count), retryAfterSeconds };
+  }
+
+  async count(key: string): Promise<number> {
+    const w = this.windows.get(key);
+    return w && w.resetAt > this.now() ? w.count : 0;
   }
 
   /** Drops expired windows now and then, so memory stays bounded by the active keys. */

@@ -33,7 +33,13 @@ export interface Config {
   graphqlBodyLimitBytes: number;
   /** Free generations (descriptions, questions, images) per user and window; they cost compute or API money. */
   generationRateLimit: { perUserPerWindow: number; windowSeconds: number };
-  authRateLimit: { perIpPerWindow: number; perEmailPerWindow: number; windowSeconds: number };
+  /**
+   * Sign-in and sign-up attempts: per client IP (any account), per account from one IP, and failed
+   * sign-ins per account from all IPs together; past that last budget only addresses the account has
+   * signed in from before may try (a guessing campaign cannot lock the owner out of a known device,
+   * and a few wrong passwords from many addresses lock out no one).
+   */
+  authRateLimit: { perIpPerWindow: number; perEmailPerWindow: number; perAccountFailuresPerWindow: number; windowSeconds: number };
   /** Credits granted to every new account on the Free tier. */
   signupCredits: number;
   openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number };
@@ -203,6 +209,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     authRateLimit: {
       perIpPerWindow: int('AUTH_RATE_LIMIT_PER_IP', 30, 1, 1_000_000),
       perEmailPerWindow: int('AUTH_RATE_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
+      perAccountFailuresPerWindow: int('AUTH_RATE_LIMIT_ACCOUNT_FAILURES', 100, 1, 1_000_000),
       windowSeconds: int('AUTH_RATE_LIMIT_WINDOW_SECONDS', 600, 1, 86_400),
     },
     signupCredits: int('SIGNUP_CREDITS', 10, 0, 1_000_000),

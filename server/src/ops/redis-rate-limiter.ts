@@ -66,6 +66,15 @@ export class RedisRateLimiter implements ClosableRateLimiter {
     }
   }
 
+  async count(key: string): Promise<number> {
+    if (this.client.status !== 'ready') return this.fallback.count(key);
+    try {
+      return Number((await this.client.get(this.prefix + key)) ?? 0);
+    } catch {
+      return this.fallback.count(key);
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.quit().catch(() => this.client.disconnect());
   }

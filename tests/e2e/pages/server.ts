@@ -27,7 +27,7 @@ export async function startAppWithPublicUrl(overrides: Partial<Config> = {}): Pr
     { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PUBLIC_URL: url, PORT: String(port) },
     {
       databaseInMemory: true,
-      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, windowSeconds: 60 },
+      authRateLimit: { perIpPerWindow: 100_000, perEmailPerWindow: 1000, perAccountFailuresPerWindow: 100_000, windowSeconds: 60 },
       ...overrides,
     },
   );

@@ -39,6 +39,7 @@ export interface AuthUser {
 }
 
 export const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
+const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a moment and try again.';
 
 /** A live session's user as the session check reads it (accounts never change once created). */
 type SessionUser = Omit<AuthUser, 'sessionId'>;
@@ -111,9 +112,19 @@ export class AuthService {
     const email = input.email.trim().toLowerCase();
     await this.limit('signin', email, meta);
     const user = email.length <= 254 ? await this.dataSource.getRepository(User).findOneBy({ email }) : null;
+    // Past the account-wide failure budget only addresses the owner signed in from before may try, and
+    // this is decided before the password is checked, so the answer says nothing about the password.
+    const failuresKey = `signin:fail:${email}`;
+    const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
+    if ((await this.limiter.count(failuresKey)) >= perAccountFailuresPerWindow && !(user && (await this.knownAddress(user.id, meta.ip)))) {
+      throw new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: windowSeconds });
+    }
     const ok = input.password.length <= 1024 && (await verifyPassword(user?.passwordHash ?? null, input.password));
     // One message whether the email exists or not.
-    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
+    if (!user || !ok) {
+      await this.limiter.hit(failuresKey, perAccountFailuresPerWindow, windowSeconds);
+      throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
+    }
     return this.dataSource.transaction((m) => this.issue(m, user, meta));
   }
 
@@ -253,16 +264,24 @@ export class AuthService {
     };
   }
 
+  /**
+   * Attempts per client IP (any account) and per account from one IP. An account is never limited
+   * from all addresses at once here: that would let anyone lock its owner out (see signIn for the
+   * account-wide budget on failures).
+   */
   private async limit(bucket: string, email: string, meta: RequestMeta): Promise<void> {
     const { perIpPerWindow, perEmailPerWindow, windowSeconds } = this.config.authRateLimit;
-    const checks = [this.limiter.hit(`${bucket}:email:${email}`, perEmailPerWindow, windowSeconds)];
+    const checks = [this.limiter.hit(`${bucket}:email:${email}:${meta.ip ?? '-'}`, perEmailPerWindow, windowSeconds)];
     if (meta.ip) checks.push(this.limiter.hit(`${bucket}:ip:${meta.ip}`, perIpPerWindow, windowSeconds));
     const results = await Promise.all(checks);
     const blocked = results.find((r) => !r.allowed);
-    if (blocked) {
-      throw new AppError('RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.', {
-        retryAfterSeconds: blocked.retryAfterSeconds,
-      });
-    }
+    if (blocked) throw new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: blocked.retryAfterSeconds });
+  }
+
+  /** Whether the account has signed in (or up) from this address before: a session was issued to it. */
+  private async knownAddress(userId: string, ip: string | undefined): Promise<boolean> {
+    if (!ip) return false;
+    const rows = (await this.dataSource.query(`SELECT 1 FROM sessions WHERE user_id = $1 AND ip = $2 LIMIT 1`, [userId, ip])) as unknown[];
+    return rows.length > 0;
   }
 }

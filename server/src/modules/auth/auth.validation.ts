@@ -1,5 +1,16 @@
 import { AppError } from '../../common/app-error';
+import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password';
+
+let common: Set<string> | undefined;
+/**
+ * The 49k passwords that top the leaked-password lists (zxcvbn's common list, packaged from the
+ * registry), lower-cased: "password", "12345678", "iloveyou" are the first an attacker tries. Built on
+ * first use (a few ms), then kept.
+ */
+function commonPasswords(): Set<string> {
+  return (common ??= new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase())));
+}
 
 // Pragmatic address check (RFC 5321 lengths, one @, a dotted domain, no spaces or markup characters);
 // the real proof of an address is a confirmation mail, which the SPEC does not show.
@@ -38,6 +49,9 @@ export function validatePassword(value: unknown): string {
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     throw AppError.badInput(`Password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`, 'password');
+  }
+  if (commonPasswords().has(password.toLowerCase())) {
+    throw AppError.badInput('This password is too common and easy to guess. Please choose another one.', 'password');
   }
   return password;
 }
