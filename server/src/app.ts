@@ -17,7 +17,7 @@ import type { Config } from './config/env';
 import { migrate, openDatabase, type Database, type OpenDatabaseOptions } from './db/data-source';
 import { seed, type SeedOptions } from './db/seed';
 import { buildContext, contextFor, type GraphQLContext } from './graphql/context';
-import { formatError } from './graphql/errors';
+import { formatError, retryAfterPlugin } from './graphql/errors';
 import { buildGraphQLSchema } from './graphql/schema';
 import { authRestRouter } from './modules/auth/auth.rest';
 import { billingRestRouter } from './modules/billing/billing.rest';
@@ -130,6 +130,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
     formatError: (formatted, error) => formatError(formatted, error, logError),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      retryAfterPlugin,
       // No @cacheControl hints anywhere (public answers are cached by ops/response-cache.ts): skip the per-field bookkeeping.
       ApolloServerPluginCacheControlDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },

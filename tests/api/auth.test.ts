@@ -196,7 +196,7 @@ describe('access tokens', () => {
 
 describe('rate limits', () => {
   it('sign-in is limited per email and per IP with RATE_LIMITED and Retry-After', async () => {
-    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 6, perEmailPerWindow: 3, perAccountFailuresPerWindow: 100, windowSeconds: 60 } });
+    const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 7, perEmailPerWindow: 3, perAccountFailuresPerWindow: 100, windowSeconds: 60 } });
     try {
       const id = newIdentity();
       const attempts = [];
@@ -204,6 +204,14 @@ describe('rate limits', () => {
       expect(attempts.slice(0, 3).every((r) => r.errors?.[0].extensions?.code === 'INVALID_CREDENTIALS')).toBe(true);
       expect(attempts[3].errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
       expect(attempts[3].errors?.[0].extensions?.retryAfterSeconds).toBeGreaterThan(0);
+      // Over HTTP the GraphQL answer carries Retry-After too, as the REST one does.
+      const raw = await fetch(`${limited.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: SIGN_IN, variables: { input: { email: id.email, password: 'whatever1' } } }),
+      });
+      expect(raw.status).toBe(200);
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
       // Other emails from the same IP: the per-IP budget (6) runs out too.
       const codes = [];
       for (let i = 0; i < 3; i++) {

@@ -419,3 +419,21 @@ describe('client mistakes are 400s with a code, never 500s with a stack', () => 
     }
   });
 });
+
+describe('WebSocket Origin and DNS rebinding', () => {
+  it('refuses an upgrade whose Origin is a foreign name equal to its Host header', async () => {
+    const port = new URL(t.url).port;
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', {
+        headers: { host: `rebind.evil.example:${port}`, origin: `http://rebind.evil.example:${port}` },
+      });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('error', reject);
+    });
+    expect(status).toBe(403);
+  });
+});

@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isAppError } from '../common/app-error';
 
@@ -40,3 +41,23 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
   log(original);
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
 }
+
+/**
+ * A rate-limited GraphQL answer keeps HTTP 200 (its errors are per field) but carries `Retry-After`
+ * like the REST one, so HTTP clients and proxies can back off without parsing the body.
+ */
+export const retryAfterPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        let wait = 0;
+        for (const e of response.body.singleResult.errors ?? []) {
+          const s = e.extensions?.retryAfterSeconds;
+          if (e.extensions?.code === 'RATE_LIMITED' && typeof s === 'number') wait = Math.max(wait, Math.ceil(s));
+        }
+        if (wait > 0) response.http.headers.set('retry-after', String(wait));
+      },
+    };
+  },
+};

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import cors from 'cors';
 import type express from 'express';
 import helmet from 'helmet';
@@ -8,6 +9,12 @@ import helmet from 'helmet';
  * and stay allowed: CORS and the WebSocket check only stop other web pages acting with a visitor's
  * browser.
  */
+/** An IP literal or localhost: a host no DNS answer of an attacker's can stand for. */
+function isAddress(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || net.isIP(h) !== 0;
+}
+
 export function originPolicy(publicUrl: string, extra: string[]) {
   const allowed = new Set([new URL(publicUrl).origin, ...extra]);
   return {
@@ -17,8 +24,11 @@ export function originPolicy(publicUrl: string, extra: string[]) {
       if (!origin) return true;
       if (allowed.has(origin)) return true;
       try {
-        // Same-origin behind a proxy that keeps Host (the browser only sends Origin = the page's).
-        return host !== undefined && new URL(origin).host === host;
+        // Same-origin behind a proxy that keeps Host (the browser only sends Origin = the page's), but
+        // only for addresses (a LAN IP, localhost): a foreign *name* resolving to us (DNS rebinding)
+        // also sends Origin = Host, so names must be PUBLIC_URL's or listed in CORS_ORIGINS.
+        const u = new URL(origin);
+        return host !== undefined && u.host === host && isAddress(u.hostname);
       } catch {
         return false;
       }

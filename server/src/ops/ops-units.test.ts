@@ -64,5 +64,11 @@ describe('ops configuration', () => {
     expect(p.upgradeAllowed('https://partner.example', 'lb.internal')).toBe(true);
     expect(p.upgradeAllowed('http://127.0.0.1:4000', '127.0.0.1:4000')).toBe(true);
     expect(p.upgradeAllowed('https://evil.example', 'play.example')).toBe(false);
+    // DNS rebinding: a foreign name pointed at this server sends Origin = its own Host. Only an address
+    // (LAN IP, localhost) may stand for "same host"; names must be PUBLIC_URL's or in CORS_ORIGINS.
+    expect(p.upgradeAllowed('http://evil.example:4000', 'evil.example:4000')).toBe(false);
+    expect(p.upgradeAllowed('http://localhost:4000', 'localhost:4000')).toBe(true);
+    expect(p.upgradeAllowed('http://192.168.1.20:4000', '192.168.1.20:4000')).toBe(true);
+    expect(p.upgradeAllowed('http://[::1]:4000', '[::1]:4000')).toBe(true);
   });
 });
