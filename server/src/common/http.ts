@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { AppError, httpStatusFor, isAppError } from './app-error';
+import { databaseUnavailable, isDatabaseUnavailable } from './db-errors';
 import type { RequestMeta } from '../modules/auth/auth.service';
 
 export function requestMeta(req: Request): RequestMeta {
@@ -16,6 +17,7 @@ export function toAppError(err: unknown): AppError | null {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new AppError('BAD_USER_INPUT', 'Unsupported request encoding.');
   }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   // The router decodes path parameters; a broken escape (`%E0%A4%A`) is the client's mistake.
   if (err instanceof URIError) return new AppError('BAD_USER_INPUT', 'Malformed percent-encoding in the URL.');
   return null;
@@ -23,7 +25,7 @@ export function toAppError(err: unknown): AppError | null {
 
 /** The REST error body of the product API: `{ error, code }` with the code's HTTP status. */
 export function sendError(res: Response, e: AppError): void {
-  if (e.code === 'RATE_LIMITED' && typeof e.details?.retryAfterSeconds === 'number') {
+  if ((e.code === 'RATE_LIMITED' || e.code === 'SERVICE_UNAVAILABLE') && typeof e.details?.retryAfterSeconds === 'number') {
     res.setHeader('Retry-After', String(e.details.retryAfterSeconds));
   }
   res.status(httpStatusFor(e.code)).json({ error: e.message, code: e.code, ...(e.details ?? {}) });
@@ -33,6 +35,7 @@ export function restErrorHandler(log: (e: unknown) => void): ErrorRequestHandler
   return (err, _req, res, next) => {
     if (res.headersSent) return next(err);
     const e = toAppError(err);
+    if (e?.code === 'SERVICE_UNAVAILABLE') log(err); // an outage is the operator's business: logged, then 503
     if (e) return sendError(res, e);
     log(err);
     sendError(res, new AppError('INTERNAL', 'Internal server error'));

@@ -1,3 +1,5 @@
+import { GraphQLError } from 'graphql';
+import { databaseUnavailable, isDatabaseUnavailable } from '../common/db-errors';
 import type { AuthUser, RequestMeta } from '../modules/auth/auth.service';
 import { createLoaders, type Loaders } from '../modules/loaders';
 import type { Services } from '../services';
@@ -18,7 +20,19 @@ export function bearerToken(header: unknown): string | undefined {
 }
 
 export async function buildContext(services: Services, authorization: unknown, meta: RequestMeta): Promise<GraphQLContext> {
-  return contextFor(services, await services.auth.authenticate(bearerToken(authorization)), meta);
+  try {
+    return contextFor(services, await services.auth.authenticate(bearerToken(authorization)), meta);
+  } catch (e) {
+    // Checking the session reads the database. When it cannot be reached, Apollo would answer a failed
+    // context with 500: say 503 and when to retry instead (Apollo takes status and headers from here).
+    if (!isDatabaseUnavailable(e)) throw e;
+    const u = databaseUnavailable();
+    const wait = String(u.details?.retryAfterSeconds);
+    throw new GraphQLError(u.message, {
+      originalError: e as Error,
+      extensions: { code: u.code, ...u.details, http: { status: 503, headers: new Map([['retry-after', wait]]) } },
+    });
+  }
 }
 
 /** The context for a user already authenticated (a WebSocket operation: see realtime/ws-auth.ts). */

@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isAppError } from '../common/app-error';
+import { databaseUnavailable, isDatabaseUnavailable } from '../common/db-errors';
 
 /** Codes Apollo itself produces for bad requests; their messages are safe and useful to clients. */
 const APOLLO_CLIENT_CODES = new Set([
@@ -32,6 +33,11 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
   if (typeof code === 'string' && APOLLO_CLIENT_CODES.has(code)) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
+  if (isDatabaseUnavailable(original) || formatted.extensions?.code === 'SERVICE_UNAVAILABLE') {
+    log(original); // an outage is the operator's business: logged, and the client told when to retry
+    const e = databaseUnavailable();
+    return { message: e.message, path: formatted.path, extensions: { code: e.code, ...e.details } };
+  }
   // Apollo marks some request errors only with an HTTP 4xx (an APQ hash that does not match its query
   // has no code): the client's mistake, so its message and a client code, not a logged INTERNAL.
   const status = (original as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
@@ -43,8 +49,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
 }
 
 /**
- * A rate-limited GraphQL answer keeps HTTP 200 (its errors are per field) but carries `Retry-After`
- * like the REST one, so HTTP clients and proxies can back off without parsing the body.
+ * A rate-limited (or database-unavailable) GraphQL answer keeps HTTP 200 (its errors are per field)
+ * but carries `Retry-After` like the REST one, so clients and proxies can back off without parsing it.
  */
 export const retryAfterPlugin: ApolloServerPlugin = {
   async requestDidStart() {
@@ -54,7 +60,7 @@ export const retryAfterPlugin: ApolloServerPlugin = {
         let wait = 0;
         for (const e of response.body.singleResult.errors ?? []) {
           const s = e.extensions?.retryAfterSeconds;
-          if (e.extensions?.code === 'RATE_LIMITED' && typeof s === 'number') wait = Math.max(wait, Math.ceil(s));
+          if ((e.extensions?.code === 'RATE_LIMITED' || e.extensions?.code === 'SERVICE_UNAVAILABLE') && typeof s === 'number') wait = Math.max(wait, Math.ceil(s));
         }
         if (wait > 0) response.http.headers.set('retry-after', String(wait));
       },
