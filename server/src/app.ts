@@ -18,6 +18,7 @@ import { migrate, openDatabase, type Database, type OpenDatabaseOptions } from '
 import { seed, type SeedOptions } from './db/seed';
 import { buildContext, contextFor, type GraphQLContext } from './graphql/context';
 import { formatError, retryAfterPlugin } from './graphql/errors';
+import { graphqlBodyParser } from './ops/graphql-body';
 import { buildGraphQLSchema } from './graphql/schema';
 import { authRestRouter } from './modules/auth/auth.rest';
 import { billingRestRouter } from './modules/billing/billing.rest';
@@ -162,7 +163,14 @@ async function assemble(config: Config, db: Database, services: Services, logger
 
   app.use(
     '/graphql',
-    express.json({ limit: config.graphqlBodyLimitBytes }),
+    ...graphqlBodyParser({
+      limitBytes: config.graphqlBodyLimitBytes,
+      uploadLimitBytes: config.graphqlUploadBodyLimitBytes,
+      signedIn: (authorization) => {
+        const token = typeof authorization === 'string' && /^Bearer /i.test(authorization) ? authorization.slice(7).trim() : '';
+        return token !== '' && services.auth.verifyAccessToken(token) !== null;
+      },
+    }),
     ops.labelOperation,
     expressMiddleware(apollo, {
       context: async ({ req }) => buildContext(services, req.headers.authorization, requestMeta(req)),

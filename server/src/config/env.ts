@@ -29,8 +29,13 @@ export interface Config {
   /** Built client (index.html, assets). */
   clientDistDir: string;
   bodyLimitBytes: number;
-  /** /graphql accepts more than other JSON bodies: submitWorld carries its image as a data URL (≤ 5 MB). */
+  /**
+   * Largest /graphql body for any caller: small, because a body is parsed and its variables coerced
+   * before the operation runs (large anonymous bodies stalled the event loop).
+   */
   graphqlBodyLimitBytes: number;
+  /** Signed-in players' image uploads over /graphql (submitWorld, importCharacterCard: ≤ 5 MB as a data URL). */
+  graphqlUploadBodyLimitBytes: number;
   /** Free generations (descriptions, questions, images) per user and window; they cost compute or API money. */
   generationRateLimit: { perUserPerWindow: number; windowSeconds: number };
   /**
@@ -201,7 +206,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: (url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/$/, ''),
     clientDistDir: path.resolve(str('CLIENT_DIST_DIR') ?? path.join(REPO_ROOT, 'client', 'dist')),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
-    graphqlBodyLimitBytes: int('GRAPHQL_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+    graphqlBodyLimitBytes: int('GRAPHQL_BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    graphqlUploadBodyLimitBytes: int('GRAPHQL_UPLOAD_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 50 * 1024 * 1024),
     generationRateLimit: {
       perUserPerWindow: int('GENERATION_RATE_LIMIT_PER_USER', 30, 1, 1_000_000),
       windowSeconds: int('GENERATION_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
