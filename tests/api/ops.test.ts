@@ -437,3 +437,22 @@ describe('WebSocket Origin and DNS rebinding', () => {
     expect(status).toBe(403);
   });
 });
+
+describe('list sizes count in the cost limit', () => {
+  it('refuses the probe\'s 1.3 KB query for a 39 MB answer before running it', async () => {
+    const p = await signUp(t);
+    const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: myCharacters { storyline(limit: 200) { chapters { text choices index } } }`).join('\n');
+    const query = `query Amplify {\n${aliases}\n}`;
+    expect(query.length).toBeLessThan(1500);
+    const r = await post({ query }, { authorization: `Bearer ${p.accessToken}` });
+    expect(r.status).toBe(400);
+    expect(codes(r.json)).toContain('GRAPHQL_VALIDATION_FAILED');
+    expect(messages(r.json)).toMatch(/Operation "Amplify" costs \d+; the maximum is 5000/);
+    // One copy alone is over budget too: 50 characters × 200 chapters.
+    const one = await post({ query: '{ myCharacters { storyline(limit: 200) { chapters { text } } } }' }, { authorization: `Bearer ${p.accessToken}` });
+    expect(messages(one.json)).toMatch(/costs \d+; the maximum is 5000/);
+    // A page of one story, as the story screen asks, passes.
+    const page = await post({ query: '{ myCharacters { id name storyline(limit: 20) { totalChapters } } }' }, { authorization: `Bearer ${p.accessToken}` });
+    expect(page.json.errors).toBeUndefined();
+  });
+});

@@ -1,12 +1,20 @@
 import {
   GraphQLError,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  isInterfaceType,
   Kind,
   parse,
   specifiedRules,
   validate,
   type ASTVisitor,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -43,12 +51,28 @@ const DEPTH_FACTOR = 1.5;
 const INTROSPECTION_DEPTH_FACTOR = 1.2;
 export const INTROSPECTION_MAX_DEPTH = 16;
 
+/**
+ * Lists multiply (graphql-query-complexity's estimators, GraphQL Armor's cost rule): the answer holds
+ * one value per field per item of every list above it. A `limit`/`first` argument sets the size of
+ * its field's list, or, on an object field (`storyline(limit: 200)`), of the lists inside it; a
+ * variable counts as its default in the operation, else as the argument's maximum. A list without
+ * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items.
+ */
+export const DEFAULT_LIST_SIZE = 50;
+/** The most a page argument accepts (the resolvers refuse more); unknown ones count 100. */
+const PAGE_ARG_MAX: Record<string, number> = { 'Character.storyline': 200, 'Query.featuredWorlds': 100 };
+const PAGE_ARG_FALLBACK_MAX = 100;
+const PAGE_ARGS = ['limit', 'first'];
+
 interface Measured {
   depth: number;
   introspectionDepth: number;
   aliases: number;
   directives: number;
+  /** The larger of the depth-weighted shape cost and the estimated number of values in the answer. */
   cost: number;
+  /** The estimated number of values in the answer, lists multiplied. */
+  values: number;
 }
 
 /**
@@ -56,8 +80,8 @@ interface Measured {
  * which is what the server would execute). Stops early once every limit is exceeded, so a hostile
  * document cannot make the measurement itself expensive.
  */
-function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, limits: GraphQLLimits): Measured {
-  const m: Measured = { depth: 0, introspectionDepth: 0, aliases: 0, directives: op.directives?.length ?? 0, cost: 0 };
+function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, limits: GraphQLLimits, schema?: GraphQLSchema): Measured {
+  const m: Measured = { depth: 0, introspectionDepth: 0, aliases: 0, directives: op.directives?.length ?? 0, cost: 0, values: 0 };
   // Every field costs at least 1 and nesting only multiplies, so once more fields than maxCost were
   // visited the operation is over budget whatever the rest holds: stop (fragment bombs end here).
   let visited = 0;
@@ -95,9 +119,73 @@ function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDef
     }
     return cost;
   };
-  m.cost = Math.max(walk(op.selectionSet, 1, false, new Set()), visited);
+  const shape = Math.max(walk(op.selectionSet, 1, false, new Set()), visited);
+  m.values = estimateValues(op, fragments, schema, limits.maxCost);
+  m.cost = Math.max(shape, m.values);
   return m;
 }
+
+/**
+ * How many values the answer holds at most: every field counts once per item of the lists above it.
+ * Introspection is left to its own depth rule (its lists are the schema's, not the database's).
+ * Stops counting past `cap`: the operation is refused then anyway.
+ */
+function estimateValues(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, schema: GraphQLSchema | undefined, cap: number): number {
+  let total = 0;
+  const root = schema ? (op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()) : null;
+  // Fragments name their type condition; without a schema (unit measurements) the walk stays untyped.
+  const schemaType = (current: GraphQLNamedType | null, name: string) => (schema ? (schema.getType(name) ?? null) : current);
+  const pageOf = (field: FieldNode, def: GraphQLField<unknown, unknown> | undefined, key: string): number | undefined => {
+    for (const arg of field.arguments ?? []) {
+      if (!PAGE_ARGS.includes(arg.name.value)) continue;
+      if (arg.value.kind === Kind.INT) return Number(arg.value.value);
+      if (arg.value.kind === Kind.VARIABLE) {
+        const name = arg.value.name.value;
+        const dflt = op.variableDefinitions?.find((v) => v.variable.name.value === name)?.defaultValue;
+        return dflt?.kind === Kind.INT ? Number(dflt.value) : PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
+      }
+      return PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
+    }
+    // Not given: the schema's default for it (storyline's limit is 50), if the field has one.
+    const declared = def?.args.find((a) => PAGE_ARGS.includes(a.name));
+    if (declared) return typeof declared.defaultValue === 'number' ? declared.defaultValue : PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
+    return undefined;
+  };
+  const walk = (set: SelectionSetNode, type: GraphQLNamedType | null, items: number, page: number | undefined, path: Set<string>) => {
+    for (const sel of set.selections) {
+      if (total > cap) return;
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet, sel.typeCondition ? schemaType(type, sel.typeCondition.name.value) : type, items, page, path);
+        continue;
+      }
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const frag = fragments.get(sel.name.value);
+        if (!frag || path.has(frag.name.value)) continue;
+        path.add(frag.name.value);
+        walk(frag.selectionSet, schemaType(type, frag.typeCondition.name.value), items, page, path);
+        path.delete(frag.name.value);
+        continue;
+      }
+      const name = sel.name.value;
+      if (name === '__schema' || name === '__type' || name === '__typename') {
+        total += items;
+        continue;
+      }
+      const def = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[name] : undefined;
+      const key = `${type?.name ?? '?'}.${name}`;
+      total += items;
+      if (!sel.selectionSet) continue;
+      const own = pageOf(sel, def, key);
+      const isList = def ? isListType(getNullableType(def.type)) : false;
+      // A list takes its own page argument, else the page set above it (storyline's chapters), else the default.
+      const size = isList ? own ?? page ?? DEFAULT_LIST_SIZE : 1;
+      walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, isList ? undefined : own, path);
+    }
+  };
+  walk(op.selectionSet, root ?? null, 1, undefined, new Set());
+  return total;
+}
+
 
 /** Validation rule enforcing depth, alias, directive and cost limits on every operation of a document. */
 export function limitsRule(limits: GraphQLLimits, metrics?: Metrics): ValidationRule {
@@ -107,7 +195,7 @@ export function limitsRule(limits: GraphQLLimits, metrics?: Metrics): Validation
     for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     return {
       OperationDefinition(op) {
-        const m = measure(op, fragments, limits);
+        const m = measure(op, fragments, limits, context.getSchema());
         const name = op.name ? ` "${op.name.value}"` : '';
         const report = (limit: string, message: string) => {
           metrics?.rejectedOperation(limit);
@@ -176,9 +264,9 @@ export function graphqlGuards(limits: GraphQLLimits, metrics?: Metrics) {
 }
 
 /** The measured figures of a document's operations (for tests and the README's cost table). */
-export function measureDocument(source: string, limits: GraphQLLimits): Measured[] {
+export function measureDocument(source: string, limits: GraphQLLimits, schema?: GraphQLSchema): Measured[] {
   const doc = parse(source);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  return doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((op) => measure(op, fragments, limits));
+  return doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((op) => measure(op, fragments, limits, schema));
 }

@@ -1,6 +1,10 @@
 import { getIntrospectionQuery } from 'graphql';
 import { ConfigError, loadConfig } from '../config/env';
-import { measureDocument } from './graphql-limits';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildSchema, Kind, parse, print } from 'graphql';
+import { loadConfig } from '../config/env';
+import { DEFAULT_LIST_SIZE, measureDocument } from './graphql-limits';
 import { originPolicy } from './headers';
 import { trustProxySetting } from './index';
 
@@ -70,5 +74,52 @@ describe('ops configuration', () => {
     expect(p.upgradeAllowed('http://localhost:4000', 'localhost:4000')).toBe(true);
     expect(p.upgradeAllowed('http://192.168.1.20:4000', '192.168.1.20:4000')).toBe(true);
     expect(p.upgradeAllowed('http://[::1]:4000', '[::1]:4000')).toBe(true);
+  });
+});
+
+describe('the cost limit counts list sizes', () => {
+  const ROOT = path.resolve(__dirname, '..', '..', '..');
+  const schema = buildSchema(fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8'));
+  const DEFAULTS = loadConfig({}).ops.graphqlLimits;
+
+  it('every operation the web client ships stays within the default limit (its figures printed)', () => {
+    const dir = path.join(ROOT, 'client', 'src');
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (e.name.endsWith('.graphql')) files.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+    // Fragments may live in another file than the operations using them: measure all texts together.
+    const all = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    const doc = parse(all);
+    const fragments = doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => print(d)).join('\n');
+    const figures: string[] = [];
+    let measured = 0;
+    for (const op of doc.definitions) {
+      if (op.kind !== Kind.OPERATION_DEFINITION) continue;
+      const [m] = measureDocument(`${print(op)}\n${fragments}`, DEFAULTS, schema);
+      figures.push(`${op.name?.value}: cost ${Math.round(m.cost)}, values ${m.values}`);
+      expect([op.name?.value, m.cost <= DEFAULTS.maxCost]).toEqual([op.name?.value, true]);
+      measured++;
+    }
+    expect(measured).toBeGreaterThan(20);
+    console.log(`client operations (limit ${DEFAULTS.maxCost}):\n  ${figures.join('\n  ')}`);
+  });
+
+  it('a small query asking for huge lists costs what its answer would hold', () => {
+    const one = measureDocument('{ myCharacters { storyline(limit: 200) { chapters { text } } } }', DEFAULTS, schema)[0];
+    expect(one.values).toBeGreaterThanOrEqual(DEFAULT_LIST_SIZE * 200);
+    expect(one.cost).toBeGreaterThan(DEFAULTS.maxCost);
+    // A variable page size counts as its declared maximum unless the operation gives it a default.
+    const viaVar = measureDocument('query($n: Int!) { featuredWorlds(limit: $n) { id name description } }', DEFAULTS, schema)[0];
+    expect(viaVar.values).toBe(1 + 100 * 3);
+    const withDefault = measureDocument('query($n: Int! = 5) { featuredWorlds(limit: $n) { id name } }', DEFAULTS, schema)[0];
+    expect(withDefault.values).toBe(1 + 5 * 2);
+    // storyline's chapters take storyline's limit; given none, its schema default (50).
+    const paged = measureDocument('query($id: ID!) { character(id: $id) { storyline { chapters { id text } } } }', DEFAULTS, schema)[0];
+    expect(paged.values).toBe(1 + 1 + 1 + 50 * 2);
   });
 });
