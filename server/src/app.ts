@@ -65,6 +65,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (options.seed !== false) {
       await seed(db.dataSource, services.media, { imageFor: options.seedImages ?? proceduralSeedImage });
     }
+    // Charges left pending by a process that died mid-generation. The embedded database has one
+    // process, so at boot nothing can still be generating: refund them all now. On PostgreSQL other
+    // instances may be mid-generation: only those older than CHARGE_RECONCILE_SECONDS (the sweep
+    // catches the rest later).
+    const refunded = await services.credits.reconcilePending(config.databaseUrl ? config.chargeReconcileSeconds * 1000 : 0);
+    if (refunded > 0) logger.warn('refunded charges whose generation never finished (the last process stopped mid-generation)', { refunded });
     return await assemble(config, db, services, logger);
   } catch (e) {
     await services?.realtime.close().catch(() => undefined);

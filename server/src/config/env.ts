@@ -56,6 +56,11 @@ export interface Config {
    * there only when LOCAL_CHECKOUT_DEMO=true says the deployment is a demo (boot warns loudly).
    */
   localCheckoutDemo: boolean;
+  /**
+   * A charge whose generation has not reported back after this long is refunded (its process died).
+   * Longer than any generation can take: OPENAI_TIMEOUT_MS per call, a few calls with retries.
+   */
+  chargeReconcileSeconds: number;
   /** How often an open WebSocket re-checks its access token (expired or revoked → closed with 4401). */
   wsAuthRecheckSeconds: number;
   /**
@@ -232,6 +237,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     billingSweepSeconds: int('BILLING_SWEEP_SECONDS', 300, 0, 86_400),
     localCheckoutDemo,
+    chargeReconcileSeconds: int('CHARGE_RECONCILE_SECONDS', 600, 1, 86_400),
     wsAuthRecheckSeconds: int('WS_AUTH_RECHECK_SECONDS', 60, 1, 3600),
     sessionCacheSeconds: int('SESSION_CACHE_SECONDS', 10, 0, 300),
     creditsCacheSeconds: int('CREDITS_CACHE_SECONDS', 10, 0, 300),

@@ -318,6 +318,8 @@ export class BillingService {
 
   /** One pass of the periodic sweep. Safe on every instance at once: renewals lock and are idempotent. */
   async sweep(now = new Date()): Promise<number> {
+    const refunded = await this.deps.credits.reconcilePending(this.deps.config.chargeReconcileSeconds * 1000);
+    if (refunded > 0) this.deps.logger.warn('refunded charges whose generation never finished', { refunded });
     const due = await this.deps.subscriptions.dueForRenewal(200, now);
     for (const d of due) {
       await this.renewIfDue(d.userId, now).catch((err) => this.deps.logger.error('renewal failed', { err, userId: d.userId }));

@@ -47,11 +47,65 @@ export class CreditsService {
     return this.record(m, userId, -amount, rows[0].credits, reason, options.referenceId ?? null, null);
   }
 
+  /**
+   * Spends for a generation whose outcome comes later: the charge stays pending until settle (it
+   * succeeded) or refund (it failed). If the process dies in between, reconcilePending refunds it.
+   */
+  async spendPending(userId: string, amount: number, reason: string): Promise<CreditChange> {
+    const change = await this.dataSource.transaction(async (m) => {
+      const c = await this.spendIn(m, userId, amount, reason);
+      await m.query(`INSERT INTO pending_charges (transaction_id, user_id, amount) VALUES ($1, $2, $3)`, [c.transactionId, userId, amount]);
+      return c;
+    });
+    this.emit(userId, change.balance);
+    return change;
+  }
+
+  /** The generation a pending charge paid for succeeded: the charge stands. */
+  async settle(spent: CreditChange): Promise<void> {
+    await this.dataSource.query(`DELETE FROM pending_charges WHERE transaction_id = $1`, [spent.transactionId]);
+  }
+
+  /**
+   * Refunds pending charges older than `olderThanMs` (0: all of them) whose generation never reported
+   * back: the process died (kill -9, a crash, a shutdown that cut the request). Each refund and the
+   * removal of its pending row commit together; rows are claimed with SKIP LOCKED and refunds are
+   * idempotent per charge, so every instance may run this at once and a charge is refunded once.
+   * Returns how many were refunded.
+   */
+  async reconcilePending(olderThanMs: number, batch = 100): Promise<number> {
+    let refunded = 0;
+    for (;;) {
+      const changes = await this.dataSource.transaction(async (m) => {
+        const rows = (await m.query(
+          `SELECT transaction_id, user_id, amount FROM pending_charges
+            WHERE created_at <= now() - make_interval(secs => $1::double precision)
+            ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [olderThanMs / 1000, batch],
+        )) as Array<{ transaction_id: string; user_id: string; amount: number }>;
+        const done: Array<{ userId: string; balance: number }> = [];
+        for (const r of rows) {
+          const change = await this.grantIn(m, r.user_id, r.amount, 'refund_unfinished', {
+            referenceId: r.transaction_id,
+            idempotencyKey: `refund:${r.transaction_id}`,
+          });
+          await m.query(`DELETE FROM pending_charges WHERE transaction_id = $1`, [r.transaction_id]);
+          if (change) done.push({ userId: r.user_id, balance: change.balance });
+        }
+        return { done, claimed: rows.length };
+      });
+      for (const c of changes.done) this.emit(c.userId, c.balance);
+      refunded += changes.done.length;
+      if (changes.claimed < batch) return refunded;
+    }
+  }
+
   /** Gives back what a failed generation cost, with a ledger row pointing at the original spend. */
   async refund(userId: string, spent: CreditChange, amount: number, reason = 'refund'): Promise<CreditChange> {
-    const change = await this.dataSource.transaction((m) =>
-      this.grantIn(m, userId, amount, reason, { referenceId: spent.transactionId, idempotencyKey: `refund:${spent.transactionId}` }),
-    );
+    const change = await this.dataSource.transaction(async (m) => {
+      await m.query(`DELETE FROM pending_charges WHERE transaction_id = $1`, [spent.transactionId]);
+      return this.grantIn(m, userId, amount, reason, { referenceId: spent.transactionId, idempotencyKey: `refund:${spent.transactionId}` });
+    });
     if (change) this.emit(userId, change.balance);
     return change ?? { transactionId: spent.transactionId, balance: await this.balance(userId) };
   }

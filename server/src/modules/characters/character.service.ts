@@ -73,9 +73,12 @@ export class CharacterService {
   }
 
   private async paidGeneration(userId: string, input: CharacterInput): Promise<CharacterResult> {
-    const spent = await this.deps.credits.spend(userId, CHARACTER_GENERATION_COST, 'character_generate');
+    // Pending until the model answers: a process that dies meanwhile leaves it to the reconciliation.
+    const spent = await this.deps.credits.spendPending(userId, CHARACTER_GENERATION_COST, 'character_generate');
     try {
-      return await this.deps.ai.generateCharacter(input);
+      const character = await this.deps.ai.generateCharacter(input);
+      await this.deps.credits.settle(spent);
+      return character;
     } catch (e) {
       await this.deps.credits.refund(userId, spent, CHARACTER_GENERATION_COST);
       if (isAppError(e) && e.code !== 'INTERNAL') throw e;
