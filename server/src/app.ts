@@ -71,6 +71,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // catches the rest later).
     const refunded = await services.credits.reconcilePending(config.databaseUrl ? config.chargeReconcileSeconds * 1000 : 0);
     if (refunded > 0) logger.warn('refunded charges whose generation never finished (the last process stopped mid-generation)', { refunded });
+    if (!config.databaseUrl) {
+      const failed = await services.stories.failOrphanedChapters();
+      if (failed > 0) logger.warn('chapters left generating by the last process marked failed (the player can play again)', { failed });
+    }
     return await assemble(config, db, services, logger);
   } catch (e) {
     await services?.realtime.close().catch(() => undefined);

@@ -658,11 +658,43 @@ export class StoryService {
     for (;;) {
       const local = this.running.get(chapterId);
       if (local) return local.done;
-      const [row] = (await this.dataSource.query(`SELECT status FROM chapters WHERE id = $1`, [chapterId])) as Array<{ status: string }>;
+      const row = await this.remoteState(chapterId, 'status');
       if (!row || row.status === 'failed') throw new AppError('GENERATION_FAILED', 'Failed to generate story chapter. Please try again.');
       if (row.status === 'complete') return this.outcomeOf(chapterId);
       await new Promise((r) => setTimeout(r, this.options.pollIntervalMs));
     }
+  }
+
+  /**
+   * A chapter written elsewhere, as a joiner or reader polls it. A writer touches its row at least
+   * every heartbeat; one silent for staleAfterMs is gone (its process died), so the chapter is marked
+   * failed here and the wait ends: a join never hangs on a dead writer, and the player's next request
+   * takes over at once. The database's clock decides, so instances with skewed clocks agree.
+   */
+  private async remoteState(chapterId: string, columns: 'status' | 'status, text'): Promise<{ status: Chapter['status']; text?: string } | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${columns}, (status = 'generating' AND updated_at < now() - make_interval(secs => $2::double precision)) AS dead
+         FROM chapters WHERE id = $1`,
+      [chapterId, this.options.staleAfterMs / 1000],
+    )) as Array<{ status: Chapter['status']; text?: string; dead: boolean }>;
+    if (!row) return null;
+    if (row.dead && !this.running.has(chapterId)) {
+      await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE id = $1 AND status = 'generating'`, [chapterId]);
+      this.log.warn('a chapter\'s writer stopped answering: marked failed', { chapterId });
+      return { ...row, status: 'failed' };
+    }
+    return row;
+  }
+
+  /**
+   * At boot on the embedded database nothing else can be writing (one process owns the data folder),
+   * so chapters left generating by a process that died are failed at once: the player's next request
+   * plays instead of meeting a CONFLICT or joining a chapter nobody writes. Returns how many.
+   */
+  async failOrphanedChapters(): Promise<number> {
+    const rows = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as unknown;
+    const list = Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows;
+    return Array.isArray(list) ? list.length : 0;
   }
 
   private async outcomeOf(chapterId: string): Promise<ChapterOutcome> {
@@ -753,8 +785,8 @@ export class StoryService {
       ? local.live.follow(signal)
       : pollChapter(
           async () => {
-            const [r] = (await this.dataSource.query(`SELECT status, text FROM chapters WHERE id = $1`, [target.id])) as Array<{ status: Chapter['status']; text: string }>;
-            return r ?? null;
+            const r = await this.remoteState(target.id, 'status, text');
+            return r ? { status: r.status, text: r.text ?? '' } : null;
           },
           this.options.pollIntervalMs,
           signal,

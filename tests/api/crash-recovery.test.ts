@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
+import { newIdentity } from '../support/test-app';
+import { AETHERMOOR, characterPayload } from './domain-helpers';
+
+/**
+ * A real kill -9 of the server process in the middle of two generations — a character (3 credits
+ * charged) and a chapter — behind a model server that never answers; then a restart on the same data.
+ * Nothing may stay lost or stuck: the charge comes back as a refund in the ledger, and the player can
+ * play the story again (on the embedded database at once; on PostgreSQL, where other instances could
+ * still be writing, within the bounded staleness wait).
+ */
+jest.setTimeout(150_000);
+const SERVER = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
+const PG_ADMIN = process.env.TALEFORGE_TEST_ADMIN_URL;
+const onPg = Boolean(process.env.DATABASE_URL && PG_ADMIN);
+
+interface Running {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function start(env: Record<string, string>): Promise<Running> {
+  const proc = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
+      if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+async function call(url: string, method: string, p: string, body?: unknown, token?: string) {
+  const r = await fetch(`${url}${p}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+const gql = async (url: string, query: string, variables: unknown, token: string) => (await call(url, 'POST', '/graphql', { query, variables }, token)).body;
+
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const STORY = `query($id: ID!) { character(id: $id) { storyline(limit: 5) { generatingChapterId totalChapters } } }`;
+
+describe('kill -9 mid-generation, then restart on the same data', () => {
+  let fake: FakeOpenAIServer;
+  let env: Record<string, string>;
+  let schema: string | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-crash-'));
+
+  beforeAll(async () => {
+    fake = new FakeOpenAIServer();
+    const baseUrl = await fake.start();
+    fake.fallback = { kind: 'hang' }; // accepts every request, never answers
+    env = { DATA_DIR: dataDir, DATABASE_URL: '', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: baseUrl, OPENAI_TIMEOUT_MS: '120000' };
+    if (onPg) {
+      // A schema of its own: a boot reconciliation must never touch what other test files run.
+      schema = `tf_crash_${process.pid}_${Date.now().toString(36)}`;
+      const admin = new Client({ connectionString: PG_ADMIN });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.end();
+      const u = new URL(PG_ADMIN!);
+      u.searchParams.set('options', `-c search_path=${schema}`);
+      env.DATABASE_URL = u.toString();
+      env.CHARGE_RECONCILE_SECONDS = '1';
+    }
+  });
+  afterAll(async () => {
+    await fake?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (schema) {
+      const admin = new Client({ connectionString: PG_ADMIN });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await admin.end();
+    }
+  });
+
+  it('refunds the character charge and frees the story', async () => {
+    const first = await start(env);
+    const id = newIdentity('crash');
+    const up = await call(first.url, 'POST', '/api/auth/v1/signup', { email: id.email, password: id.password, data: { username: id.username } });
+    expect(up.status).toBe(200);
+    const token = up.body.access_token as string;
+    const saved = await call(first.url, 'POST', '/api/profile/insert-characters', characterPayload(AETHERMOOR), token);
+    expect(saved.status).toBe(201);
+    const characterId = saved.body.id as string;
+
+    // Both generations start and wait on the model, which never answers.
+    void call(first.url, 'GET', `/api/characters/generate?worldDescription=${encodeURIComponent('A city of canals and clockwork.')}&username=Vell&answers=%5B%5D&questions=%5B%5D`, undefined, token).catch(() => undefined);
+    void call(first.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I open the door.' }, token).catch(() => undefined);
+    await until('the debit', async () => (await call(first.url, 'GET', '/api/subscription/status', undefined, token)).body.credits === 7);
+    await until('the chapter to be generating', async () => (await gql(first.url, STORY, { id: characterId }, token)).data?.character.storyline.generatingChapterId);
+
+    first.proc.kill('SIGKILL');
+    await new Promise((r) => first.proc.once('exit', r));
+    if (onPg) await new Promise((r) => setTimeout(r, 1200)); // past CHARGE_RECONCILE_SECONDS
+
+    // The restart has no model key: the offline storyteller answers from here on.
+    const second = await start({ ...env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
+    try {
+      // The charge came back, and the ledger says why.
+      const status = await call(second.url, 'GET', '/api/subscription/status', undefined, token);
+      expect(status.body.credits).toBe(10);
+      const ledger = await gql(second.url, '{ creditLedger { delta reason } }', {}, token);
+      expect(ledger.data.creditLedger.slice(0, 2)).toEqual([
+        { delta: 3, reason: 'refund_unfinished' },
+        { delta: -3, reason: 'character_generate' },
+      ]);
+
+      if (!onPg) {
+        // Embedded: nothing else can be writing, so the dead chapter is failed at boot…
+        expect((await gql(second.url, STORY, { id: characterId }, token)).data.character.storyline.generatingChapterId).toBeNull();
+        // …and a different action plays at once (no CONFLICT).
+        const started = Date.now();
+        const next = await call(second.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I climb out of the window.' }, token);
+        expect(next.status).toBe(200);
+        expect(Date.now() - started).toBeLessThan(10_000);
+      } else {
+        // PostgreSQL: the same action joins the dead chapter, and the wait is bounded (the writer's
+        // heartbeat stopped): it fails instead of hanging, and the next request takes over.
+        const started = Date.now();
+        const joined = await call(second.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I open the door.' }, token);
+        expect(Date.now() - started).toBeLessThan(45_000);
+        expect(joined.body.code).toBe('GENERATION_FAILED');
+        const next = await call(second.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I open the door.' }, token);
+        expect(next.status).toBe(200);
+      }
+      const after = (await gql(second.url, STORY, { id: characterId }, token)).data.character.storyline;
+      expect(after.generatingChapterId).toBeNull();
+      expect(after.totalChapters).toBe(1);
+      expect(second.output()).toMatch(/refunded charges whose generation never finished/);
+    } finally {
+      second.proc.kill('SIGTERM');
+      await new Promise((r) => second.proc.once('exit', r));
+    }
+  });
+});
