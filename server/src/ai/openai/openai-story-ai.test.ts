@@ -239,6 +239,26 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(messagesOf(1)[messagesOf(1).length - 1]?.content).toMatch(/choices/);
   });
 
+  it('never streams what the stored chapter would refuse: markup stops the stream at its first angle bracket', async () => {
+    const hostile = JSON.stringify({ ...validChapter, text: `The night was cold. <img src=x onerror=alert(1)> ${chapterText}` });
+    // The repair answers with a clean chapter: the final event carries it.
+    server.push({ kind: 'sse', pieces: splitInto(hostile, 9) }, { kind: 'json', content: JSON.stringify(validChapter) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
+    for (const d of deltas) expect(d).not.toMatch(/[<>]/);
+    expect(deltas.join('')).toBe('The night was cold. ');
+    expect(result.text).toBe(chapterText);
+    // And when even the repair keeps the markup, the chapter fails: still nothing of it streamed.
+    server.push({ kind: 'sse', pieces: splitInto(hostile, 9) });
+    server.fallback = { kind: 'json', content: hostile };
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const ev of provider().streamChapter(chapterInput())) if (ev.type === 'delta') seen.push(ev.text);
+    })().catch((e: unknown) => e);
+    server.fallback = null;
+    expect(err).toBeInstanceOf(AppError);
+    for (const d of seen) expect(d).not.toMatch(/[<>]/);
+  });
+
   it('falls back to one delta when the model does not put text first', async () => {
     const { text, ...rest } = validChapter;
     server.push({ kind: 'sse', pieces: splitInto(JSON.stringify({ ...rest, text }), 30) });

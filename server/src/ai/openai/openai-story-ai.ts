@@ -409,6 +409,7 @@ export class OpenAIStoryAI implements StoryAI {
       const dl = deadline(opts?.signal, this.opts.timeoutMs);
       const started = performance.now();
       const extractor = new JsonTextFieldStream('text');
+      let withheld = false;
       try {
         const stream = await this.client.chat.completions.create(
           { model: this.opts.model, messages, response_format: this.responseFormat('chapter'), stream: true, stream_options: { include_usage: true } },
@@ -421,9 +422,17 @@ export class OpenAIStoryAI implements StoryAI {
           const delta = chunk.choices[0]?.delta?.content;
           if (!delta) continue;
           const text = extractor.push(delta);
-          if (text) {
-            streamed = true;
-            yield { type: 'delta', text };
+          if (text && !withheld) {
+            // A chapter with an angle bracket is refused when stored (plain text only): the stream
+            // stops at the first one, so readers never see markup the stored chapter would not
+            // hold. The final event (repaired, or a failure) decides what the chapter is.
+            const cut = text.search(/[<>]/);
+            if (cut >= 0) withheld = true;
+            const safe = cut >= 0 ? text.slice(0, cut) : text;
+            if (safe) {
+              streamed = true;
+              yield { type: 'delta', text: safe };
+            }
           }
         }
         // The SDK may end the iteration quietly when its signal aborts: that is a timeout or a
