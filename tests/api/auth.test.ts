@@ -194,6 +194,14 @@ describe('access tokens', () => {
   });
 });
 
+/** A GoTrue password sign-in as it arrives from `ip` (the tests trust the loopback proxy hop). */
+const signInFrom = (app: TestApp, ip: string, email: string, password: string) =>
+  fetch(`${app.url}/api/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ email, password }),
+  });
+
 describe('rate limits', () => {
   it('sign-in is limited per email and per IP with RATE_LIMITED and Retry-After', async () => {
     const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 7, perEmailPerWindow: 3, perAccountFailuresPerWindow: 100, windowSeconds: 60 } });
@@ -230,12 +238,7 @@ describe('rate limits', () => {
     try {
       const id = newIdentity();
       expect((await limited.gql(SIGN_UP, { input: id })).errors).toBeUndefined();
-      const from = (ip: string, password: string) =>
-        fetch(`${limited.url}/api/auth/v1/token?grant_type=password`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-          body: JSON.stringify({ email: id.email, password }),
-        });
+      const from = (ip: string, password: string) => signInFrom(limited, ip, id.email, password);
       // The probe: 10 wrong passwords from 10 addresses (a few from each)…
       for (let i = 0; i < 10; i++) for (let j = 0; j < 3; j++) await from(`203.0.113.${i + 1}`, `wrong guess ${j}`);
       // …and the owner, from an address never seen before, with the right password, gets in.
@@ -257,12 +260,7 @@ describe('rate limits', () => {
     const limited = await startTestApp({ authRateLimit: { perIpPerWindow: 30, perEmailPerWindow: 10, perAccountFailuresPerWindow: 12, windowSeconds: 600 } });
     try {
       const id = newIdentity();
-      const from = (ip: string, password: string) =>
-        fetch(`${limited.url}/api/auth/v1/token?grant_type=password`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-          body: JSON.stringify({ email: id.email, password }),
-        });
+      const from = (ip: string, password: string) => signInFrom(limited, ip, id.email, password);
       const up = await fetch(`${limited.url}/api/auth/v1/signup`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.10' },

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
+import { startProcess, type Instance } from '../support/cluster';
 
 /** With REDIS_URL the server's auth limits live in Redis: this run's windows, not earlier runs' or benches'. */
 const RL_PREFIX = `taleforge:rl:boot:${process.pid}:${Date.now().toString(36)}:`;
@@ -14,28 +15,12 @@ const RL_PREFIX = `taleforge:rl:boot:${process.pid}:${Date.now().toString(36)}:`
 const SERVER = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
 jest.setTimeout(90_000);
 
-interface Running {
-  proc: ChildProcess;
-  url: string;
-  output: () => string;
-}
+type Running = Instance;
 
 function start(dataDir: string): Promise<Running> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
-  const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-      if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  return startProcess('server', process.execPath, [SERVER], {
+    env: { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
   });
 }
 
@@ -137,25 +122,12 @@ describe('npm start in a terminal', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   /** `npm start` as its own process group, like a shell runs a foreground job. */
-  function npmStart(): Promise<Running> {
-    const proc = spawn('npm', ['start', '--silent'], {
+  const npmStart = () =>
+    startProcess('npm start', 'npm', ['start', '--silent'], {
       cwd: ROOT,
       detached: true,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'warn' },
     });
-    let out = '';
-    return new Promise((resolve, reject) => {
-      const onData = (d: Buffer) => {
-        out += d.toString();
-        const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-        if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
-      proc.on('exit', (code) => reject(new Error(`npm start exited with ${code} before listening:\n${out}`)));
-    });
-  }
 
   it('Ctrl-C (SIGINT to the whole process group) stops cleanly, without "Forced exit."', async () => {
     for (let round = 0; round < 2; round++) {

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
+import { SERVER, startProcess, type Instance } from '../support/cluster';
 import { newIdentity } from '../support/test-app';
 import { AETHERMOOR, characterPayload } from './domain-helpers';
 
@@ -15,31 +15,12 @@ import { AETHERMOOR, characterPayload } from './domain-helpers';
  * still be writing, within the bounded staleness wait).
  */
 jest.setTimeout(150_000);
-const SERVER = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
 const PG_ADMIN = process.env.TALEFORGE_TEST_ADMIN_URL;
 const onPg = Boolean(process.env.DATABASE_URL && PG_ADMIN);
 
-interface Running {
-  proc: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-function start(env: Record<string, string>): Promise<Running> {
-  const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (http:\/\/localhost:\d+)/.exec(out);
-      if (m) resolve({ proc, url: m[1].replace('localhost', '127.0.0.1'), output: () => out });
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+function start(env: Record<string, string>): Promise<Instance> {
+  return startProcess('server', process.execPath, [SERVER], {
+    env: { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
   });
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Redis from 'ioredis';
 import { newIdentity, SIGN_UP } from '../support/test-app';
-import { startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
+import { METRICS_TOKEN, startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
 import { waitFor, watchStatus, type Watch } from './billing-support';
 
 /**
@@ -124,7 +124,7 @@ jest.setTimeout(90_000);
     const up = await gql(SIGN_UP, { input: newIdentity('cache') });
     const token = up.data.signUp.accessToken;
     const metric = async (inst: Instance, result: string) => {
-      const text = await (await fetch(`${inst.url}/metrics`)).text();
+      const text = await (await fetch(`${inst.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
       return Number(new RegExp(`taleforge_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
     const ask = () => fetch(`${b.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ featuredWorlds(limit: 2) { id } }' }) });

@@ -21,14 +21,24 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Metrics are off in production without a token: the instances are scraped with this one. */
+export const METRICS_TOKEN = 'cluster-metrics-token-0123456789';
+
 export function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
-  const proc = spawn(process.execPath, [SERVER], {
+  return startProcess(name, process.execPath, [SERVER], {
     // The instances of one test run share their rate-limit windows (as a deployment does), apart from
     // other runs and benches on the same Redis.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', METRICS_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
   });
+}
+
+/**
+ * Spawns a command that ends up serving the app (the server itself, or `npm start`) and resolves once
+ * it prints where it listens. `env` is added to this process's environment.
+ */
+export function startProcess(name: string, command: string, args: string[], opts: { env: Record<string, string>; cwd?: string; detached?: boolean }): Promise<Instance> {
+  const proc = spawn(command, args, { cwd: opts.cwd, detached: opts.detached, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   return new Promise((resolve, reject) => {
