@@ -3,22 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 export const STATUS_FIELDS = 'tier { id name price } credits maxContextTokens active endDate status cancelAtPeriodEnd currentPeriodEnd provider';
 export const SUBSCRIPTION_CHANGED = `subscription { subscriptionChanged { ${STATUS_FIELDS} } }`;
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `check` returns a truthy value, or fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 3000): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(15);
-  }
-}
 
 export interface Watch {
   client: Client;

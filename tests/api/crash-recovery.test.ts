@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { SERVER, startProcess, type Instance } from '../support/cluster';
 import { newIdentity } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { AETHERMOOR, characterPayload } from './domain-helpers';
 
 /**
@@ -34,16 +35,6 @@ async function call(url: string, method: string, p: string, body?: unknown, toke
   return { status: r.status, body: text ? JSON.parse(text) : null };
 }
 const gql = async (url: string, query: string, variables: unknown, token: string) => (await call(url, 'POST', '/graphql', { query, variables }, token)).body;
-
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const STORY = `query($id: ID!) { character(id: $id) { storyline(limit: 5) { generatingChapterId totalChapters } } }`;
 
@@ -95,8 +86,8 @@ describe('kill -9 mid-generation, then restart on the same data', () => {
     // Both generations start and wait on the model, which never answers.
     void call(first.url, 'GET', `/api/characters/generate?worldDescription=${encodeURIComponent('A city of canals and clockwork.')}&username=Vell&answers=%5B%5D&questions=%5B%5D`, undefined, token).catch(() => undefined);
     void call(first.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I open the door.' }, token).catch(() => undefined);
-    await until('the debit', async () => (await call(first.url, 'GET', '/api/subscription/status', undefined, token)).body.credits === 7);
-    await until('the chapter to be generating', async () => (await gql(first.url, STORY, { id: characterId }, token)).data?.character.storyline.generatingChapterId);
+    await waitFor(async () => (await call(first.url, 'GET', '/api/subscription/status', undefined, token)).body.credits === 7, 'the debit', 20_000);
+    await waitFor(async () => (await gql(first.url, STORY, { id: characterId }, token)).data?.character.storyline.generatingChapterId, 'the chapter to be generating', 20_000);
 
     first.proc.kill('SIGKILL');
     await new Promise((r) => first.proc.once('exit', r));

@@ -6,7 +6,8 @@ import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server'
 import { loadConfig } from '../../server/src/config/env';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
-import { sleep, waitFor, watchStatus, type Watch } from './billing-support';
+import { sleep, waitFor } from '../support/wait';
+import { watchStatus, type Watch } from './billing-support';
 
 /**
  * Faults, each against the real thing: the story AI not answering, the machine's PostgreSQL

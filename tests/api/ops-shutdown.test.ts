@@ -3,7 +3,7 @@ import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server'
 import { loadConfig } from '../../server/src/config/env';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
-import { waitFor } from './billing-support';
+import { waitFor } from '../support/wait';
 
 /**
  * Graceful shutdown (what SIGTERM runs, see index.ts): /readyz turns 503 at once, new chapters are

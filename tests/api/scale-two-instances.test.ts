@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import Redis from 'ioredis';
 import { newIdentity, SIGN_UP } from '../support/test-app';
 import { METRICS_TOKEN, startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
-import { waitFor, watchStatus, type Watch } from './billing-support';
+import { waitFor } from '../support/wait';
+import { watchStatus, type Watch } from './billing-support';
 
 /**
  * docker-compose.yml's topology without Docker: two real server processes on the machine's

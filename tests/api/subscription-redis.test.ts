@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
-import { confirmLocalCheckout, waitFor, watchStatus, type Watch } from './billing-support';
+import { waitFor } from '../support/wait';
+import { confirmLocalCheckout, watchStatus, type Watch } from './billing-support';
 import { STATUS_TOPIC } from '../../server/src/modules/billing/billing.service';
 
 /**

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { newIdentity, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { confirmLocalCheckout, ledgerSum, openCheckout, sleep, STATUS_FIELDS, waitFor, watchStatus, type Watch } from './billing-support';
+import { sleep, waitFor } from '../support/wait';
+import { confirmLocalCheckout, ledgerSum, openCheckout, STATUS_FIELDS, watchStatus, type Watch } from './billing-support';
 
 /**
  * Subscriptions with the embedded payment provider (no Stripe keys): reads, direct subscribe, the

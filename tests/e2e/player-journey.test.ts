@@ -126,7 +126,13 @@ describe('player journeys', () => {
     await story.waitForChapters(2);
     await page.locator('.player-choice').filter({ hasText: choiceText }).first().waitFor();
     expect(await page.locator('.chapter-divider').count()).toBe(1);
-    expect(await page.locator('.stat-gain').count()).toBeGreaterThanOrEqual(0);
+    // The stats panel shows exactly the gains the latest chapter stored (+N on each raised stat).
+    const [latest] = await t.app.db.dataSource.query(
+      `SELECT stat_increases FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1`,
+      [new URL(page.url()).pathname.split('/').pop()],
+    );
+    const gains = Object.values(latest.stat_increases as Record<string, number>).filter((n) => n > 0).length;
+    expect(await page.locator('.stat-gain').count()).toBe(gains);
 
     await story.actionBox.fill('I climb the rigging and shout for the harbour master.');
     await story.send.click();
