@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config/env';
+import { ConfigError, loadBootConfig } from './config/env';
 import { DataDirLockedError } from './db/data-dir-lock';
 
 /** Signals closer together than this are one Ctrl-C delivered along several paths, not two. */
@@ -8,7 +8,7 @@ const SAME_KEYSTROKE_MS = 1000;
 
 /** Boot: env → database (migrated, seeded) → app → listen; SIGINT/SIGTERM drain and close cleanly. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadBootConfig();
   const app = await createApp(config);
   const port = await app.listen();
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;

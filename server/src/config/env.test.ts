@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './env';
+import { ConfigError, loadBootConfig, loadConfig, readDotEnv } from './env';
 
 describe('loadConfig', () => {
   it('defaults to the embedded database under data/ on port 4000', () => {
@@ -45,5 +47,41 @@ describe('the local test checkout in production', () => {
     // Development keeps the test checkout: that is what it is for.
     expect(loadConfig({}).localCheckoutDemo).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();
+  });
+});
+
+describe('.env and .env.example', () => {
+  const ROOT = path.resolve(__dirname, '..', '..', '..');
+  const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
+
+  it('a .env file is read at boot, and the environment wins over it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-env-'));
+    const file = path.join(dir, '.env');
+    fs.writeFileSync(file, '# keys\nPORT=4555\nOPENAI_MODEL="my-model"\nSIGNUP_CREDITS=20\n');
+    const saved = { ...process.env };
+    try {
+      delete process.env.PORT;
+      delete process.env.OPENAI_MODEL;
+      process.env.SIGNUP_CREDITS = '30';
+      const c = loadBootConfig(file);
+      expect(c.port).toBe(4555);
+      expect(c.openai.model).toBe('my-model');
+      expect(c.signupCredits).toBe(30);
+      expect(readDotEnv(path.join(dir, 'missing.env'))).toEqual({});
+    } finally {
+      process.env = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('.env.example and the README list every variable the server reads', () => {
+    const names = new Set([...read('server/src/config/env.ts').matchAll(/(?:str|int|bool|url|origins)\('([A-Z_]+)'/g)].map((m) => m[1]));
+    expect(names.size).toBeGreaterThan(40);
+    const example = read('.env.example');
+    const readme = read('README.md');
+    for (const name of names) {
+      expect([name, example.includes(`# ${name}=`)]).toEqual([name, true]);
+      expect([name, readme.includes(`| \`${name}\` |`)]).toEqual([name, true]);
+    }
   });
 });

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 
 /**
  * The only place that reads process.env. Every variable is validated here at boot so a bad value
@@ -103,6 +105,26 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * KEY=value lines of a `.env` file (the format of `.env.example`), or nothing when there is none:
+ * people keep their keys in one, as with every other Node app.
+ */
+export function readDotEnv(file = path.join(REPO_ROOT, '.env')): Env {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  return parseEnv(text);
+}
+
+/** The server's configuration at boot: the environment, over the `.env` file when there is one. */
+export function loadBootConfig(dotEnvFile?: string): Config {
+  return loadConfig({ ...readDotEnv(dotEnvFile), ...process.env });
+}
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
