@@ -34,6 +34,9 @@ export const MESSAGES = {
 
   // §8 story
   chapterFailed: 'Failed to generate story chapter. Please try again.',
+  // Not in the SPEC (takes and undo are ours): the same tone as its failure messages.
+  selectTakeFailed: 'Failed to switch to that version. Please try again.',
+  undoFailed: 'Failed to undo the last chapter. Please try again.',
 
   // §8 profile, settings, support, subscription
   profileLoadFailed: 'Failed to load profile',

@@ -47,7 +47,8 @@ const shortLine = (max: number) => plainText(1, max).refine((s) => !s.includes('
 // ---------------------------------------------------------------------------------------------
 // Worlds
 
-export const WORLD_DESCRIPTION_MAX = 1200;
+export { WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
+import { WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
 
 export interface WorldDescriptionInput {
   /** The player's idea: a few words or a draft description. May be empty (we invent one). */
@@ -201,11 +202,6 @@ export const STYLE_FIELDS = [
 export type StyleField = (typeof STYLE_FIELDS)[number];
 /** SPEC §3 setting style set. Values are design tokens that passed style-guard.ts, never raw CSS. */
 export type StyleSet = Record<StyleField, string>;
-/** Shape check only; field-level safety (patterns, allow-list, contrast) lives in style-guard.ts. */
-export const rawStyleSetSchema = z.object(
-  Object.fromEntries(STYLE_FIELDS.map((f) => [f, z.string().max(200)])) as Record<StyleField, z.ZodString>,
-);
-
 export interface StylesInput {
   settingDescription: string;
 }
@@ -289,12 +285,3 @@ export function clampMaxLength(maxLength: number | undefined): number {
   return Math.min(WORLD_DESCRIPTION_MAX, Math.max(200, Math.floor(maxLength)));
 }
 
-/** Applies stat increases, capping at STAT_MAX; unknown stat names in `stats` are kept as they are. */
-export function applyStatIncreases(stats: Record<string, number>, inc: Record<string, number | undefined>): Record<string, number> {
-  const out: Record<string, number> = { ...stats };
-  for (const [k, v] of Object.entries(inc)) {
-    if (v === undefined) continue;
-    out[k] = Math.min(STAT_MAX, (out[k] ?? 10) + v);
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 /** Writes the SDL to /schema.graphql (or checks it with --check). Run from the built server. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { clientLimitsSource } from '../modules/shared/limits';
 import { printedSchema } from './schema';
 
 async function main(): Promise<void> {
@@ -17,6 +18,10 @@ async function main(): Promise<void> {
   }
   fs.writeFileSync(file, sdl);
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
+  // The limits the client must agree with (see modules/shared/limits.ts), beside the schema it uses.
+  const limits = path.resolve(__dirname, '..', '..', '..', 'client', 'src', 'lib', 'limits.generated.ts');
+  fs.writeFileSync(limits, clientLimitsSource());
+  console.log(`Wrote ${path.relative(process.cwd(), limits)}`);
 }
 
 main().catch((e) => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { MISSION_COMPLETE_HIGHLIGHT_MS } from '../../lib/constants';
+import { MISSION_COMPLETE_HIGHLIGHT_MS, OBJECTIVE_MAX } from '../../lib/constants';
 
 /**
  * The 'complete' highlight (SPEC §4): when a chapter brings a new mission while one exists, the old
@@ -103,7 +103,7 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             autoFocus
-            maxLength={500}
+            maxLength={OBJECTIVE_MAX}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
                 e.stopPropagation();

@@ -221,6 +221,22 @@ describe('story screen', () => {
     expect(await screen.findByRole('button', { name: 'Start your adventure!' })).toBeTruthy();
   });
 
+  it('a failed undo is shown to the player, not only logged', async () => {
+    const error = jest.spyOn(toast, 'error');
+    const chapters = [chapter(0), chapter(1)];
+    await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters, mission: mission('Find the lighthouse') }) } }),
+        StoryPage_undoLastChapter: () => ({ networkError: true }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo Chapter' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to undo the last chapter. Please try again.'));
+  });
+
   it('immersive restyle: only when enabled and a setting exists', async () => {
     const { container } = await renderApp(
       '/storychat/c-1',

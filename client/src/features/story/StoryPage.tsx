@@ -23,7 +23,7 @@ import {
   type StoryPage_chapterStreamSubscription,
   type StoryPage_playChapterSubscription,
 } from '../../gql/graphql';
-import { DEFAULT_READING_LEVEL } from '../../lib/constants';
+import { ACTION_MAX, DEFAULT_READING_LEVEL } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { rememberSelectedCharacter } from '../characters/selected-character';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
@@ -208,8 +208,8 @@ export default function StoryPage() {
     try {
       await selectTake({ variables: { characterId: character.id, take } });
       await refetch();
-    } catch (e) {
-      console.error('Selecting a take failed', e);
+    } catch {
+      toast.error(MESSAGES.selectTakeFailed);
     }
   };
 
@@ -218,8 +218,8 @@ export default function StoryPage() {
     try {
       await undo({ variables: { characterId: character.id } });
       await refetch();
-    } catch (e) {
-      console.error('Undo failed', e);
+    } catch {
+      toast.error(MESSAGES.undoFailed);
     }
   };
 
@@ -420,7 +420,7 @@ export default function StoryPage() {
                   rows={2}
                   placeholder="Or type your own action..."
                   value={typed}
-                  maxLength={500}
+                  maxLength={ACTION_MAX}
                   disabled={busy}
                   onChange={(e) => {
                     setTyped(e.target.value);

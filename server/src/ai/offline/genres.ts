@@ -371,8 +371,3 @@ export const GENRES: readonly Genre[] = [
   },
 ];
 
-export const GENRE_BY_ID: ReadonlyMap<GenreId, Genre> = new Map(GENRES.map((g) => [g.id, g]));
-
-export function genreById(id: GenreId): Genre {
-  return GENRE_BY_ID.get(id) as Genre;
-}

@@ -53,13 +53,12 @@ export function localCheckoutRouter(services: Services): express.Router {
   const secure = new URL(publicUrl).protocol === 'https:';
   /** Form posts must come from a page of ours: the public origin or an allow-listed one. */
   const allowedOrigins = new Set([new URL(publicUrl).origin, ...services.config.ops.corsOrigins]);
-    const browserSecret = (req: express.Request) => readCookie(req.headers.cookie, COOKIE);
+  const browserSecret = (req: express.Request) => readCookie(req.headers.cookie, COOKIE);
   const otherBrowser = (res: express.Response) =>
     send(res, 403, 'Checkout unavailable', `<h1>Checkout unavailable</h1><p class="muted">${escapeHtml(CHECKOUT_OTHER_BROWSER)}</p>${back}`);
 
   r.get('/:sessionId', async (req, res) => {
-    const id = req.params.sessionId;
-    const found = await services.billing.localCheckout(id);
+    const found = await services.billing.localCheckout(req.params.sessionId);
     if (!found) return send(res, 404, 'Checkout not found', `<h1>Checkout not found</h1><p class="muted">This checkout link is not valid.</p>${back}`);
     const { session, tier } = found;
     const handoff = typeof req.query.handoff === 'string' ? req.query.handoff : '';

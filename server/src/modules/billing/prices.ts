@@ -1,3 +1,2 @@
 /** SPEC §9: what each paid action costs, in credits. */
-export const WORLD_CREATION_COST = 3;
-export const CHARACTER_GENERATION_COST = 3;
+export { CHARACTER_GENERATION_COST, WORLD_CREATION_COST } from '../shared/limits';

@@ -7,7 +7,8 @@ import { UserCharacterProfile } from './character-profile.entity';
 import { UserSettings } from './user-settings.entity';
 
 export const PROFILE_FIELD_MAX = 2000;
-export const DEFAULT_READING_LEVEL = 8;
+export { DEFAULT_READING_LEVEL } from '../shared/limits';
+import { DEFAULT_READING_LEVEL } from '../shared/limits';
 
 const REQUIRED = 'Please fill in all required fields';
 

@@ -18,10 +18,9 @@ import { activeMission, applyMissionEffects, applyTake, decideMissionEffects, mi
 import { StyleCache } from './style-cache';
 import { hydrate } from './hydrate';
 
-export const ACTION_MAX = 500;
-export const OBJECTIVE_MAX = 240;
+export { ACTION_MAX, DEFAULT_READING_LEVEL, OBJECTIVE_MAX } from '../shared/limits';
+import { ACTION_MAX, DEFAULT_READING_LEVEL, OBJECTIVE_MAX } from '../shared/limits';
 export const SETTING_DESCRIPTION_MAX = 2000;
-export const DEFAULT_READING_LEVEL = 8;
 /** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
 export const DEFAULT_CONTEXT_TOKENS = 2000;
 export const STORYLINE_PAGE_MAX = 200;
@@ -959,7 +958,12 @@ export class StoryService {
     const limit = pageLimit(page.limit);
     const beforeIndex = page.beforeIndex === undefined || page.beforeIndex === null || page.beforeIndex === '' ? null : Number(page.beforeIndex);
     if (beforeIndex !== null && !Number.isInteger(beforeIndex)) throw AppError.badInput('beforeIndex must be a whole number.', 'beforeIndex');
-    const [chapters, missions, total] = [await this.chapters(c.id, limit, beforeIndex), await this.missionHistory(c.id), await this.dataSource.getRepository(Chapter).countBy({ characterId: c.id, isSelected: true })];
+    // Three independent reads: in parallel (PostgreSQL answers them on separate connections).
+    const [chapters, missions, total] = await Promise.all([
+      this.chapters(c.id, limit, beforeIndex),
+      this.missionHistory(c.id),
+      this.dataSource.getRepository(Chapter).countBy({ characterId: c.id, isSelected: true }),
+    ]);
     return { character: c, chapters, missions, total };
   }
 
@@ -979,7 +983,7 @@ export class StoryService {
   async exportStory(userId: string, characterId: unknown, format: unknown): Promise<StoryExport> {
     if (format !== 'md' && format !== 'html') throw AppError.badInput('format must be md or html.', 'format');
     const c = await this.owned(userId, characterId);
-    const [chapters, missions] = [await this.chapters(c.id, Number.MAX_SAFE_INTEGER, null), await this.missionHistory(c.id)];
+    const [chapters, missions] = await Promise.all([this.chapters(c.id, Number.MAX_SAFE_INTEGER, null), this.missionHistory(c.id)]);
     const [world] = c.worldId ? ((await this.dataSource.query(`SELECT name FROM worlds WHERE id = $1`, [c.worldId])) as Array<{ name: string }>) : [];
     const story = { character: c, worldName: world?.name ?? null, chapters, missions };
     const fmt: ExportFormat = format;

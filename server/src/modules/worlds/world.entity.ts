@@ -3,7 +3,8 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { User } from '../auth/user.entity';
 import { Media } from '../media/media.entity';
 
-export const WORLD_DESCRIPTION_MAX = 1200;
+export { WORLD_DESCRIPTION_MAX } from '../shared/limits';
+import { WORLD_DESCRIPTION_MAX } from '../shared/limits';
 
 @ObjectType({ description: 'A story world: featured, shared by its owner, or private to its owner.' })
 @Entity('worlds')

@@ -1,0 +1,7 @@
+// Generated from server/src/modules/shared/limits.ts by `npm run schema:emit`. Do not edit.
+export const WORLD_CREATION_COST = 3;
+export const CHARACTER_GENERATION_COST = 3;
+export const WORLD_DESCRIPTION_MAX = 1200;
+export const ACTION_MAX = 500;
+export const OBJECTIVE_MAX = 240;
+export const DEFAULT_READING_LEVEL = 8;

@@ -1,0 +1,26 @@
+/**
+ * Limits and prices the web client must agree with, defined once. `npm run schema:emit` (and the CI
+ * freshness check) writes them to client/src/lib/limits.generated.ts, so the client never retypes one.
+ */
+export const SHARED_LIMITS = {
+  /** Credits a new world costs (SPEC §9). */
+  WORLD_CREATION_COST: 3,
+  /** Credits a generated character costs (SPEC §9). */
+  CHARACTER_GENERATION_COST: 3,
+  /** Characters in a world description (SPEC §5's 1200 rule). */
+  WORLD_DESCRIPTION_MAX: 1200,
+  /** Characters in a player's typed action. */
+  ACTION_MAX: 500,
+  /** Characters in a mission objective the player edits. */
+  OBJECTIVE_MAX: 240,
+  /** Reading level of a new player's settings. */
+  DEFAULT_READING_LEVEL: 8,
+} as const;
+
+export const { WORLD_CREATION_COST, CHARACTER_GENERATION_COST, WORLD_DESCRIPTION_MAX, ACTION_MAX, OBJECTIVE_MAX, DEFAULT_READING_LEVEL } = SHARED_LIMITS;
+
+/** The client's copy of SHARED_LIMITS, as TypeScript source. */
+export function clientLimitsSource(): string {
+  const lines = Object.entries(SHARED_LIMITS).map(([k, v]) => `export const ${k} = ${JSON.stringify(v)};`);
+  return `// Generated from server/src/modules/shared/limits.ts by \`npm run schema:emit\`. Do not edit.\n${lines.join('\n')}\n`;
+}
