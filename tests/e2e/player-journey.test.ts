@@ -238,6 +238,9 @@ describe('player journeys', () => {
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     const toast = chrome.toast('Please complete your character profile first!');
     await toast.waitFor();
+    // Hovering pauses the toast's 5 s auto-close (react-toastify's pauseOnHover): on a loaded machine
+    // the screenshot alone can take that long, and the toast would be gone before the click.
+    await toast.hover();
     await shot(page, '15-profile-incomplete-toast');
     await toast.click();
     await page.waitForURL('**/profile?tab=character');
