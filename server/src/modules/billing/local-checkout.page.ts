@@ -10,7 +10,7 @@ const COOKIE = 'tf_checkout';
 
 const STYLE = `
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#0b1628;color:#cdeffd;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{width:min(420px,92vw);background:#13233d;border:1px solid #24406b;border-radius:12px;padding:28px}
+main{box-sizing:border-box;width:min(420px,92vw);background:#13233d;border:1px solid #24406b;border-radius:12px;padding:28px}
 h1{margin:0 0 4px;font-size:1.4rem}.muted{color:#8fb3cf;font-size:.9rem}
 .price{font-size:2rem;font-weight:700;margin:18px 0 4px}ul{padding-left:1.2rem;line-height:1.6}
 .note{background:#1b2f52;border-radius:8px;padding:10px 12px;font-size:.85rem;color:#a9cde6}
