@@ -16,7 +16,7 @@ import { createLogger, type Logger } from './common/logger';
 import type { Config } from './config/env';
 import { migrate, openDatabase, type Database, type OpenDatabaseOptions } from './db/data-source';
 import { seed, type SeedOptions } from './db/seed';
-import { buildContext, contextFor, type GraphQLContext } from './graphql/context';
+import { bearerToken, buildContext, contextFor, type GraphQLContext } from './graphql/context';
 import { formatError, retryAfterPlugin } from './graphql/errors';
 import { graphqlBodyParser } from './ops/graphql-body';
 import { buildGraphQLSchema } from './graphql/schema';
@@ -177,8 +177,8 @@ async function assemble(config: Config, db: Database, services: Services, logger
       limitBytes: config.graphqlBodyLimitBytes,
       uploadLimitBytes: config.graphqlUploadBodyLimitBytes,
       signedIn: (authorization) => {
-        const token = typeof authorization === 'string' && /^Bearer /i.test(authorization) ? authorization.slice(7).trim() : '';
-        return token !== '' && services.auth.verifyAccessToken(token) !== null;
+        const token = bearerToken(authorization);
+        return token !== undefined && services.auth.verifyAccessToken(token) !== null;
       },
     }),
     ops.labelOperation,

@@ -691,9 +691,8 @@ export class StoryService {
    * plays instead of meeting a CONFLICT or joining a chapter nobody writes. Returns how many.
    */
   async failOrphanedChapters(): Promise<number> {
-    const rows = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as unknown;
-    const list = Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows;
-    return Array.isArray(list) ? list.length : 0;
+    const [rows] = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as [Array<{ id: string }>, number];
+    return rows.length;
   }
 
   private async outcomeOf(chapterId: string): Promise<ChapterOutcome> {

@@ -54,14 +54,12 @@ export class LocalProvider implements PaymentProvider {
   async openInBrowser(sessionId: string, handoff: string): Promise<string | null> {
     if (!handoff) return null;
     const secret = crypto.randomBytes(24).toString('base64url');
-    const r = (await this.dataSource.query(
+    const [rows] = (await this.dataSource.query(
       `UPDATE local_checkout_sessions SET handoff_hash = NULL, browser_hash = $3
         WHERE id = $1 AND status = 'open' AND handoff_hash = $2 RETURNING id`,
       [sessionId, sha256(handoff), sha256(secret)],
-    )) as unknown;
-    // PostgreSQL answers [rows, count] for UPDATE … RETURNING through TypeORM; PGlite the rows.
-    const rows = Array.isArray(r) && Array.isArray(r[0]) ? r[0] : r;
-    return Array.isArray(rows) && rows.length === 1 ? secret : null;
+    )) as [Array<{ id: string }>, number];
+    return rows.length === 1 ? secret : null;
   }
 
   /** Whether `secret` (the request's checkout cookie) is the browser this session was handed to. */
