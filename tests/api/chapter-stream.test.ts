@@ -341,7 +341,7 @@ describe('one chapter at a time per character', () => {
       await other.query(`SELECT 1 FROM chapters WHERE id = $1 FOR UPDATE`, [started.chapterId]);
       gate.release(Infinity);
       await waitFor(async () => {
-        const [w] = (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%commit_next_chapter%'`, [pid])) as Array<{ n: number }>;
+        const [w] = (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%commit_chapter%'`, [pid])) as Array<{ n: number }>;
         return w!.n > 0;
       });
       // ...and meanwhile the chapter is given up as abandoned.

@@ -334,7 +334,7 @@ describe('missions', () => {
 });
 
 describe('mission effects of a chapter', () => {
-  // These chapters commit through commit_next_chapter (the API suite runs it on PGlite and on
+  // These chapters commit through commit_chapter (the API suite runs it on PGlite and on
   // PostgreSQL); undo then takes each back in its own transaction.
   it('a first mission completed by its own chapter, a completion without a successor, a new one after it; undo takes each back exactly', async () => {
     const ai = patchedAI((n) =>

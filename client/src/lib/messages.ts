@@ -37,6 +37,9 @@ export const MESSAGES = {
   // Not in the SPEC (takes and undo are ours): the same tone as its failure messages.
   selectTakeFailed: 'Failed to switch to that version. Please try again.',
   undoFailed: 'Failed to undo the last chapter. Please try again.',
+  exportFailed: 'Failed to export the story. Please try again.',
+  // SPEC §8: a failed mission update keeps edit mode open; we also say so next to the field.
+  missionSaveFailed: 'Failed to save the mission. Please try again.',
 
   // §8 profile, settings, support, subscription
   profileLoadFailed: 'Failed to load profile',

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { MISSION_COMPLETE_HIGHLIGHT_MS, OBJECTIVE_MAX } from '../../lib/constants';
+import { MESSAGES } from '../../lib/messages';
 
 /**
  * The 'complete' highlight (SPEC §4): when a chapter brings a new mission while one exists, the old
@@ -42,12 +43,14 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState(false);
   const ids = useId();
   const pencil = useRef<HTMLButtonElement>(null);
   const highlighted = completedObjective !== null;
 
   const startEdit = () => {
     setDraft(objective ?? '');
+    setFailed(false);
     setEditing(true);
   };
   const stopEdit = () => {
@@ -59,7 +62,8 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
     setSaving(true);
     const ok = await onSave(draft.trim());
     setSaving(false);
-    // SPEC §8: a failed update is only logged, and edit mode stays open.
+    // SPEC §8: a failed update keeps edit mode open (the draft is not lost); the player is told.
+    setFailed(!ok);
     if (ok) stopEdit();
   };
 
@@ -111,6 +115,11 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
               }
             }}
           />
+          {failed && (
+            <p className="mission-error" role="alert">
+              {MESSAGES.missionSaveFailed}
+            </p>
+          )}
           <div className="mission-actions">
             <button type="button" className="story-button" onClick={save} disabled={saving || !draft.trim()} aria-busy={saving}>
               Save

@@ -97,6 +97,8 @@ describe('mission panel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onSave).toHaveBeenCalledWith('Sink the armada'));
     expect(screen.getByLabelText('Mission objective')).toBeTruthy(); // failed: still editing
+    // …and the player is told, next to the field (not only in the console).
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to save the mission. Please try again.');
   });
 });
 
@@ -109,7 +111,7 @@ describe('story screen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
     expect(await screen.findByText('Generating initial story...')).toBeTruthy();
     // One operation starts the chapter and streams it.
-    const channel = await subscriptions.channel('StoryPage_playChapter');
+    const channel = await subscriptions.channel('ChapterStream_play');
     expect(channel.variables).toEqual({ input: { characterId: 'c-1', userChoice: '', readingLevel: 8, expectedIndex: 0 } });
 
     const frame = (status: string, offset: number, delta: string, result: unknown = null) => ({
@@ -169,7 +171,7 @@ describe('story screen', () => {
     fireEvent.click(send);
     await waitFor(() => expect(box.disabled).toBe(true));
     expect(send.disabled).toBe(true);
-    expect((await subscriptions.channel('StoryPage_playChapter')).variables).toMatchObject({ input: { userChoice: 'Jump ship', expectedIndex: 2 } });
+    expect((await subscriptions.channel('ChapterStream_play')).variables).toMatchObject({ input: { userChoice: 'Jump ship', expectedIndex: 2 } });
   });
 
   it('a chapter bringing a new mission highlights the old one as complete, then shows the new one', async () => {
@@ -177,7 +179,7 @@ describe('story screen', () => {
     const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Climb the mast' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    const channel = await subscriptions.channel('StoryPage_playChapter');
+    const channel = await subscriptions.channel('ChapterStream_play');
     character = storyCharacter({ chapters: [chapter(0), chapter(1)], mission: mission('Sink the armada', 'm-2') });
     act(() =>
       channel.emit({
@@ -197,9 +199,9 @@ describe('story screen', () => {
   it('reloaded while a chapter is being written: follows that chapter from the text so far', async () => {
     const character = storyCharacter({ chapters: [chapter(0)], generatingChapterId: 'ch-1' });
     const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
-    const channel = await subscriptions.channel('StoryPage_chapterStream');
+    const channel = await subscriptions.channel('ChapterStream_follow');
     expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1' });
-    expect(subscriptions.channels.some((c) => c.operationName === 'StoryPage_playChapter')).toBe(false); // nothing new started
+    expect(subscriptions.channels.some((c) => c.operationName === 'ChapterStream_play')).toBe(false); // nothing new started
     const event = (chapterId: string, delta: string) => ({
       chapterStream: { __typename: 'ChapterStreamEvent', chapterId, index: 1, take: 0, status: 'generating', offset: 0, delta, errorCode: null, error: null, result: null },
     });
@@ -215,7 +217,7 @@ describe('story screen', () => {
     const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter() } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
     // The start refused (CONFLICT, RATE_LIMITED…) or the socket lost for good: the operation errors.
-    const channel = await subscriptions.channel('StoryPage_playChapter');
+    const channel = await subscriptions.channel('ChapterStream_play');
     act(() => channel.fail(new Error('The story has moved on since you chose this action; reload it.')));
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again.'));
     expect(await screen.findByRole('button', { name: 'Start your adventure!' })).toBeTruthy();
@@ -235,6 +237,27 @@ describe('story screen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Undo' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Undo Chapter' }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to undo the last chapter. Please try again.'));
+  });
+
+  it('a failed version switch and a failed export are shown to the player too', async () => {
+    const error = jest.spyOn(toast, 'error');
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const chapters = [chapter(0), chapter(1)];
+    const character = storyCharacter({ chapters, mission: mission('Find the lighthouse') });
+    character.storyline.latestTakes = [...character.storyline.latestTakes, { id: 'ch-1b', take: 1 }];
+    await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character } }),
+        StoryPage_selectChapterTake: () => ({ networkError: true }),
+        StoryExport_export: () => ({ networkError: true }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Next version' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to switch to that version. Please try again.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Export Markdown' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to export the story. Please try again.'));
   });
 
   it('immersive restyle: only when enabled and a setting exists', async () => {

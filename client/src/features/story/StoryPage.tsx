@@ -1,15 +1,10 @@
-import { useApolloClient } from '@apollo/client/react';
-import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
-import type { Subscription } from 'rxjs';
 import { errorCode } from '../../apollo/graphql-errors';
 import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
-  StoryPage_chapterStreamDocument,
-  StoryPage_exportStoryDocument,
-  StoryPage_playChapterDocument,
   useStoryPage_characterQuery,
   useStoryPage_regenerateChapterMutation,
   useStoryPage_selectChapterTakeMutation,
@@ -18,53 +13,33 @@ import {
   useStoryPage_undoLastChapterMutation,
   useStoryPage_updateMissionObjectiveMutation,
   type StoryChapterResultFieldsFragment,
-  type StoryStreamEventFieldsFragment,
-  type GenerateChapterInput,
-  type StoryPage_chapterStreamSubscription,
-  type StoryPage_playChapterSubscription,
 } from '../../gql/graphql';
-import { ACTION_MAX, DEFAULT_READING_LEVEL } from '../../lib/constants';
+import { DEFAULT_READING_LEVEL } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { rememberSelectedCharacter } from '../characters/selected-character';
+import { ChapterList } from './ChapterList';
+import { ChapterTools } from './ChapterTools';
+import { Composer } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
-import { applyDelta, currentAction, positiveIncreases, sendDisabled } from './story-rules';
+import { StoryExport } from './StoryExport';
+import { usePlayerAction } from './player-action';
+import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
+import { useChapterStream, type StreamEnd } from './useChapterStream';
 import './story.css';
 
 /**
- * What a stream follows: a chapter being written (after a reload), or a chapter this page starts —
- * one playChapter operation starts it and streams it, so its first words come one round trip sooner
- * than a mutation followed by a subscription. If the socket drops, graphql-ws sends the operation
- * again on reconnect; with expectedIndex the server joins the running chapter (text so far, then the
- * rest) or replays the finished one, and never writes a second.
+ * The storyline page (SPEC §5): the story so far and the chapter being written (ChapterList,
+ * useChapterStream), the latest chapter's versions, Regenerate and Undo (ChapterTools), the next
+ * move (Composer), mission and stats, export. This component holds the page's data and actions;
+ * every failed action is shown to the player (usePlayerAction, or the mission panel's inline alert).
  */
-type StreamSource = { kind: 'follow'; chapterId: string | null } | { kind: 'play'; input: GenerateChapterInput };
-
-interface LiveChapter {
-  chapterId: string | null;
-  text: string;
-  action: string | null;
-  first: boolean;
-}
-
-/** Downloads a text file (the story export) without any server round trip of the browser. */
-function download(filename: string, mimeType: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export default function StoryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const client = useApolloClient();
   const ids = useId();
+  const run = usePlayerAction();
   const { data, error, refetch } = useStoryPage_characterQuery({ variables: { id }, fetchPolicy: 'cache-and-network' });
   const settings = useStoryPage_settingsQuery({ fetchPolicy: 'cache-and-network' });
   const character = data?.character;
@@ -73,42 +48,24 @@ export default function StoryPage() {
   const immersive = immersiveActive(settings.data?.settings.immersiveUi, setting);
   const styles = useStoryPage_settingStylesQuery({ variables: { settingDescription: setting ?? '' }, skip: !immersive });
 
-  const [live, setLive] = useState<LiveChapter | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const [confirmUndo, setConfirmUndo] = useState(false);
   const { completed, trigger } = useMissionCompleteHighlight();
-  const stream = useRef<Subscription | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
+  /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
+  const missionBefore = useRef<string | null>(null);
 
   const [regenerate, regenerateState] = useStoryPage_regenerateChapterMutation();
   const [selectTake, selectTakeState] = useStoryPage_selectChapterTakeMutation();
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
 
-  const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
-  const latest = chapters[chapters.length - 1];
-  const busy = live !== null || regenerateState.loading || selectTakeState.loading || undoState.loading;
-  const increases = positiveIncreases(latest?.statIncreases);
-  const action = currentAction(selected, typed);
-  const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
-
-  useEffect(() => {
-    if (character) rememberSelectedCharacter(character.id);
-  }, [character]);
-  useEffect(
-    () => () => {
-      stream.current?.unsubscribe();
-    },
-    [],
-  );
-
   /** After a chapter: highlight a completed mission, clear the action, reload the storyline. */
   const settle = useCallback(
-    async (result: StoryChapterResultFieldsFragment | null, previousMission: string | null) => {
-      if (result && previousMission && (result.missionCompleted || (result.newMission && result.newMission.objective !== previousMission))) {
-        trigger(previousMission);
-      }
+    async (result: StoryChapterResultFieldsFragment | null) => {
+      const previous = missionBefore.current;
+      if (result && previous && (result.missionCompleted || (result.newMission && result.newMission.objective !== previous))) trigger(previous);
       setSelected(null);
       setTyped('');
       await refetch().catch(() => undefined);
@@ -116,43 +73,23 @@ export default function StoryPage() {
     },
     [refetch, styles, trigger],
   );
-
-  /** Follows a chapter as it is written (graphql-ws): text so far, then each piece, then the result. */
-  const follow = useCallback(
-    (source: StreamSource, actionText: string | null, first: boolean, previousMission: string | null) => {
-      stream.current?.unsubscribe();
-      let chapterId = source.kind === 'follow' ? source.chapterId : null;
-      setLive({ chapterId, text: '', action: actionText, first });
-      let done = false;
-      const finish = async (result: StoryChapterResultFieldsFragment | null, failed: boolean) => {
-        if (done) return;
-        done = true;
-        stream.current?.unsubscribe();
-        stream.current = null;
-        if (failed) toast.error(MESSAGES.chapterFailed);
-        await settle(failed ? null : result, previousMission);
-        setLive(null);
-      };
-      const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
-        if (frameError) return void finish(null, true);
-        if (!event || (chapterId && event.chapterId !== chapterId)) return;
-        chapterId = event.chapterId;
-        setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
-        if (event.status === 'complete') void finish(event.result, false);
-        else if (event.status === 'failed') void finish(null, true);
-      };
-      const handlers = { error: () => void finish(null, true), complete: () => void finish(null, false) };
-      stream.current =
-        source.kind === 'play'
-          ? client
-              .subscribe<StoryPage_playChapterSubscription>({ query: StoryPage_playChapterDocument, variables: { input: source.input } })
-              .subscribe({ next: ({ data: frame, error: frameError }) => onEvent(frame?.playChapter, frameError), ...handlers })
-          : client
-              .subscribe<StoryPage_chapterStreamSubscription>({ query: StoryPage_chapterStreamDocument, variables: { characterId: id, chapterId: source.chapterId } })
-              .subscribe({ next: ({ data: frame, error: frameError }) => onEvent(frame?.chapterStream, frameError), ...handlers });
+  const onStreamEnd = useCallback(
+    async (end: StreamEnd) => {
+      if (end.failed) toast.error(MESSAGES.chapterFailed);
+      await settle(end.failed ? null : end.result);
     },
-    [client, id, settle],
+    [settle],
   );
+  const { live, follow } = useChapterStream(id, onStreamEnd);
+
+  const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
+  const latest = chapters.at(-1);
+  const busy = live !== null || regenerateState.loading || selectTakeState.loading || undoState.loading;
+  const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
+
+  useEffect(() => {
+    if (character) rememberSelectedCharacter(character.id);
+  }, [character]);
 
   // Reloaded while a chapter is being written: pick the stream up where it is.
   const resumed = useRef(false);
@@ -160,7 +97,8 @@ export default function StoryPage() {
     if (resumed.current || !storyline?.generatingChapterId || live) return;
     resumed.current = true;
     const generatingRow = storyline.chapters.find((c) => c.id === storyline.generatingChapterId);
-    follow({ kind: 'follow', chapterId: storyline.generatingChapterId }, generatingRow?.playerChoice ?? null, chapters.length === 0, character?.currentMission?.objective ?? null);
+    missionBefore.current = character?.currentMission?.objective ?? null;
+    follow({ kind: 'follow', chapterId: storyline.generatingChapterId }, generatingRow?.playerChoice ?? null, chapters.length === 0);
   }, [storyline, live, follow, chapters.length, character]);
 
   useEffect(() => {
@@ -185,56 +123,30 @@ export default function StoryPage() {
 
   const generate = (userChoice: string) => {
     if (busy) return;
+    missionBefore.current = character.currentMission?.objective ?? null;
     const input = { characterId: character.id, userChoice, readingLevel, expectedIndex: chapters.length };
-    follow({ kind: 'play', input }, userChoice || null, chapters.length === 0, character.currentMission?.objective ?? null);
+    follow({ kind: 'play', input }, userChoice || null, chapters.length === 0);
   };
 
-  const onSend = () => {
-    if (sendDisabled(busy, action)) return;
-    generate(action);
-  };
-
-  const onRegenerate = async () => {
-    const previousMission = character.currentMission?.objective ?? null;
-    try {
+  const onRegenerate = () =>
+    run(MESSAGES.chapterFailed, async () => {
+      missionBefore.current = character.currentMission?.objective ?? null;
       const { data: r } = await regenerate({ variables: { input: { characterId: character.id, readingLevel } } });
-      await settle(r?.regenerateChapter ?? null, previousMission);
-    } catch {
-      toast.error(MESSAGES.chapterFailed);
-    }
-  };
+      await settle(r?.regenerateChapter ?? null);
+    });
 
-  const onSelectTake = async (take: number) => {
-    try {
+  const onSelectTake = (take: number) =>
+    run(MESSAGES.selectTakeFailed, async () => {
       await selectTake({ variables: { characterId: character.id, take } });
       await refetch();
-    } catch {
-      toast.error(MESSAGES.selectTakeFailed);
-    }
-  };
+    });
 
-  const onUndo = async () => {
+  const onUndo = () => {
     setConfirmUndo(false);
-    try {
+    return run(MESSAGES.undoFailed, async () => {
       await undo({ variables: { characterId: character.id } });
       await refetch();
-    } catch {
-      toast.error(MESSAGES.undoFailed);
-    }
-  };
-
-  const onExport = async (format: 'md' | 'html') => {
-    try {
-      const { data: file } = await client.query({
-        query: StoryPage_exportStoryDocument,
-        variables: { characterId: character.id, format },
-        fetchPolicy: 'network-only',
-      });
-      if (file) download(file.exportStory.filename, file.exportStory.mimeType, file.exportStory.content);
-    } catch (e) {
-      console.error('Export failed', e);
-      toast.error('Failed to export the story. Please try again.');
-    }
+    });
   };
 
   const onSaveMission = async (objective: string) => {
@@ -243,15 +155,12 @@ export default function StoryPage() {
       await refetch();
       return true;
     } catch (e) {
-      console.error('Mission update failed', e); // SPEC §8: only logged; edit mode stays open
+      console.error('Mission update failed', e); // SPEC §8: edit mode stays open; the panel says it failed
       return false;
     }
   };
 
   const styleSet = immersive ? sanitizeStyleSet(styles.error ? DEFAULT_STYLE_SET : styles.data?.settingStyles) : null;
-  const takes = storyline.latestTakes;
-  const takeIndex = latest ? takes.findIndex((t) => t.take === latest.take) : -1;
-  const choices = live ? [] : (latest?.choices ?? []);
 
   return (
     <main
@@ -268,12 +177,7 @@ export default function StoryPage() {
           <p className="story-world">{character.worldName ?? 'Unknown World'}</p>
         </div>
         <div className="story-top-actions">
-          <button type="button" className="story-button story-button-ghost" onClick={() => void onExport('md')} disabled={chapters.length === 0}>
-            Export Markdown
-          </button>
-          <button type="button" className="story-button story-button-ghost" onClick={() => void onExport('html')} disabled={chapters.length === 0}>
-            Export HTML
-          </button>
+          <StoryExport characterId={character.id} disabled={chapters.length === 0} />
           <button type="button" className="story-button" onClick={() => navigate('/profile')}>
             Close Story
           </button>
@@ -282,13 +186,8 @@ export default function StoryPage() {
 
       <div className="story-layout">
         <aside className="story-side" aria-label="Mission and stats">
-          <MissionPanel
-            objective={character.currentMission?.objective ?? null}
-            completedObjective={completed}
-            onSave={onSaveMission}
-            disabled={busy}
-          />
-          <StatsPanel stats={character.stats} increases={live ? {} : increases} />
+          <MissionPanel objective={character.currentMission?.objective ?? null} completedObjective={completed} onSave={onSaveMission} disabled={busy} />
+          <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
         </aside>
 
         <section className="story-main" aria-label="Story">
@@ -301,145 +200,36 @@ export default function StoryPage() {
             </div>
           )}
 
-          <div className="chapters">
-            {chapters.map((chapter, i) => {
-              const isCurrent = i === chapters.length - 1 && !live;
-              return (
-                <Fragment key={chapter.id}>
-                  {chapter.playerChoice && (
-                    <p className="player-choice">
-                      <span className="visually-hidden">You chose: </span>
-                      {chapter.playerChoice}
-                    </p>
-                  )}
-                  <article className={`chapter ${isCurrent ? 'is-current' : ''}`} aria-label={`Chapter ${chapter.index + 1}`} data-testid="chapter">
-                    <div className="chapter-text">{chapter.text}</div>
-                  </article>
-                  {!isCurrent && <hr className="chapter-divider" />}
-                </Fragment>
-              );
-            })}
-
-            {live && (
-              <>
-                {live.action && (
-                  <p className="player-choice">
-                    <span className="visually-hidden">You chose: </span>
-                    {live.action}
-                  </p>
-                )}
-                <article className="chapter is-current is-streaming" aria-busy="true" aria-label="Chapter being written" data-testid="live-chapter">
-                  {live.first && (
-                    <p className="story-status" role="status">
-                      Generating initial story...
-                    </p>
-                  )}
-                  {!live.first && !live.text && (
-                    <p className="story-status" role="status">
-                      The story continues…
-                    </p>
-                  )}
-                  <div className="chapter-text">
-                    {live.text}
-                    <span className="caret" aria-hidden="true" />
-                  </div>
-                </article>
-              </>
-            )}
-          </div>
+          <ChapterList chapters={chapters} live={live} />
 
           {latest && !live && (
-            <div className="chapter-tools">
-              {takes.length > 1 && takeIndex >= 0 && (
-                <div className="take-switcher" role="group" aria-label="Versions of this chapter">
-                  <button
-                    type="button"
-                    className="story-button story-button-ghost"
-                    aria-label="Previous version"
-                    disabled={busy || takeIndex === 0}
-                    onClick={() => void onSelectTake(takes[takeIndex - 1].take)}
-                  >
-                    ‹
-                  </button>
-                  <span>
-                    Version {takeIndex + 1} of {takes.length}
-                  </span>
-                  <button
-                    type="button"
-                    className="story-button story-button-ghost"
-                    aria-label="Next version"
-                    disabled={busy || takeIndex === takes.length - 1}
-                    onClick={() => void onSelectTake(takes[takeIndex + 1].take)}
-                  >
-                    ›
-                  </button>
-                </div>
-              )}
-              <button type="button" className="story-button story-button-ghost" onClick={() => void onRegenerate()} disabled={busy} aria-busy={regenerateState.loading}>
-                {regenerateState.loading ? 'Rewriting…' : 'Regenerate'}
-              </button>
-              <button type="button" className="story-button story-button-ghost" onClick={() => setConfirmUndo(true)} disabled={busy}>
-                Undo
-              </button>
-            </div>
+            <ChapterTools
+              takes={storyline.latestTakes}
+              currentTake={latest.take}
+              busy={busy}
+              regenerating={regenerateState.loading}
+              onSelectTake={(take) => void onSelectTake(take)}
+              onRegenerate={() => void onRegenerate()}
+              onUndo={() => setConfirmUndo(true)}
+            />
           )}
 
           {chapters.length > 0 && (
-            <div className="composer">
-              {choices.length > 0 && (
-                <div className="choices" role="group" aria-label="Suggested choices">
-                  {choices.map((choice) => (
-                    <button
-                      key={choice}
-                      type="button"
-                      className={`choice ${selected === choice && !typed.trim() ? 'is-selected' : ''}`}
-                      aria-pressed={selected === choice && !typed.trim()}
-                      onClick={() => {
-                        setSelected(choice);
-                        setTyped('');
-                      }}
-                      disabled={busy}
-                    >
-                      {choice}
-                    </button>
-                  ))}
-                </div>
-              )}
-              <form
-                className="action-form"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  onSend();
-                }}
-              >
-                <label htmlFor={`${ids}-action`} className="visually-hidden">
-                  Your action
-                </label>
-                <textarea
-                  id={`${ids}-action`}
-                  rows={2}
-                  placeholder="Or type your own action..."
-                  value={typed}
-                  maxLength={ACTION_MAX}
-                  disabled={busy}
-                  onChange={(e) => {
-                    setTyped(e.target.value);
-                    if (e.target.value.trim()) setSelected(null);
-                  }}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' && !e.shiftKey) {
-                      e.preventDefault();
-                      onSend();
-                    }
-                  }}
-                />
-                <button type="submit" className="story-button send-button" disabled={sendDisabled(busy, action)} aria-label="Send">
-                  <svg viewBox="0 0 24 24" width="1.2em" height="1.2em" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
-                    <path d="M4 12h14M13 6l6 6-6 6" strokeLinecap="round" strokeLinejoin="round" />
-                  </svg>
-                </button>
-              </form>
-            </div>
+            <Composer
+              choices={live ? [] : (latest?.choices ?? [])}
+              selected={selected}
+              typed={typed}
+              busy={busy}
+              onSelect={(choice) => {
+                setSelected(choice);
+                setTyped('');
+              }}
+              onType={(text) => {
+                setTyped(text);
+                if (text.trim()) setSelected(null);
+              }}
+              onSend={generate}
+            />
           )}
           <div ref={bottom} />
         </section>

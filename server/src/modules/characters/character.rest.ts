@@ -3,27 +3,10 @@ import multer from 'multer';
 import { AppError } from '../../common/app-error';
 import { CARD_MAX_BYTES } from './character-card';
 import type { Services } from '../../services';
-import { WorldService } from '../worlds/world.service';
 import { jsonList } from '../shared/input';
-import { body, isoDate, queryValue, restUser } from '../shared/rest';
-import type { Character } from './character.entity';
+import { body, queryValue, restUser } from '../shared/rest';
+import { savedCharacter } from './character.present';
 
-/** SPEC §3 saved character (list entry), with the world's name for 'name - world name'. */
-export function savedCharacter(c: Character, worldName: string | null) {
-  return {
-    id: c.id,
-    name: c.name,
-    world_id: c.worldId,
-    world_name: worldName,
-    stats: c.stats,
-    description: c.description,
-    traits: c.traits,
-    special: c.special,
-    strengths: c.strengths,
-    weaknesses: c.weaknesses,
-    created_at: isoDate(c.createdAt),
-  };
-}
 
 /** SPEC §7 /characters/* (generation). Saved characters live under /profile (profile.rest.ts). */
 export function charactersRestRouter(services: Services): express.Router {
@@ -86,11 +69,4 @@ export function charactersRestRouter(services: Services): express.Router {
   );
 
   return r;
-}
-
-/** World names for a list of characters in one query, hiding worlds the viewer may not see. */
-export async function worldNames(services: Services, userId: string, chars: Character[]): Promise<Map<string, string>> {
-  const ids = [...new Set(chars.map((c) => c.worldId).filter((id): id is string => id !== null))];
-  const worlds = await services.worlds.byIds(ids);
-  return new Map(worlds.filter((w) => WorldService.canSee(userId, w)).map((w) => [w.id, w.name]));
 }

@@ -10,6 +10,7 @@ import type { WorldService } from '../worlds/world.service';
 import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
 import { Character } from './character.entity';
 import { cardJson, cardPng, parseCard } from './character-card';
+import { findOwnedCharacter } from './owned-character';
 import type { MediaService } from '../media/media.service';
 
 export const CHARACTER_NAME_MAX = 60;
@@ -109,11 +110,8 @@ export class CharacterService {
     return this.repo.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  async get(userId: string, id: unknown): Promise<Character> {
-    if (!isUuid(id)) throw AppError.notFound('Character');
-    const c = await this.repo.findOne({ where: { id, userId } });
-    if (!c) throw AppError.notFound('Character');
-    return c;
+  get(userId: string, id: unknown): Promise<Character> {
+    return findOwnedCharacter(this.dataSource, userId, id);
   }
 
   /** Deletes one of the player's characters (its chapters and missions go with it). */

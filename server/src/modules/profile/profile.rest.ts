@@ -1,6 +1,6 @@
 import express from 'express';
 import type { Services } from '../../services';
-import { savedCharacter, worldNames } from '../characters/character.rest';
+import { savedCharacter } from '../characters/character.present';
 import { body, isoDate, restUser } from '../shared/rest';
 import type { UserCharacterProfile } from './character-profile.entity';
 
@@ -47,7 +47,7 @@ export function profileRestRouter(services: Services): express.Router {
   r.get('/fetch-saved-characters', async (req, res) => {
     const user = await restUser(services, req);
     const chars = await services.characters.mine(user.id);
-    const names = await worldNames(services, user.id, chars);
+    const names = await services.worlds.visibleNames(user.id, chars.map((c) => c.worldId));
     res.json(chars.map((c) => savedCharacter(c, c.worldId ? (names.get(c.worldId) ?? null) : null)));
   });
 

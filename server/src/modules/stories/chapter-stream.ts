@@ -1,7 +1,7 @@
 /**
  * Delivering a chapter's text to readers while it is written, without ever losing or repeating text.
  *
- * The generation itself runs in StoryService, detached from any request. Readers follow it here:
+ * The generation itself runs in GenerationEngine, detached from any request. Readers follow it here:
  *  - on the instance that runs it, from the in-memory LiveChapter: a snapshot of the text so far and
  *    a listener are taken in the same synchronous step, so nothing falls between them;
  *  - on any other instance (or after a restart), by polling the chapter row, whose text the generator

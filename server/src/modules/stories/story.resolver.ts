@@ -3,12 +3,10 @@ import type { StyleSet } from '../../ai/story-ai';
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
 import { Character } from '../characters/character.entity';
-import { AppError } from '../../common/app-error';
-import { Chapter } from './chapter.entity';
+import { assertOwnedBy } from '../characters/owned-character';
 import { Mission } from './mission.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
-import { STORYLINE_PAGE_MAX } from './story.service';
-import { storyLoaders } from './story.loaders';
+import { STORYLINE_PAGE_MAX } from './story-input';
 import {
   ChapterGeneration,
   ChapterStreamEvent,
@@ -175,34 +173,18 @@ export class CharacterStoryResolver {
     @Arg('limit', () => Int, { defaultValue: 50, description: `1–${STORYLINE_PAGE_MAX}` }) limit: number,
     @Arg('beforeIndex', () => Int, { nullable: true }) beforeIndex?: number | null,
   ): Promise<Storyline> {
-    ownerOnly(c, ctx);
-    if (!Number.isInteger(limit) || limit < 1 || limit > STORYLINE_PAGE_MAX) throw AppError.badInput(`limit must be 1–${STORYLINE_PAGE_MAX}.`, 'limit');
-    const l = storyLoaders(ctx.loaders, ctx.services.dataSource);
-    const [meta, chapters, latestTakes] = await Promise.all([l.meta.load(c.id), l.page.load(`${c.id}|${limit}|${beforeIndex ?? ''}`), l.latestTakes.load(c.id)]);
-    return {
-      chapters,
-      currentChapter: meta.currentChapter,
-      currentSetting: c.currentSetting,
-      totalChapters: meta.totalChapters,
-      hasOlder: chapters.length > 0 && (chapters[0] as Chapter).index > 0,
-      latestTakes,
-      generatingChapterId: meta.generatingChapterId,
-    };
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.storylineOf(c, { limit, beforeIndex }, ctx.loaders);
   }
 
   @FieldResolver(() => [Mission], { description: 'Every mission, oldest first (status active or completed).' })
   missionHistory(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<Mission[]> {
-    ownerOnly(c, ctx);
-    return storyLoaders(ctx.loaders, ctx.services.dataSource).missions.load(c.id);
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.missionHistoryOf(c, ctx.loaders);
   }
 
   @FieldResolver(() => Mission, { nullable: true, description: 'The active mission, if any.' })
   async currentMission(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<Mission | null> {
     return (await this.missionHistory(c, ctx)).find((m) => m.status === 'active') ?? null;
   }
-}
-
-/** Characters only reach GraphQL through owner-checked queries; this keeps it so for story fields. */
-function ownerOnly(c: Character, ctx: GraphQLContext): void {
-  if (!ctx.user || ctx.user.id !== c.userId) throw AppError.notFound('Character');
 }

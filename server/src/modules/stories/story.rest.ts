@@ -65,7 +65,7 @@ export function storiesRestRouter(services: Services): express.Router {
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
     const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
-    res.json({ error: null, updatedStats: c.stats, settingText: c.currentSetting, missionHistory: (await services.stories.missionHistory(c.id)).map(missionBody) });
+    res.json({ error: null, updatedStats: c.stats, settingText: c.currentSetting, missionHistory: (await services.stories.missionHistoryOf(c, {})).map(missionBody) });
   });
 
   r.post('/fetch-styles', async (req, res) => {
@@ -102,11 +102,10 @@ export function storiesRestRouter(services: Services): express.Router {
       description: s.character.description,
       stats: s.character.stats,
       storyline: {
-        chapters: s.chapters.map(chapterBody),
-        // Selected chapters are numbered 0…n-1 without gaps, so the latest is total - 1.
-        current_chapter: s.total > 0 ? s.total - 1 : null,
-        current_setting: s.character.currentSetting,
-        total_chapters: s.total,
+        chapters: s.storyline.chapters.map(chapterBody),
+        current_chapter: s.storyline.currentChapter,
+        current_setting: s.storyline.currentSetting,
+        total_chapters: s.storyline.totalChapters,
       },
       mission_history: s.missions.map(missionBody),
     });

@@ -123,6 +123,12 @@ export class WorldService {
     return world;
   }
 
+  /** Names of the worlds with these ids that the viewer may see, in one query (others are left out). */
+  async visibleNames(userId: string | null, ids: Array<string | null>): Promise<Map<string, string>> {
+    const worlds = await this.byIds([...new Set(ids.filter((id): id is string => id !== null))]);
+    return new Map(worlds.filter((w) => WorldService.canSee(userId, w)).map((w) => [w.id, w.name]));
+  }
+
   static canSee(userId: string | null, world: World): boolean {
     return world.featured || world.sharedGlobally || (userId !== null && world.ownerId === userId);
   }

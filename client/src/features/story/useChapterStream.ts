@@ -1,0 +1,91 @@
+import { useApolloClient } from '@apollo/client/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Subscription } from 'rxjs';
+import {
+  ChapterStream_followDocument,
+  ChapterStream_playDocument,
+  type ChapterStream_followSubscription,
+  type ChapterStream_playSubscription,
+  type GenerateChapterInput,
+  type StoryChapterResultFieldsFragment,
+  type StoryStreamEventFieldsFragment,
+} from '../../gql/graphql';
+import { applyDelta } from './story-rules';
+
+/**
+ * What a stream follows: a chapter being written (after a reload), or a chapter this page starts —
+ * one playChapter operation starts it and streams it, so its first words come one round trip sooner
+ * than a mutation followed by a subscription. If the socket drops, graphql-ws sends the operation
+ * again on reconnect; with expectedIndex the server joins the running chapter (text so far, then the
+ * rest) or replays the finished one, and never writes a second.
+ */
+export type StreamSource = { kind: 'follow'; chapterId: string | null } | { kind: 'play'; input: GenerateChapterInput };
+
+/** The chapter being written, as this page shows it. */
+export interface LiveChapter {
+  chapterId: string | null;
+  text: string;
+  action: string | null;
+  first: boolean;
+}
+
+/** How a stream ended: the chapter's result, or failed (the player is told by the caller). */
+export type StreamEnd = { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true };
+
+/**
+ * Follows one chapter at a time over graphql-ws: text so far, then each piece, then the result.
+ * `onEnd` runs once per stream, before `live` goes back to null; unmounting stops the stream (the
+ * chapter itself goes on being written on the server).
+ */
+export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) => Promise<void>) {
+  const client = useApolloClient();
+  const [live, setLive] = useState<LiveChapter | null>(null);
+  const stream = useRef<Subscription | null>(null);
+  const onEndRef = useRef(onEnd);
+  useEffect(() => {
+    onEndRef.current = onEnd;
+  }, [onEnd]);
+  useEffect(
+    () => () => {
+      stream.current?.unsubscribe();
+    },
+    [],
+  );
+
+  const follow = useCallback(
+    (source: StreamSource, action: string | null, first: boolean) => {
+      stream.current?.unsubscribe();
+      let chapterId = source.kind === 'follow' ? source.chapterId : null;
+      setLive({ chapterId, text: '', action, first });
+      let done = false;
+      const finish = async (end: StreamEnd) => {
+        if (done) return;
+        done = true;
+        stream.current?.unsubscribe();
+        stream.current = null;
+        await onEndRef.current(end);
+        setLive(null);
+      };
+      const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
+        if (frameError) return void finish({ failed: true });
+        if (!event || (chapterId && event.chapterId !== chapterId)) return;
+        chapterId = event.chapterId;
+        setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
+        if (event.status === 'complete') void finish({ failed: false, result: event.result });
+        else if (event.status === 'failed') void finish({ failed: true });
+      };
+      const handlers = { error: () => void finish({ failed: true }), complete: () => void finish({ failed: false, result: null }) };
+      stream.current =
+        source.kind === 'play'
+          ? client
+              .subscribe<ChapterStream_playSubscription>({ query: ChapterStream_playDocument, variables: { input: source.input } })
+              .subscribe({ next: ({ data, error }) => onEvent(data?.playChapter, error), ...handlers })
+          : client
+              .subscribe<ChapterStream_followSubscription>({ query: ChapterStream_followDocument, variables: { characterId, chapterId: source.chapterId } })
+              .subscribe({ next: ({ data, error }) => onEvent(data?.chapterStream, error), ...handlers });
+    },
+    [client, characterId],
+  );
+
+  return { live, follow };
+}

@@ -1,0 +1,178 @@
+/**
+ * The one chapter-commit rule. planCommit decides what a take writes from the state it is written
+ * over — its stats (raised by raiseStats), its setting, its mission effects (decideMissionEffects),
+ * the rolling summary — and the database function commit_chapter (migration CommitChapterDocument)
+ * is the one writer of that plan. Every path goes through both:
+ *
+ * - a next chapter: the plan is made from the context the chapter was started from, and sent alone
+ *   (one round trip; the function checks under the character's lock that the story is still that
+ *   state). On PostgreSQL each statement is a socket write and a wake-up of both ends; on PGlite,
+ *   whose one session a transaction holds for every player, a round of first chapters used to queue
+ *   behind a four-statement transaction.
+ * - when that call refuses (the story moved, the chapter was taken over), and for regenerated takes:
+ *   a transaction locks the character, reports the CONFLICT that applies, takes a replaced take back
+ *   (unapplyTake), plans from the state it then reads and calls the same function.
+ *
+ * The stored row is built from the plan, never read back (RETURNING * cost the database thread the
+ * text and five JSON columns encoded, and this thread their decoding).
+ */
+import type { DataSource, EntityManager } from 'typeorm';
+import type { ChapterResult } from '../../ai/story-ai';
+import { AppError } from '../../common/app-error';
+import { Chapter, type MissionEffects } from './chapter.entity';
+import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
+import type { GenerateMode } from './story-input';
+import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './story-state';
+import { sqlState } from './story.store';
+
+export interface SummaryUpdate {
+  summary: string;
+  /** The last chapter index the new summary covers. */
+  through: number;
+  /** The summary it continues covered up to here; if the stored one moved meanwhile, it is not written. */
+  expectedThrough: number;
+}
+
+/** A finished generation, ready to become part of the story. */
+export interface CommitInput {
+  characterId: string;
+  chapterId: string;
+  index: number;
+  take: number;
+  action: string | null;
+  createdAt: Date;
+  mode: GenerateMode;
+  result: Pick<ChapterResult, 'text' | 'choices' | 'statIncreases' | 'newSetting' | 'missionCompleted' | 'newMission'>;
+  /** An objective generated before the chapter because the character had none. */
+  preMission: string | null;
+  summary: SummaryUpdate | null;
+}
+
+/** The state a take is written over. */
+export interface StateBefore {
+  stats: Record<string, number>;
+  setting: string | null;
+  activeMissionId: string | null;
+}
+
+/** commit_chapter's document: everything a take writes, decided once. */
+export interface CommitPlan {
+  characterId: string;
+  chapterId: string;
+  index: number;
+  now: string;
+  activeMissionId: string | null;
+  statsBefore: Record<string, number>;
+  settingBefore: string | null;
+  statsAfter: Record<string, number>;
+  setting: string | null;
+  text: string;
+  choices: string[];
+  statIncreases: Record<string, number>;
+  missionEffects: MissionEffects;
+  summary: SummaryUpdate | null;
+}
+
+export function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
+  const { after, applied } = raiseStats(before.stats, input.result.statIncreases);
+  return {
+    characterId: input.characterId,
+    chapterId: input.chapterId,
+    index: input.index,
+    now: now.toISOString(),
+    activeMissionId: before.activeMissionId,
+    statsBefore: before.stats,
+    settingBefore: before.setting,
+    statsAfter: after,
+    setting: input.result.newSetting ?? before.setting,
+    text: input.result.text,
+    choices: input.result.choices,
+    statIncreases: applied,
+    missionEffects: decideMissionEffects(before.activeMissionId ? { id: before.activeMissionId } : null, input.preMission, input.result, now),
+    summary: input.summary,
+  };
+}
+
+const ABANDONED = 'This chapter was abandoned while it was being written.';
+const CHANGED = 'The story changed while this chapter was being written.';
+
+/**
+ * Commits a take. `known` is the state a next chapter was started from (read with its context):
+ * with it the plan is tried in one call first.
+ */
+export async function commitChapter(dataSource: DataSource, input: CommitInput, known: StateBefore | null): Promise<ChapterOutcome> {
+  if (input.mode === 'next' && known) {
+    const plan = planCommit(input, known, new Date());
+    if (await writePlan(dataSource.manager, plan, 'refuse')) return outcomeOf(chapterOf(input, plan));
+  }
+  const plan = await dataSource.transaction(async (m) => {
+    const before = await lockedStateBefore(m, input);
+    const p = planCommit(input, before, new Date());
+    if (!(await writePlan(m, p, 'throw'))) throw new AppError('CONFLICT', CHANGED);
+    return p;
+  });
+  return outcomeOf(chapterOf(input, plan));
+}
+
+/**
+ * In the caller's transaction: locks the character, reports which CONFLICT applies, and for a new
+ * take of the latest chapter takes the old take back first (its stats, setting and missions), so the
+ * plan is made from the state before the chapter.
+ */
+async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<StateBefore> {
+  const [ch] = (await m.query(
+    `SELECT c.stats, c.current_setting,
+            (SELECT status FROM chapters WHERE id = $2) AS chapter_status,
+            (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = c.id AND is_selected) AS latest_index,
+            (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS active_mission
+       FROM characters c WHERE c.id = $1 FOR UPDATE OF c`,
+    [input.characterId, input.chapterId],
+  )) as Array<{ stats: Record<string, number>; current_setting: string | null; chapter_status: string | null; latest_index: number | string; active_mission: string | null }>;
+  if (!ch) throw AppError.notFound('Character');
+  if (ch.chapter_status !== 'generating') throw new AppError('CONFLICT', ABANDONED);
+  const expectedLatest = input.mode === 'next' ? input.index - 1 : input.index;
+  if (Number(ch.latest_index) !== expectedLatest) throw new AppError('CONFLICT', CHANGED);
+  if (input.mode === 'next') return { stats: ch.stats, setting: ch.current_setting, activeMissionId: ch.active_mission };
+  const prev = await m.getRepository(Chapter).findOneByOrFail({ characterId: input.characterId, index: input.index, isSelected: true });
+  await unapplyTake(m, prev);
+  await m.getRepository(Chapter).update({ id: prev.id }, { isSelected: false });
+  return { stats: prev.statsBefore, setting: prev.settingBefore, activeMissionId: (await activeMission(m, input.characterId))?.id ?? null };
+}
+
+/** commit_chapter: true when written, false when its check refused the plan (nothing written). */
+async function writePlan(m: EntityManager, plan: CommitPlan, takenOver: 'refuse' | 'throw'): Promise<boolean> {
+  try {
+    const [{ id }] = (await m.query(`SELECT commit_chapter($1::jsonb) AS id`, [JSON.stringify(plan)])) as Array<{ id: string | null }>;
+    return id !== null;
+  } catch (e) {
+    // Taken over between the function's check and its write: it wrote nothing.
+    if (sqlState(e) !== 'TF409') throw e;
+    if (takenOver === 'refuse') return false;
+    throw new AppError('CONFLICT', ABANDONED);
+  }
+}
+
+/** The stored row, exactly as commit_chapter wrote it. */
+function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
+  const now = new Date(plan.now);
+  return Object.assign(new Chapter(), {
+    id: input.chapterId,
+    characterId: input.characterId,
+    index: input.index,
+    take: input.take,
+    isSelected: true,
+    status: 'complete' as const,
+    text: plan.text,
+    playerChoice: input.action,
+    choices: plan.choices,
+    setting: plan.setting,
+    statIncreases: plan.statIncreases,
+    statsAfter: plan.statsAfter,
+    statsBefore: plan.statsBefore,
+    settingBefore: plan.settingBefore,
+    missionEffects: plan.missionEffects,
+    completedAt: now,
+    createdAt: input.createdAt,
+    updatedAt: now,
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Reading a story: the storyline (one read for GraphQL and REST alike, through the request's batch
+ * loaders), the immersive styles of a setting, and the export as Markdown or HTML.
+ */
+import type { StoryAI, StyleSet } from '../../ai/story-ai';
+import { DEFAULT_STYLES } from '../../ai/style-guard';
+import type { Character } from '../characters/character.entity';
+import { findOwnedCharacter } from '../characters/owned-character';
+import { text } from '../shared/input';
+import type { Chapter } from './chapter.entity';
+import type { Mission } from './mission.entity';
+import { renderStoryHtml, renderStoryMarkdown, type StoryExport } from './story-export';
+import type { StoryGate } from './story-gate';
+import { parseExportFormat, SETTING_DESCRIPTION_MAX, type StorylinePage } from './story-input';
+import { storyLoaders } from './story.loaders';
+import type { StoryStore } from './story.store';
+import { StyleCache } from './style-cache';
+
+/** SPEC §3 "character in the storyline": a page of chapters and where the story stands. */
+export interface StorylineView {
+  chapters: Chapter[];
+  /** Index of the latest chapter; null before the first. */
+  currentChapter: number | null;
+  currentSetting: string | null;
+  totalChapters: number;
+  hasOlder: boolean;
+  latestTakes: Chapter[];
+  generatingChapterId: string | null;
+}
+
+export class StoryReads {
+  private readonly styleCache: StyleCache;
+
+  constructor(
+    private readonly store: StoryStore,
+    private readonly gate: StoryGate,
+    ai: StoryAI,
+  ) {
+    this.styleCache = new StyleCache(ai);
+  }
+
+  /**
+   * The storyline of a character whose owner the caller has checked, batched per request: a list of
+   * characters with their storylines costs a fixed number of queries. `requestScope` is the object
+   * the request's loaders hang on.
+   */
+  async storylineOf(c: Character, page: StorylinePage, requestScope: object): Promise<StorylineView> {
+    const l = storyLoaders(requestScope, this.store.dataSource);
+    const [meta, chapters, latestTakes] = await Promise.all([l.meta.load(c.id), l.page.load(`${c.id}|${page.limit}|${page.beforeIndex ?? ''}`), l.latestTakes.load(c.id)]);
+    return {
+      chapters,
+      currentChapter: meta.currentChapter,
+      currentSetting: c.currentSetting,
+      totalChapters: meta.totalChapters,
+      hasOlder: chapters.length > 0 && chapters[0].index > 0,
+      latestTakes,
+      generatingChapterId: meta.generatingChapterId,
+    };
+  }
+
+  missionHistoryOf(c: Character, requestScope: object): Promise<Mission[]> {
+    return storyLoaders(requestScope, this.store.dataSource).missions.load(c.id);
+  }
+
+  /** SPEC fetch-styles: the validated style set for a setting; the default set on any failure. */
+  async styles(userId: string, settingDescription: unknown): Promise<StyleSet> {
+    let setting: string;
+    try {
+      setting = text(settingDescription, 'settingDescription', { max: SETTING_DESCRIPTION_MAX });
+    } catch {
+      return { ...DEFAULT_STYLES };
+    }
+    if (!setting) return { ...DEFAULT_STYLES };
+    return this.styleCache.get(setting, () => this.gate.pass(userId, 'styles'));
+  }
+
+  /** The story as one Markdown file or one self-contained, script-free HTML page. */
+  async exportStory(userId: string, characterId: unknown, rawFormat: unknown): Promise<StoryExport> {
+    const format = parseExportFormat(rawFormat);
+    const c = await findOwnedCharacter(this.store.dataSource, userId, characterId);
+    const [chapters, missions, worldName] = await Promise.all([
+      this.store.chapters(c.id, Number.MAX_SAFE_INTEGER, null),
+      this.store.missionHistory(c.id),
+      this.store.worldName(c.worldId),
+    ]);
+    const story = { character: c, worldName, chapters, missions };
+    if (format === 'md') return renderStoryMarkdown(story);
+    const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
+    return renderStoryHtml(story, styles);
+  }
+}

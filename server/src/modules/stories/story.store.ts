@@ -1,0 +1,318 @@
+/**
+ * The stories module's SQL and row mapping, in one place: the context a chapter starts from (one
+ * query, optionally claiming the chapter's row in the same statement), the generating row's life
+ * (claim, live text, heartbeat, failure), reads of chapters and missions, and the helpers every
+ * story transaction uses (lock the character first, refuse while a chapter is being written).
+ * The commit itself lives in chapter-commit.ts.
+ */
+import type { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { Character } from '../characters/character.entity';
+import { isUuid } from '../shared/input';
+import { Chapter } from './chapter.entity';
+import { hydrate } from './hydrate';
+import { Mission } from './mission.entity';
+import type { ParsedGenerate } from './story-input';
+
+/** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
+export const DEFAULT_CONTEXT_TOKENS = 2000;
+/**
+ * A request with the same action as the latest chapter that reached the service before that chapter
+ * was committed raced it (double click, a client retrying a request that is still running): it gets
+ * that chapter instead of a second one. No grace period after the commit: a player may well pick the
+ * same suggested action again at once, and that must write a new chapter. Clients that retry later
+ * send `expectedIndex`, which makes the retry exact.
+ */
+export const DUPLICATE_GRACE_MS = 0;
+
+export interface LatestChapter {
+  id: string;
+  index: number;
+  playerChoice: string | null;
+  completedAt: Date | null;
+}
+
+export interface RunningRow {
+  id: string;
+  index: number;
+  take: number;
+  playerChoice: string | null;
+  touchedAt: Date;
+}
+
+/** A chapter row claimed for a generation. */
+export interface ClaimedRow {
+  id: string;
+  take: number;
+  createdAt: Date;
+}
+
+export interface StoryContext {
+  character: Character;
+  worldDescription: string | null;
+  maxContextTokens: number;
+  latest: LatestChapter | null;
+  /** The character's generating row, if any (on this instance or another). */
+  running: RunningRow | null;
+  /** Id and objective of the active mission. */
+  missionId: string | null;
+  mission: string | null;
+  /** The last completed mission's objective, read only when no mission is active (null otherwise). */
+  previousMission: string | null;
+  /** Selected chapters the rolling summary does not cover yet, oldest first. */
+  unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
+  /** The generating row this read claimed for the next chapter (see loadContext), if it did. */
+  claimed: ClaimedRow | null;
+}
+
+export interface RemoteState {
+  status: Chapter['status'];
+  text?: string;
+  /** The row is generating but untouched for longer than the stale limit: its writer is gone. */
+  dead: boolean;
+}
+
+const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
+        l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
+        g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
+        m.id AS x_mission_id, m.objective AS x_mission,
+        -- Only read when there is no active mission (a new one must differ from it): CASE runs
+        -- the subquery only in that branch, and most chapters have a mission.
+        CASE WHEN m.id IS NULL THEN
+          (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
+        END AS x_previous_mission,
+        (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice) ORDER BY h."index"), '[]'::json)
+           FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS x_history
+   FROM characters c
+   LEFT JOIN worlds w ON w.id = c.world_id
+   LEFT JOIN subscriptions s ON s.user_id = c.user_id
+   LEFT JOIN tiers t ON t.id = s.tier_id
+   LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at FROM chapters
+                       WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
+   LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
+                       WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
+   LEFT JOIN LATERAL (SELECT id, objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
+  WHERE c.id = $1 AND c.user_id = $2`;
+
+/**
+ * The context read plus the claim of the next chapter's row, in one statement. The claim is written
+ * only when nothing is running and every check startChapter makes on this context would let it
+ * claim: a world description, the expected index, an action after the first chapter, not a
+ * duplicate of the latest chapter — exactly the claim claimChapter would make after reading the same
+ * snapshot. Otherwise (or when a concurrent claim wins: ON CONFLICT DO NOTHING) nothing is written.
+ */
+const CONTEXT_AND_CLAIM_SQL = `WITH ctx AS (${CONTEXT_SQL}),
+   claimed AS (
+     INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text, created_at, updated_at)
+     SELECT ctx.id, COALESCE(ctx.x_latest_index + 1, 0),
+            (SELECT COALESCE(MAX(take) + 1, 0) FROM chapters WHERE character_id = ctx.id AND "index" = COALESCE(ctx.x_latest_index + 1, 0)),
+            false, 'generating', $3::text, '', $4::timestamptz, $4::timestamptz
+       FROM ctx
+      WHERE ctx.x_run_id IS NULL
+        AND ($5::boolean OR COALESCE(ctx.x_world_description, '') <> '')
+        AND ($6::integer IS NULL OR $6::integer = COALESCE(ctx.x_latest_index + 1, 0))
+        AND ($3::text IS NOT NULL OR ctx.x_latest_id IS NULL)
+        AND NOT ($6::integer IS NULL AND $3::text IS NOT NULL AND ctx.x_latest_completed_at IS NOT NULL
+                 AND ctx.x_latest_choice IS NOT DISTINCT FROM $3::text AND $7::timestamptz <= ctx.x_latest_completed_at + make_interval(secs => $8::double precision))
+     ON CONFLICT DO NOTHING
+     RETURNING id, take
+   )
+   SELECT ctx.*, claimed.id AS x_claimed_id, claimed.take AS x_claimed_take FROM ctx LEFT JOIN claimed ON true`;
+
+export class StoryStore {
+  constructor(readonly dataSource: DataSource) {}
+
+  /**
+   * Everything a chapter is started from, in one query: the character (owned), its world's
+   * description, the tier's context, the latest selected chapter, the generating row, the mission
+   * objectives and the chapters the rolling summary does not cover yet. With `claim` (a next
+   * chapter) the same statement may also claim the chapter's row (CONTEXT_AND_CLAIM_SQL).
+   */
+  async loadContext(userId: string, characterId: string, claim: { input: ParsedGenerate; arrivedAt: number } | null = null): Promise<StoryContext> {
+    if (!isUuid(characterId)) throw AppError.notFound('Character');
+    // The claimed row's creation time: the chapter's createdAt once it is complete.
+    const claimedAt = new Date();
+    const [row] = (await (claim
+      ? this.dataSource.query(CONTEXT_AND_CLAIM_SQL, [
+          characterId,
+          userId,
+          claim.input.action,
+          claimedAt,
+          Boolean(claim.input.worldDescription),
+          claim.input.expectedIndex,
+          new Date(claim.arrivedAt),
+          DUPLICATE_GRACE_MS / 1000,
+        ])
+      : this.dataSource.query(CONTEXT_SQL, [characterId, userId]))) as Array<Record<string, unknown>>;
+    if (!row) throw AppError.notFound('Character');
+    return this.contextOf(row, claimedAt);
+  }
+
+  private contextOf(row: Record<string, unknown>, claimedAt: Date): StoryContext {
+    const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{ i: number; t: string; c: string | null }>;
+    return {
+      character: hydrate(this.dataSource, Character, row),
+      worldDescription: (row.x_world_description as string | null) ?? null,
+      maxContextTokens: (row.x_max_context_tokens as number | null) ?? DEFAULT_CONTEXT_TOKENS,
+      latest:
+        row.x_latest_id && row.x_latest_index !== null
+          ? {
+              id: row.x_latest_id as string,
+              index: row.x_latest_index as number,
+              playerChoice: row.x_latest_choice as string | null,
+              completedAt: row.x_latest_completed_at ? new Date(row.x_latest_completed_at as string | Date) : null,
+            }
+          : null,
+      running: row.x_run_id
+        ? {
+            id: row.x_run_id as string,
+            index: row.x_run_index as number,
+            take: row.x_run_take as number,
+            playerChoice: row.x_run_choice as string | null,
+            touchedAt: new Date(row.x_run_touched as string | Date),
+          }
+        : null,
+      missionId: (row.x_mission_id as string | null) ?? null,
+      mission: (row.x_mission as string | null) ?? null,
+      previousMission: (row.x_previous_mission as string | null) ?? null,
+      unsummarized: history.map((h) => ({ index: h.i, text: h.t, playerChoice: h.c })),
+      claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
+    };
+  }
+
+  /**
+   * Claims the generating row for chapter `index` (null when another request claimed first). The
+   * guard makes the claim conditional on the story still ending with the very chapter (take) we
+   * read, so a chapter can never be written on top of a state that changed under us — and the
+   * history read with the context is exactly the one this chapter continues.
+   */
+  async claimChapter(characterId: string, index: number, action: string | null, latestId: string | null): Promise<ClaimedRow | null> {
+    const now = new Date();
+    try {
+      const rows = (await this.dataSource.query(
+        `INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text, created_at, updated_at)
+         SELECT $1, $2, (SELECT COALESCE(MAX(take) + 1, 0) FROM chapters WHERE character_id = $1 AND "index" = $2), false, 'generating', $3, '', $4, $4
+          WHERE (SELECT id FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1) IS NOT DISTINCT FROM $5::uuid
+         RETURNING id, take`,
+        [characterId, index, action, now, latestId],
+      )) as Array<{ id: string; take: number }>;
+      const row = rows[0];
+      return row ? { ...row, createdAt: now } : null;
+    } catch (e) {
+      if (sqlState(e) === '23505') return null; // the one-generating-row index: someone else claimed
+      throw e;
+    }
+  }
+
+  /** Gives up a generating row (its writer is dead); its text stays for diagnosis. */
+  async failGenerating(chapterId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE id = $1 AND status = 'generating'`, [chapterId]);
+  }
+
+  /** Marks a generation this instance gave up on failed, dropping its half-written text. */
+  async markFailed(chapterId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE chapters SET status = 'failed', text = '' WHERE id = $1 AND status = 'generating'`, [chapterId]);
+  }
+
+  /** Fails every generating row (boot on the embedded database); returns how many. */
+  async failAllGenerating(): Promise<number> {
+    const [rows] = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as [Array<{ id: string }>, number];
+    return rows.length;
+  }
+
+  /** Persists a running chapter's text (and touches the row), only while it is still generating. */
+  async writeLiveText(chapterId: string, text: string): Promise<void> {
+    await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating'`, [chapterId, text]);
+  }
+
+  /** A chapter's state as another instance sees it; the database's clock decides staleness. */
+  async remoteState(chapterId: string, columns: 'status' | 'status, text', staleAfterMs: number): Promise<RemoteState | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${columns}, (status = 'generating' AND updated_at < now() - make_interval(secs => $2::double precision)) AS dead
+         FROM chapters WHERE id = $1`,
+      [chapterId, staleAfterMs / 1000],
+    )) as RemoteState[];
+    return row ?? null;
+  }
+
+  chapter(chapterId: string): Promise<Chapter> {
+    return this.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId });
+  }
+
+  selectedChapter(db: DataSource | EntityManager, characterId: string, index: number): Promise<Chapter> {
+    return db.getRepository(Chapter).findOneByOrFail({ characterId, index, isSelected: true });
+  }
+
+  async lastCompletedObjective(characterId: string): Promise<string | null> {
+    const [last] = await this.dataSource.getRepository(Mission).find({ where: { characterId, status: 'completed' }, order: { completedAt: 'DESC' }, take: 1 });
+    return last?.objective ?? null;
+  }
+
+  /**
+   * What a reader subscribing to a character's chapter stream follows, with the ownership check, in
+   * one read: the chapter given, or the one generating now, or else the latest. Null: no such
+   * character for this player; `chapter` null: no such chapter.
+   */
+  async streamTarget(userId: string, characterId: string, chapterId: string | null): Promise<{ chapter: Chapter | null; status: Chapter['status'] | null } | null> {
+    const pinned = chapterId !== null;
+    const [row] = (await this.dataSource.query(
+      `SELECT c.id AS x_character, ch.*
+         FROM characters c
+         LEFT JOIN LATERAL (SELECT * FROM chapters
+                             WHERE character_id = c.id AND ${pinned ? 'id = $3' : `(status = 'generating' OR is_selected)`}
+                             ORDER BY (status = 'generating') DESC, "index" DESC LIMIT 1) ch ON true
+        WHERE c.id = $1 AND c.user_id = $2`,
+      pinned ? [characterId, userId, chapterId] : [characterId, userId],
+    )) as Array<Record<string, unknown> & { x_character: string; id: string | null; status: Chapter['status'] | null }>;
+    if (!row) return null;
+    if (!row.id) return { chapter: null, status: null };
+    return { chapter: hydrate(this.dataSource, Chapter, row), status: row.status };
+  }
+
+  /** A page of the selected chapters, oldest first: the last `limit` before `beforeIndex`. */
+  async chapters(characterId: string, limit: number, beforeIndex: number | null): Promise<Chapter[]> {
+    const rows = await this.dataSource
+      .getRepository(Chapter)
+      .createQueryBuilder('c')
+      .where('c.characterId = :characterId AND c.isSelected', { characterId })
+      .andWhere(beforeIndex === null ? '1=1' : 'c.index < :beforeIndex', { beforeIndex })
+      .orderBy('c.index', 'DESC')
+      .limit(limit)
+      .getMany();
+    return rows.reverse();
+  }
+
+  missionHistory(characterId: string): Promise<Mission[]> {
+    return this.dataSource.getRepository(Mission).find({ where: { characterId }, order: { startedAt: 'ASC', createdAt: 'ASC' } });
+  }
+
+  async worldName(worldId: string | null): Promise<string | null> {
+    if (!worldId) return null;
+    const [world] = (await this.dataSource.query(`SELECT name FROM worlds WHERE id = $1`, [worldId])) as Array<{ name: string }>;
+    return world?.name ?? null;
+  }
+}
+
+// Helpers for story transactions: every writer of a story takes the character's row lock first, so
+// what it reads with the lock holds until COMMIT.
+
+export async function lockCharacter(m: EntityManager, id: string): Promise<Character> {
+  const c = await m.getRepository(Character).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  if (!c) throw AppError.notFound('Character');
+  return c;
+}
+
+export async function latestSelectedIndex(m: EntityManager, characterId: string): Promise<number> {
+  const [r] = (await m.query(`SELECT COALESCE(MAX("index"), -1) AS i FROM chapters WHERE character_id = $1 AND is_selected`, [characterId])) as Array<{ i: number }>;
+  return Number(r?.i ?? -1);
+}
+
+export async function refuseWhileGenerating(m: EntityManager, characterId: string): Promise<void> {
+  const rows = (await m.query(`SELECT 1 FROM chapters WHERE character_id = $1 AND status = 'generating'`, [characterId])) as unknown[];
+  if (rows.length > 0) throw new AppError('CONFLICT', 'A chapter is being written for this character; wait for it to finish.');
+}
+
+export function sqlState(e: unknown): string | undefined {
+  const err = e as { code?: string; driverError?: { code?: string } } | null;
+  return err?.driverError?.code ?? err?.code;
+}

@@ -1,0 +1,182 @@
+import { commitChapter, type CommitInput, type StateBefore } from '../../server/src/modules/stories/chapter-commit';
+import type { MissionEffects } from '../../server/src/modules/stories/chapter.entity';
+import { makeCharacter } from '../support/story-fixtures';
+import { signUp, startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * The one chapter-commit rule, held to it: a next chapter committed in one call (commit_chapter
+ * alone), the same chapter committed by the locking transaction, and the same result written as a
+ * regenerated take all leave exactly the same story behind — character, selected chapters, missions.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+type Step = { result: CommitInput['result']; preMission?: string; summary?: CommitInput['summary'] };
+
+const STORY: Step[] = [
+  // No mission yet: one generated before the chapter; stats raised, a setting arrives.
+  { preMission: 'Find the lost compass', result: { text: 'The harbour wakes.', choices: ['Ask the harbourmaster', 'Board the ship', 'Wait'], statIncreases: { strength: 1, charisma: 2 }, newSetting: 'A misty harbour at dawn.', missionCompleted: false, newMission: null } },
+  // Completes the mission and brings the next one.
+  { result: { text: 'The compass is found.', choices: ['Climb', 'Rest', 'Run'], statIncreases: { agility: 3 }, newSetting: null, missionCompleted: true, newMission: 'Reach the lighthouse' } },
+  // A new mission while one is active completes the active one (SPEC §4); a stat at its cap stays.
+  { result: { text: 'The lighthouse looms.', choices: ['Enter', 'Knock', 'Leave'], statIncreases: { intellect: 3, wisdom: 1 }, newSetting: 'The lighthouse stairwell.', missionCompleted: false, newMission: 'Light the lamp' } },
+  // Completes it with nothing after; the rolling summary folds the first two chapters.
+  { summary: { summary: 'Ayla found the compass and reached the lighthouse.', through: 1, expectedThrough: -1 }, result: { text: 'The lamp burns.', choices: ['Look out', 'Descend', 'Sleep'], statIncreases: {}, newSetting: null, missionCompleted: true, newMission: null } },
+  // No mission again: the one generated first is completed by the same chapter.
+  { preMission: 'Sail north', result: { text: 'North, at once.', choices: ['Steer', 'Sing', 'Sleep'], statIncreases: { endurance: 2 }, newSetting: 'Open sea.', missionCompleted: true, newMission: null } },
+];
+const OTHER: Step = { result: { text: 'Something else entirely.', choices: ['A', 'B', 'C'], statIncreases: { charisma: 3, wisdom: 3 }, newSetting: 'Elsewhere.', missionCompleted: true, newMission: 'A different mission' } };
+
+const STATS = { strength: 12, agility: 10, endurance: 11, intellect: 19, wisdom: 9, charisma: 13 };
+
+async function character() {
+  const s = await signUp(t);
+  return (await makeCharacter(t, s.user.id, STATS)).id;
+}
+
+async function claim(characterId: string, index: number): Promise<{ id: string; take: number; createdAt: Date }> {
+  const ds = t.app.db.dataSource;
+  const rows = (await ds.query(
+    `INSERT INTO chapters (character_id, "index", take, is_selected, status, player_choice, text)
+     VALUES ($1, $2, (SELECT COUNT(*) FROM chapters WHERE character_id = $1 AND "index" = $2), false, 'generating', $3, '')
+     RETURNING id, take, created_at`,
+    [characterId, index, index === 0 ? null : `action ${index}`],
+  )) as Array<{ id: string; take: number; created_at: Date }>;
+  const r = rows[0]!;
+  return { id: r.id, take: r.take, createdAt: new Date(r.created_at) };
+}
+
+async function stateOf(characterId: string): Promise<StateBefore> {
+  const [c] = (await t.app.db.dataSource.query(
+    `SELECT stats, current_setting, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
+    [characterId],
+  )) as Array<{ stats: Record<string, number>; current_setting: string | null; active: string | null }>;
+  return { stats: c!.stats, setting: c!.current_setting, activeMissionId: c!.active };
+}
+
+/** Commits `step` as chapter `index`: 'one-call' as a next chapter whose context is known, 'locked' through the transaction. */
+async function commit(characterId: string, index: number, step: Step, path: 'one-call' | 'locked' | 'regenerate') {
+  const row = await claim(characterId, index);
+  const input: CommitInput = {
+    characterId,
+    chapterId: row.id,
+    index,
+    take: row.take,
+    action: index === 0 ? null : `action ${index}`,
+    createdAt: row.createdAt,
+    mode: path === 'regenerate' ? 'regenerate' : 'next',
+    result: step.result,
+    preMission: step.preMission ?? null,
+    summary: step.summary ?? null,
+  };
+  const ds = t.app.db.dataSource;
+  const transaction = jest.spyOn(ds, 'transaction');
+  try {
+    const outcome = await commitChapter(ds, input, path === 'one-call' ? await stateOf(characterId) : null);
+    // The path really taken: the one call needs no transaction, the others exactly one.
+    expect(transaction).toHaveBeenCalledTimes(path === 'one-call' ? 0 : 1);
+    return outcome;
+  } finally {
+    transaction.mockRestore();
+  }
+}
+
+/** The story as a player could ever see it, with generated ids and times replaced by what they name. */
+async function snapshot(characterId: string) {
+  const ds = t.app.db.dataSource;
+  const [c] = (await ds.query(`SELECT stats, current_setting, story_summary, summary_through_index FROM characters WHERE id = $1`, [characterId])) as Array<Record<string, unknown>>;
+  const missions = (await ds.query(
+    `SELECT id, objective, status, started_at_chapter, completed_at_chapter, completed_at IS NOT NULL AS has_completed_at FROM missions WHERE character_id = $1 ORDER BY started_at_chapter, created_at`,
+    [characterId],
+  )) as Array<Record<string, unknown> & { id: string; objective: string }>;
+  const name = new Map(missions.map((m) => [m.id, m.objective]));
+  const chapters = (await ds.query(
+    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, completed_at IS NOT NULL AS has_completed_at
+       FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`,
+    [characterId],
+  )) as Array<Record<string, unknown> & { mission_effects: MissionEffects }>;
+  const failedOrGenerating = (await ds.query(`SELECT COUNT(*)::int AS n FROM chapters WHERE character_id = $1 AND status <> 'complete'`, [characterId])) as Array<{ n: number }>;
+  return {
+    character: c,
+    chapters: chapters.map(({ mission_effects: e, ...rest }) => ({
+      ...rest,
+      effects: {
+        pre: e.preMission?.objective ?? null,
+        completed: e.completedMissionId ? (name.get(e.completedMissionId) ?? 'missing mission') : null,
+        next: e.newMission?.objective ?? null,
+      },
+    })),
+    missions: missions.map(({ id: _id, ...m }) => m),
+    unfinished: failedOrGenerating[0]!.n,
+  };
+}
+
+describe('one chapter-commit rule', () => {
+  it('a next chapter stores the same story whether it commits in one call or through the locking transaction', async () => {
+    const [oneCall, locked] = [await character(), await character()];
+    for (const [i, step] of STORY.entries()) {
+      const a = await commit(oneCall, i, step, 'one-call');
+      const b = await commit(locked, i, step, 'locked');
+      // The outcome handed to the player is built from the same plan on both paths.
+      expect({ ...a, chapter: undefined, newMission: a.newMission?.objective }).toEqual({ ...b, chapter: undefined, newMission: b.newMission?.objective });
+    }
+    const s = await snapshot(oneCall);
+    expect(await snapshot(locked)).toEqual(s);
+    // And that story is the one the steps describe (not two identically wrong ones).
+    expect(s.character).toMatchObject({
+      stats: { strength: 13, agility: 13, endurance: 13, intellect: 20, wisdom: 10, charisma: 15 },
+      current_setting: 'Open sea.',
+      story_summary: 'Ayla found the compass and reached the lighthouse.',
+      summary_through_index: 1,
+    });
+    expect(s.chapters[2]!.stat_increases).toEqual({ intellect: 1, wisdom: 1 });
+    expect(s.missions).toEqual([
+      { objective: 'Find the lost compass', status: 'completed', started_at_chapter: 0, completed_at_chapter: 1, has_completed_at: true },
+      { objective: 'Reach the lighthouse', status: 'completed', started_at_chapter: 1, completed_at_chapter: 2, has_completed_at: true },
+      { objective: 'Light the lamp', status: 'completed', started_at_chapter: 2, completed_at_chapter: 3, has_completed_at: true },
+      { objective: 'Sail north', status: 'completed', started_at_chapter: 4, completed_at_chapter: 4, has_completed_at: true },
+    ]);
+    expect(s.chapters.map((c) => c.effects)).toEqual([
+      { pre: 'Find the lost compass', completed: null, next: null },
+      { pre: null, completed: 'Find the lost compass', next: 'Reach the lighthouse' },
+      { pre: null, completed: 'Reach the lighthouse', next: 'Light the lamp' },
+      { pre: null, completed: 'Light the lamp', next: null },
+      { pre: 'Sail north', completed: 'Sail north', next: null },
+    ]);
+  });
+
+  it('a regenerated take stores exactly what the same result stores as the first take', async () => {
+    const [first, regenerated] = [await character(), await character()];
+    for (const [i, step] of STORY.entries()) {
+      await commit(first, i, step, 'one-call');
+      // The other story gets a different take first (other stats, setting and missions), then the
+      // same result as a new take: the first take's effects must be taken back completely.
+      await commit(regenerated, i, OTHER.result && i === 0 ? { ...OTHER, preMission: 'Some other quest' } : OTHER, 'locked');
+      await commit(regenerated, i, step, 'regenerate');
+    }
+    expect(await snapshot(regenerated)).toEqual(await snapshot(first));
+  });
+
+  it('a one-call commit whose story moved meanwhile is refused by the check and decided under the lock', async () => {
+    const id = await character();
+    await commit(id, 0, STORY[0]!, 'one-call');
+    const row = await claim(id, 1);
+    const stale = await stateOf(id);
+    // The player edits the mission between the chapter's start and its commit: a new active mission.
+    await t.app.db.dataSource.query(`UPDATE missions SET status = 'completed', completed_at = now() WHERE character_id = $1`, [id]);
+    await t.app.db.dataSource.query(`INSERT INTO missions (character_id, objective, started_at, status) VALUES ($1, 'Edited by the player', now(), 'active')`, [id]);
+    const outcome = await commitChapter(
+      t.app.db.dataSource,
+      { characterId: id, chapterId: row.id, index: 1, take: row.take, action: 'action 1', createdAt: row.createdAt, mode: 'next', result: STORY[1]!.result, preMission: null, summary: null },
+      stale,
+    );
+    // The locking path planned from the state it read: the mission completed is the edited one.
+    expect(outcome.missionCompleted).toBe(true);
+    const s = await snapshot(id);
+    expect(s.chapters[1]!.effects).toEqual({ pre: null, completed: 'Edited by the player', next: 'Reach the lighthouse' });
+    expect(s.missions.filter((m) => m.status === 'active').map((m) => m.objective)).toEqual(['Reach the lighthouse']);
+  });
+});
