@@ -16,9 +16,7 @@ const config: CodegenConfig = {
   ignoreNoDocuments: false,
   generates: {
     'client/src/gql/graphql.ts': {
-      plugins: [
-        './client/codegen/banner.cjs',
-        'typescript-operations', 'typed-document-node', './client/codegen/typed-hooks.cjs'],
+      plugins: ['./client/codegen/banner.cjs', 'typescript-operations', 'typed-document-node', './client/codegen/typed-hooks.cjs'],
       config: {
         // Keep operation names as written (`AuthPage_signIn` → `AuthPage_signInMutation`,
         // `AuthPage_signInDocument`, `useAuthPage_signInMutation`).

@@ -18,7 +18,17 @@ const SERVER = path.join(ROOT, 'server', 'dist', 'index.js');
 function start() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-hostile-'));
   const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: process.env.LOG_LEVEL || 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_USER: '0' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      NODE_ENV: 'development',
+      LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+      RATE_LIMIT_PER_IP: '0',
+      RATE_LIMIT_PER_USER: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -65,10 +75,15 @@ const { proc, dataDir, url } = await start();
 try {
   const big = JSON.stringify({
     query: 'mutation($c: ID!, $m: [MissionHistoryEntryInput!]!) { updateMissionHistory(characterId: $c, missionHistory: $m) { id } }',
-    variables: { c: '00000000-0000-4000-8000-000000000000', m: Array.from({ length: 24_000 }, (_, i) => ({ objective: `o${i} ${'x'.repeat(280)}`, status: 'active' })) },
+    variables: {
+      c: '00000000-0000-4000-8000-000000000000',
+      m: Array.from({ length: 24_000 }, (_, i) => ({ objective: `o${i} ${'x'.repeat(280)}`, status: 'active' })),
+    },
   });
   const a = await underAttack(url, () => Promise.all([0, 1, 2, 3].map(() => gql(url, big))));
-  console.log(`4 × anonymous ${(big.length / 1e6).toFixed(1)} MB bodies: statuses ${a.answers.map((x) => x.status).join(',')}, ${a.ms.toFixed(0)} ms, worst /healthz ${a.worst.toFixed(0)} ms`);
+  console.log(
+    `4 × anonymous ${(big.length / 1e6).toFixed(1)} MB bodies: statuses ${a.answers.map((x) => x.status).join(',')}, ${a.ms.toFixed(0)} ms, worst /healthz ${a.worst.toFixed(0)} ms`,
+  );
 
   const email = `hostile.${Date.now()}@example.com`;
   const up = await fetch(`${url}/api/auth/v1/signup`, {

@@ -31,11 +31,14 @@ async function main() {
   const app = await startApp(dataDir);
   let raw;
   try {
-    console.log(`Taleforge bench: app ${app.url} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${process.env.REDIS_URL ? ' + Redis' : ''}), ${CONNECTIONS} connections, ${SECONDS} s per load, ${os.cpus().length} CPUs\n`);
+    console.log(
+      `Taleforge bench: app ${app.url} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${process.env.REDIS_URL ? ' + Redis' : ''}), ${CONNECTIONS} connections, ${SECONDS} s per load, ${os.cpus().length} CPUs\n`,
+    );
     const token = (await signUp(app.url, 'bench')).accessToken;
     const featured = await capture(app.url, FEATURED);
     const me = await capture(app.url, ME, token);
-    if (!featured.body.includes('"featuredWorlds"') || !me.body.includes('"credits"')) throw new Error(`unexpected answers: ${featured.body.slice(0, 200)} / ${me.body.slice(0, 200)}`);
+    if (!featured.body.includes('"featuredWorlds"') || !me.body.includes('"credits"'))
+      throw new Error(`unexpected answers: ${featured.body.slice(0, 200)} / ${me.body.slice(0, 200)}`);
     raw = await startRaw({ '/featured': featured, '/me': me });
 
     const results = [];
@@ -51,7 +54,8 @@ async function main() {
     const appMe = await run('app: me + credits (authenticated)', `${app.url}/graphql`, ME, { authorization: `Bearer ${token}` });
 
     console.log('load'.padEnd(44), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-2xx'.padStart(8));
-    for (const r of results) console.log(r.name.padEnd(44), r.rps.toFixed(0).padStart(9), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.non2xx).padStart(8));
+    for (const r of results)
+      console.log(r.name.padEnd(44), r.rps.toFixed(0).padStart(9), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.non2xx).padStart(8));
 
     const checks = [];
     const fRatio = appFeatured.rps / rawFeatured.rps;
@@ -62,9 +66,16 @@ async function main() {
     for (const r of results) if (r.non2xx > 0 || r.errors > 0) checks.push([`${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors (target 0)`, false]);
 
     const ws = await subscribers(app.url);
-    console.log(`\n${SUBSCRIBERS} WebSocket subscribers (${PLAYERS} players × ${SUBSCRIBERS / PLAYERS}): connected in ${ws.connectMs} ms; one credits event per player, ${ws.latencies.length} deliveries`);
-    console.log(`  delivery after the spending request was sent: p50 ${pct(ws.latencies, 50)} ms, p99 ${pct(ws.latencies, 99)} ms, max ${pct(ws.latencies, 100)} ms`);
-    checks.push([`credits event to ${SUBSCRIBERS} subscribers p99 ${pct(ws.latencies, 99)} ms (target ≤ 100 ms)`, ws.latencies.length === SUBSCRIBERS && pct(ws.latencies, 99) <= 100]);
+    console.log(
+      `\n${SUBSCRIBERS} WebSocket subscribers (${PLAYERS} players × ${SUBSCRIBERS / PLAYERS}): connected in ${ws.connectMs} ms; one credits event per player, ${ws.latencies.length} deliveries`,
+    );
+    console.log(
+      `  delivery after the spending request was sent: p50 ${pct(ws.latencies, 50)} ms, p99 ${pct(ws.latencies, 99)} ms, max ${pct(ws.latencies, 100)} ms`,
+    );
+    checks.push([
+      `credits event to ${SUBSCRIBERS} subscribers p99 ${pct(ws.latencies, 99)} ms (target ≤ 100 ms)`,
+      ws.latencies.length === SUBSCRIBERS && pct(ws.latencies, 99) <= 100,
+    ]);
 
     console.log('');
     for (const [text, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${text}`);
@@ -126,7 +137,11 @@ async function signUp(url, prefix) {
 
 /** The app's full answer (status, headers, body), for the raw server to repeat byte for byte. */
 async function capture(url, body, token) {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body,
+  });
   const headers = {};
   for (const [k, v] of res.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) headers[k] = v;
   return { status: res.status, headers, body: await res.text() };
@@ -149,13 +164,10 @@ function startRaw(routes) {
 
 function load(url, body, headers, duration) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, method: 'POST', connections: CONNECTIONS, duration, body, headers: { 'content-type': 'application/json', ...headers } },
-      (err, r) => {
-        if (err) return reject(err);
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
-      },
-    );
+    autocannon({ url, method: 'POST', connections: CONNECTIONS, duration, body, headers: { 'content-type': 'application/json', ...headers } }, (err, r) => {
+      if (err) return reject(err);
+      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+    });
   });
 }
 
@@ -172,7 +184,13 @@ async function subscribers(url) {
   await Promise.all(
     players.flatMap((p) =>
       Array.from({ length: perPlayer }, () => {
-        const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${p.accessToken}` }, retryAttempts: 0, lazy: false });
+        const client = createClient({
+          url: wsUrl,
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization: `Bearer ${p.accessToken}` },
+          retryAttempts: 0,
+          lazy: false,
+        });
         clients.push(client);
         return new Promise((ready, fail) => {
           let first = true;
@@ -199,14 +217,23 @@ async function subscribers(url) {
   const connectMs = Date.now() - started;
   await new Promise((r) => setTimeout(r, 300)); // let every subscription reach the event stream
   for (const p of players) {
-    const before = await (await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}` }, body: ME })).json();
+    const before = await (
+      await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}` }, body: ME })
+    ).json();
     waiting.set(p.user.id, { sentAt: performance.now(), expected: before.data.credits - 3 });
     const res = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}` },
       body: JSON.stringify({
         query: 'mutation($input: GenerateCharacterInput!) { generateCharacter(input: $input) { username } }',
-        variables: { input: { worldDescription: 'A city of canals and clockwork, ruled by guilds.', questions: ['Who are you?'], answers: ['A smuggler'], username: 'Vell' } },
+        variables: {
+          input: {
+            worldDescription: 'A city of canals and clockwork, ruled by guilds.',
+            questions: ['Who are you?'],
+            answers: ['A smuggler'],
+            username: 'Vell',
+          },
+        },
       }),
     });
     const json = await res.json();

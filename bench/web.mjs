@@ -153,7 +153,9 @@ async function main() {
     // Warm the server (first requests pay for JIT and the database's first queries), not the browser.
     for (const [, p] of PAGES) await (await fetch(app.url + p)).text();
 
-    console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version} on ${version || CHROME}, app ${app.url}, ${RUNS} run(s) per page and form factor\n`);
+    console.log(
+      `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version} on ${version || CHROME}, app ${app.url}, ${RUNS} run(s) per page and form factor\n`,
+    );
     const rows = [];
     for (const formFactor of DESKTOP ? ['mobile', 'desktop'] : ['mobile']) {
       for (const [label, p] of PAGES) {

@@ -111,7 +111,8 @@ export function routeSizes(): Plugin {
       }
       const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
       const lines = ['', 'Initial JavaScript per route (entry + lazy chunks needed to render):'];
-      for (const r of rows) lines.push(`  ${r.route.padEnd(16)} ${String(r.files).padStart(2)} files  ${kb(r.bytes).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
+      for (const r of rows)
+        lines.push(`  ${r.route.padEnd(16)} ${String(r.files).padStart(2)} files  ${kb(r.bytes).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
       console.log(lines.join('\n'));
       this.emitFile({ type: 'asset', fileName: 'route-sizes.json', source: `${JSON.stringify(rows, null, 2)}\n` });
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: `${JSON.stringify(preloads, null, 2)}\n` });

@@ -81,7 +81,10 @@ export function ensureBuilt({ force = false } = {}) {
     fs.writeFileSync(serverStamp, new Date().toISOString());
   }
   const clientStamp = path.join(ROOT, 'client', 'dist', '.build-stamp');
-  if (force || !stampFresh(clientStamp, ['client/src', 'client/index.html', 'client/graphiql.html', 'client/vite.config.ts', 'client/public', 'package-lock.json'])) {
+  if (
+    force ||
+    !stampFresh(clientStamp, ['client/src', 'client/index.html', 'client/graphiql.html', 'client/vite.config.ts', 'client/public', 'package-lock.json'])
+  ) {
     console.log('Building the client (vite)…');
     run('npm', ['run', 'build', '-w', 'client']);
     fs.writeFileSync(clientStamp, new Date().toISOString());

@@ -14,11 +14,15 @@ if (wantsBrowser) ensureChromium();
 
 // --forceExit: every suite closes its apps in afterAll, but a failed test can leave background load
 // running (a fault test's request loops); that must fail the run, never hang CI until its time limit.
-const r = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--forceExit', ...args], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
-});
+const r = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', '--no-warnings', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--forceExit', ...args],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test' },
+  },
+);
 process.exit(r.status ?? 1);
 
 /** The browser test drives Debian's chromium (Playwright cannot download browsers here). */
@@ -28,7 +32,10 @@ function ensureChromium() {
   if (typeof process.getuid === 'function' && process.getuid() === 0) {
     console.log('Installing Debian chromium for the browser test (apt-get)…');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const cmd of [['apt-get', ['update', '-qq']], ['apt-get', ['install', '-y', '-qq', 'chromium']]]) {
+    for (const cmd of [
+      ['apt-get', ['update', '-qq']],
+      ['apt-get', ['install', '-y', '-qq', 'chromium']],
+    ]) {
       const r = spawnSync(cmd[0], cmd[1], { stdio: 'inherit', env });
       if (r.status !== 0) fail(`${cmd[0]} ${cmd[1].join(' ')} failed`);
     }

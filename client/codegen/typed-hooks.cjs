@@ -17,9 +17,7 @@ const SUFFIX = { query: 'Query', mutation: 'Mutation', subscription: 'Subscripti
 
 /** @param {import('graphql').OperationDefinitionNode} op */
 function hasRequiredVariables(op) {
-  return (op.variableDefinitions || []).some(
-    (v) => v.type.kind === Kind.NON_NULL_TYPE && v.defaultValue === undefined,
-  );
+  return (op.variableDefinitions || []).some((v) => v.type.kind === Kind.NON_NULL_TYPE && v.defaultValue === undefined);
 }
 
 /** @type {import('@graphql-codegen/plugin-helpers').PluginFunction} */
@@ -55,10 +53,7 @@ const plugin = (_schema, documents) => {
       );
     } else if (op.operation === 'mutation') {
       used.add('useMutation');
-      blocks.push(
-        `export function use${data}(options?: useMutation.Options<${data}, ${vars}>) {\n` +
-          `  return useMutation(${doc}, options);\n}`,
-      );
+      blocks.push(`export function use${data}(options?: useMutation.Options<${data}, ${vars}>) {\n` + `  return useMutation(${doc}, options);\n}`);
     } else {
       used.add('useSubscription');
       blocks.push(

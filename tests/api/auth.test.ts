@@ -127,10 +127,7 @@ describe('refresh tokens', () => {
     expect(next.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     const me = await t.gql(ME, {}, rotated.accessToken);
     expect(me.data!.me).toBeNull();
-    const [session] = await t.app.db.dataSource.query(
-      `SELECT revoked_reason FROM sessions WHERE user_id = $1`,
-      [s.user.id],
-    );
+    const [session] = await t.app.db.dataSource.query(`SELECT revoked_reason FROM sessions WHERE user_id = $1`, [s.user.id]);
     expect(session.revoked_reason).toBe('refresh_token_reuse');
   });
 
@@ -153,10 +150,9 @@ describe('refresh tokens', () => {
 
   it('refresh tokens are stored only as hashes', async () => {
     const s = await signUp(t);
-    const rows = await t.app.db.dataSource.query(
-      `SELECT t.token_hash FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE s.user_id = $1`,
-      [s.user.id],
-    );
+    const rows = await t.app.db.dataSource.query(`SELECT t.token_hash FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE s.user_id = $1`, [
+      s.user.id,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].token_hash).not.toContain(s.refreshToken);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -196,7 +196,16 @@ describe('Stripe webhooks', () => {
     const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'hero' }, p.accessToken);
     const sessionId = c.body.url.split('/').pop();
     const sub2 = fake.paySession(sessionId);
-    await deliver(stripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', mode: 'subscription', client_reference_id: p.user.id, subscription: sub2.id, customer: sub2.customer }));
+    await deliver(
+      stripeEvent('checkout.session.completed', {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: p.user.id,
+        subscription: sub2.id,
+        customer: sub2.customer,
+      }),
+    );
     await deliver(stripeEvent('invoice.paid', invoicePaidObject(sub2)));
     expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'hero' }, credits: 410, cancelAtPeriodEnd: false });
     const cancel = fake.requests.find((x) => x.method === 'DELETE' && x.path === `/v1/subscriptions/${sub.id}`);

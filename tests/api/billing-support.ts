@@ -6,7 +6,7 @@ import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 export const STATUS_FIELDS = 'tier { id name price } credits maxContextTokens active endDate status cancelAtPeriodEnd currentPeriodEnd provider';
-export const SUBSCRIPTION_CHANGED = `subscription { subscriptionChanged { ${STATUS_FIELDS} } }`;
+const SUBSCRIPTION_CHANGED = `subscription { subscriptionChanged { ${STATUS_FIELDS} } }`;
 
 export interface Watch {
   client: Client;
@@ -39,18 +39,12 @@ export function watchStatus(t: Pick<TestApp, 'url'>, token?: string, query = SUB
     values,
     errors,
     closeCodes,
-    next: (pred, what, timeoutMs = 3000) =>
-      waitFor(() => values.map((v) => v.data?.subscriptionChanged).find((s) => s && pred(s)), what, timeoutMs),
+    next: (pred, what, timeoutMs = 3000) => waitFor(() => values.map((v) => v.data?.subscriptionChanged).find((s) => s && pred(s)), what, timeoutMs),
     dispose: async () => {
       unsubscribe();
       await client.dispose();
     },
   };
-}
-
-export async function pathOf(url: string): Promise<string> {
-  const u = new URL(url);
-  return u.pathname + u.search;
 }
 
 /** The buyer's browser per checkout URL: the cookie it got when it opened the URL createCheckout gave. */

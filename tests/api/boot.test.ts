@@ -20,7 +20,16 @@ type Running = Instance;
 function start(dataDir: string): Promise<Running> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
   return startProcess('server', process.execPath, [SERVER], {
-    env: { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: RL_PREFIX },
+    env: {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      NODE_ENV: 'production',
+      LOCAL_CHECKOUT_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_KEY_PREFIX: RL_PREFIX,
+    },
   });
 }
 
@@ -31,7 +40,16 @@ function exitOf(proc: ChildProcess): Promise<number | null> {
 describe('the server process on the embedded database', () => {
   it('refuses to boot in production without Stripe keys unless LOCAL_CHECKOUT_DEMO=true', async () => {
     const proc = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-boot-')), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: '', STRIPE_SECRET_KEY: '' },
+      env: {
+        ...process.env,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-boot-')),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: '',
+        NODE_ENV: 'production',
+        LOCAL_CHECKOUT_DEMO: '',
+        STRIPE_SECRET_KEY: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -91,7 +109,7 @@ describe('the server process on the embedded database', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ featuredWorlds(limit: 100) { id imageUrl } }' }),
-      }).then((r) => r.json());
+      }).then((r) => r.json() as Promise<{ data: { featuredWorlds: unknown } }>);
       const featured = worlds.data.featuredWorlds as Array<{ id: string; imageUrl: string | null }>;
       expect(featured.length).toBeGreaterThanOrEqual(12); // seeded once, not twice
       expect(featured.length).toBeLessThan(24);
@@ -147,7 +165,12 @@ describe('npm start in a terminal', () => {
   it('a SIGTERM to the start wrapper alone (a supervisor) still stops the server cleanly', async () => {
     const run = await npmStart();
     // The wrapper is `node scripts/start.mjs`, a child of npm through a shell (`sh -c node scripts/start.mjs`).
-    const wrapper = Number(execFileSync('pgrep', ['-g', String(run.proc.pid), '-f', '^node scripts/start.mjs']).toString().trim().split('\n')[0]);
+    const wrapper = Number(
+      execFileSync('pgrep', ['-g', String(run.proc.pid), '-f', '^node scripts/start.mjs'])
+        .toString()
+        .trim()
+        .split('\n')[0],
+    );
     expect(wrapper).toBeGreaterThan(0);
     process.kill(wrapper, 'SIGTERM');
     await closed(run.proc);

@@ -18,17 +18,74 @@ type Step = { result: CommitInput['result']; preMission?: string; summary?: Comm
 
 const STORY: Step[] = [
   // No mission yet: one generated before the chapter; stats raised, a setting arrives.
-  { preMission: 'Find the lost compass', result: { text: 'The harbour wakes.', choices: ['Ask the harbourmaster', 'Board the ship', 'Wait'], statIncreases: { strength: 1, charisma: 2 }, newSetting: 'A misty harbour at dawn.', missionCompleted: false, newMission: null } },
+  {
+    preMission: 'Find the lost compass',
+    result: {
+      text: 'The harbour wakes.',
+      choices: ['Ask the harbourmaster', 'Board the ship', 'Wait'],
+      statIncreases: { strength: 1, charisma: 2 },
+      newSetting: 'A misty harbour at dawn.',
+      missionCompleted: false,
+      newMission: null,
+    },
+  },
   // Completes the mission and brings the next one.
-  { result: { text: 'The compass is found.', choices: ['Climb', 'Rest', 'Run'], statIncreases: { agility: 3 }, newSetting: null, missionCompleted: true, newMission: 'Reach the lighthouse' } },
+  {
+    result: {
+      text: 'The compass is found.',
+      choices: ['Climb', 'Rest', 'Run'],
+      statIncreases: { agility: 3 },
+      newSetting: null,
+      missionCompleted: true,
+      newMission: 'Reach the lighthouse',
+    },
+  },
   // A new mission while one is active completes the active one (SPEC §4); a stat at its cap stays.
-  { result: { text: 'The lighthouse looms.', choices: ['Enter', 'Knock', 'Leave'], statIncreases: { intellect: 3, wisdom: 1 }, newSetting: 'The lighthouse stairwell.', missionCompleted: false, newMission: 'Light the lamp' } },
+  {
+    result: {
+      text: 'The lighthouse looms.',
+      choices: ['Enter', 'Knock', 'Leave'],
+      statIncreases: { intellect: 3, wisdom: 1 },
+      newSetting: 'The lighthouse stairwell.',
+      missionCompleted: false,
+      newMission: 'Light the lamp',
+    },
+  },
   // Completes it with nothing after; the rolling summary folds the first two chapters.
-  { summary: { summary: 'Ayla found the compass and reached the lighthouse.', through: 1, expectedThrough: -1 }, result: { text: 'The lamp burns.', choices: ['Look out', 'Descend', 'Sleep'], statIncreases: {}, newSetting: null, missionCompleted: true, newMission: null } },
+  {
+    summary: { summary: 'Ayla found the compass and reached the lighthouse.', through: 1, expectedThrough: -1 },
+    result: {
+      text: 'The lamp burns.',
+      choices: ['Look out', 'Descend', 'Sleep'],
+      statIncreases: {},
+      newSetting: null,
+      missionCompleted: true,
+      newMission: null,
+    },
+  },
   // No mission again: the one generated first is completed by the same chapter.
-  { preMission: 'Sail north', result: { text: 'North, at once.', choices: ['Steer', 'Sing', 'Sleep'], statIncreases: { endurance: 2 }, newSetting: 'Open sea.', missionCompleted: true, newMission: null } },
+  {
+    preMission: 'Sail north',
+    result: {
+      text: 'North, at once.',
+      choices: ['Steer', 'Sing', 'Sleep'],
+      statIncreases: { endurance: 2 },
+      newSetting: 'Open sea.',
+      missionCompleted: true,
+      newMission: null,
+    },
+  },
 ];
-const OTHER: Step = { result: { text: 'Something else entirely.', choices: ['A', 'B', 'C'], statIncreases: { charisma: 3, wisdom: 3 }, newSetting: 'Elsewhere.', missionCompleted: true, newMission: 'A different mission' } };
+const OTHER: Step = {
+  result: {
+    text: 'Something else entirely.',
+    choices: ['A', 'B', 'C'],
+    statIncreases: { charisma: 3, wisdom: 3 },
+    newSetting: 'Elsewhere.',
+    missionCompleted: true,
+    newMission: 'A different mission',
+  },
+};
 
 const STATS = { strength: 12, agility: 10, endurance: 11, intellect: 19, wisdom: 9, charisma: 13 };
 
@@ -87,7 +144,9 @@ async function commit(characterId: string, index: number, step: Step, path: 'one
 /** The story as a player could ever see it, with generated ids and times replaced by what they name. */
 async function snapshot(characterId: string) {
   const ds = t.app.db.dataSource;
-  const [c] = (await ds.query(`SELECT stats, current_setting, story_summary, summary_through_index FROM characters WHERE id = $1`, [characterId])) as Array<Record<string, unknown>>;
+  const [c] = (await ds.query(`SELECT stats, current_setting, story_summary, summary_through_index FROM characters WHERE id = $1`, [characterId])) as Array<
+    Record<string, unknown>
+  >;
   const missions = (await ds.query(
     `SELECT id, objective, status, started_at_chapter, completed_at_chapter, completed_at IS NOT NULL AS has_completed_at FROM missions WHERE character_id = $1 ORDER BY started_at_chapter, created_at`,
     [characterId],
@@ -98,7 +157,9 @@ async function snapshot(characterId: string) {
        FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`,
     [characterId],
   )) as Array<Record<string, unknown> & { mission_effects: MissionEffects }>;
-  const failedOrGenerating = (await ds.query(`SELECT COUNT(*)::int AS n FROM chapters WHERE character_id = $1 AND status <> 'complete'`, [characterId])) as Array<{ n: number }>;
+  const failedOrGenerating = (await ds.query(`SELECT COUNT(*)::int AS n FROM chapters WHERE character_id = $1 AND status <> 'complete'`, [
+    characterId,
+  ])) as Array<{ n: number }>;
   return {
     character: c,
     chapters: chapters.map(({ mission_effects: e, ...rest }) => ({
@@ -132,7 +193,7 @@ describe('one chapter-commit rule', () => {
       story_summary: 'Ayla found the compass and reached the lighthouse.',
       summary_through_index: 1,
     });
-    expect(s.chapters[2]!.stat_increases).toEqual({ intellect: 1, wisdom: 1 });
+    expect((s.chapters[2] as Record<string, unknown>).stat_increases).toEqual({ intellect: 1, wisdom: 1 });
     expect(s.missions).toEqual([
       { objective: 'Find the lost compass', status: 'completed', started_at_chapter: 0, completed_at_chapter: 1, has_completed_at: true },
       { objective: 'Reach the lighthouse', status: 'completed', started_at_chapter: 1, completed_at_chapter: 2, has_completed_at: true },
@@ -167,10 +228,23 @@ describe('one chapter-commit rule', () => {
     const stale = await stateOf(id);
     // The player edits the mission between the chapter's start and its commit: a new active mission.
     await t.app.db.dataSource.query(`UPDATE missions SET status = 'completed', completed_at = now() WHERE character_id = $1`, [id]);
-    await t.app.db.dataSource.query(`INSERT INTO missions (character_id, objective, started_at, status) VALUES ($1, 'Edited by the player', now(), 'active')`, [id]);
+    await t.app.db.dataSource.query(`INSERT INTO missions (character_id, objective, started_at, status) VALUES ($1, 'Edited by the player', now(), 'active')`, [
+      id,
+    ]);
     const outcome = await commitChapter(
       t.app.db.dataSource,
-      { characterId: id, chapterId: row.id, index: 1, take: row.take, action: 'action 1', createdAt: row.createdAt, mode: 'next', result: STORY[1]!.result, preMission: null, summary: null },
+      {
+        characterId: id,
+        chapterId: row.id,
+        index: 1,
+        take: row.take,
+        action: 'action 1',
+        createdAt: row.createdAt,
+        mode: 'next',
+        result: STORY[1]!.result,
+        preMission: null,
+        summary: null,
+      },
       stale,
     );
     // The locking path planned from the state it read: the mission completed is the edited one.

@@ -17,13 +17,31 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const START = /* GraphQL */ `
-  mutation Start($input: GenerateChapterInput!) { startChapter(input: $input) { chapterId index take joined } }
+  mutation Start($input: GenerateChapterInput!) {
+    startChapter(input: $input) {
+      chapterId
+      index
+      take
+      joined
+    }
+  }
 `;
 const STREAM = /* GraphQL */ `
   subscription S($characterId: ID!, $chapterId: ID) {
     chapterStream(characterId: $characterId, chapterId: $chapterId) {
-      chapterId status offset delta errorCode
-      result { newChapter { id text } updatedStats newIncreases }
+      chapterId
+      status
+      offset
+      delta
+      errorCode
+      result {
+        newChapter {
+          id
+          text
+        }
+        updatedStats
+        newIncreases
+      }
     }
   }
 `;
@@ -31,8 +49,19 @@ const STREAM = /* GraphQL */ `
 const PLAY = /* GraphQL */ `
   subscription P($input: GenerateChapterInput!) {
     playChapter(input: $input) {
-      chapterId status offset delta errorCode
-      result { newChapter { id text } updatedStats newIncreases }
+      chapterId
+      status
+      offset
+      delta
+      errorCode
+      result {
+        newChapter {
+          id
+          text
+        }
+        updatedStats
+        newIncreases
+      }
     }
   }
 `;
@@ -57,7 +86,11 @@ function wsClient(token: string): Client {
 }
 
 /** Subscribes and collects events; `untilEvents` resolves once n events arrived, `until` once a condition holds. */
-function follow(client: Client, variables: Record<string, unknown>, op: { query: string; field: 'chapterStream' | 'playChapter' } = { query: STREAM, field: 'chapterStream' }) {
+function follow(
+  client: Client,
+  variables: Record<string, unknown>,
+  op: { query: string; field: 'chapterStream' | 'playChapter' } = { query: STREAM, field: 'chapterStream' },
+) {
   const events: Ev[] = [];
   const waiters: Array<{ ok: () => boolean; resolve: () => void }> = [];
   let error: unknown = null;
@@ -69,7 +102,11 @@ function follow(client: Client, variables: Record<string, unknown>, op: { query:
         next: (v) => {
           if (v.errors) error = v.errors;
           if (v.data) events.push(v.data[op.field]!);
-          for (const w of [...waiters]) if (w.ok()) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+          for (const w of [...waiters]) {
+            if (!w.ok()) continue;
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve();
+          }
         },
         error: (e) => ((error = e), resolve()),
         complete: () => resolve(),
@@ -230,7 +267,9 @@ describe('one chapter at a time per character', () => {
     useStoryAI(t, scriptedAI());
     const p = await player();
     const GEN = `mutation G($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id index } } }`;
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.gql(GEN, { input: { characterId: p.characterId, userChoice: 'Wake up', expectedIndex: 0 } }, p.token)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.gql(GEN, { input: { characterId: p.characterId, userChoice: 'Wake up', expectedIndex: 0 } }, p.token)),
+    );
     const ids = new Set(results.filter((r) => !r.errors).map((r) => r.data!.generateChapter.newChapter.id));
     expect(ids.size).toBe(1);
     for (const r of results) if (r.errors) expect(r.errors[0]!.extensions!.code).toBe('CONFLICT');
@@ -242,7 +281,11 @@ describe('one chapter at a time per character', () => {
     const a = useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
     const s = t.app.services;
     // A second instance on the same database: its own in-memory state, only the database is shared.
-    const b = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI({ streamChapter: (i) => gate.stream(i) }), limiter: s.limiter }, { pollIntervalMs: 20 });
+    const b = new StoryService(
+      s.dataSource,
+      { config: s.config, ai: scriptedAI({ streamChapter: (i) => gate.stream(i) }), limiter: s.limiter },
+      { pollIntervalMs: 20 },
+    );
     const p = await makeCharacter(t, (await signUp(t)).user.id);
     const userId = p.userId;
     const starts = Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).startChapter(userId, { characterId: p.id, userChoice: `Action number ${i}` }, 'next'));
@@ -252,10 +295,12 @@ describe('one chapter at a time per character', () => {
     gate.release(Infinity);
     const out = await Promise.all(
       starts.map((s) =>
-        s.then((h) => h.done).then(
-          (o) => ({ ok: o.chapter.id }),
-          (e: { code?: string }) => ({ err: e.code }),
-        ),
+        s
+          .then((h) => h.done)
+          .then(
+            (o) => ({ ok: o.chapter.id }),
+            (e: { code?: string }) => ({ err: e.code }),
+          ),
       ),
     );
     const oks = out.filter((o): o is { ok: string } => 'ok' in o);
@@ -308,9 +353,14 @@ describe('one chapter at a time per character', () => {
     expect(await firstDone).toBe('CONFLICT');
     const ds = s.dataSource;
     const rows = await ds.getRepository(Chapter).find({ where: { characterId: c.id }, order: { index: 'ASC', take: 'ASC' } });
-    expect(rows.filter((r) => r.status !== 'failed').map((r) => [r.index, r.status, r.isSelected, r.playerChoice])).toEqual([[0, 'complete', true, 'Swim the moat']]);
+    expect(rows.filter((r) => r.status !== 'failed').map((r) => [r.index, r.status, r.isSelected, r.playerChoice])).toEqual([
+      [0, 'complete', true, 'Swim the moat'],
+    ]);
     // Nothing of the first writer's chapter reached the character: stats, setting and missions are the new chapter's.
-    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{ stats: Record<string, number>; current_setting: string | null }>;
+    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{
+      stats: Record<string, number>;
+      current_setting: string | null;
+    }>;
     expect(ch!.stats).toEqual(taken.chapter.statsAfter);
     expect(ch!.current_setting).toBe(taken.chapter.setting);
     const fx = taken.chapter.missionEffects;
@@ -341,7 +391,10 @@ describe('one chapter at a time per character', () => {
       await other.query(`SELECT 1 FROM chapters WHERE id = $1 FOR UPDATE`, [started.chapterId]);
       gate.release(Infinity);
       await waitFor(async () => {
-        const [w] = (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%commit_chapter%'`, [pid])) as Array<{ n: number }>;
+        const [w] = (await ds.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%commit_chapter%'`,
+          [pid],
+        )) as Array<{ n: number }>;
         return w!.n > 0;
       });
       // ...and meanwhile the chapter is given up as abandoned.
@@ -351,7 +404,10 @@ describe('one chapter at a time per character', () => {
       await other.release();
     }
     expect(await done).toBe('CONFLICT');
-    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{ stats: Record<string, number>; current_setting: string | null }>;
+    const [ch] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [c.id])) as Array<{
+      stats: Record<string, number>;
+      current_setting: string | null;
+    }>;
     expect(ch).toEqual({ stats: c.stats, current_setting: null });
     expect(await ds.query(`SELECT id FROM missions WHERE character_id = $1`, [c.id])).toEqual([]);
     expect((await ds.getRepository(Chapter).findBy({ characterId: c.id })).map((r) => r.status)).toEqual(['failed']);

@@ -63,7 +63,13 @@ describe('Character Card V3 export and V2/V3 import', () => {
     expect(v3).toMatchObject({ spec: 'chara_card_v3', spec_version: '3.0', data: { name: 'Mira Vale', group_only_greetings: [] } });
     expect(v2).toMatchObject({ spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mira Vale' } });
     const ext = characterPayload(w.body.world.id);
-    expect(v3.data.extensions.taleforge).toEqual({ stats: ext.stats, traits: ext.traits, strengths: ext.strengths, weaknesses: ext.weaknesses, special: ext.special });
+    expect(v3.data.extensions.taleforge).toEqual({
+      stats: ext.stats,
+      traits: ext.traits,
+      strengths: ext.strengths,
+      weaknesses: ext.weaknesses,
+      special: ext.special,
+    });
 
     const json = await t.rest('GET', `/api/characters/${saved.body.id}/card.json`, undefined, me.accessToken);
     expect(json.body.spec).toBe('chara_card_v3');
@@ -74,7 +80,14 @@ describe('Character Card V3 export and V2/V3 import', () => {
     const other = await signUp(t);
     const imported = await importMultipart(other.accessToken, AETHERMOOR, png);
     expect(imported.status).toBe(201);
-    expect(imported.body.character).toMatchObject({ name: 'Mira Vale', world_id: AETHERMOOR, stats: ext.stats, traits: ext.traits, strengths: ext.strengths, special: ext.special });
+    expect(imported.body.character).toMatchObject({
+      name: 'Mira Vale',
+      world_id: AETHERMOOR,
+      stats: ext.stats,
+      traits: ext.traits,
+      strengths: ext.strengths,
+      special: ext.special,
+    });
     expect(imported.body.character.description).toBe(ext.description);
   });
 
@@ -162,7 +175,18 @@ describe('stats are the six names, 1–20, on every path that writes a character
       expect([JSON.stringify(stats), r.status, r.body.code]).toEqual([JSON.stringify(stats), 400, 'BAD_USER_INPUT']);
       const g = await t.gql(
         `mutation($input: SaveCharacterInput!) { saveCharacter(input: $input) { id } }`,
-        { input: { name: 'Mira', worldId: AETHERMOOR, stats, description: 'd', traits: [], strengths: [], weaknesses: [], special: { name: 'n', description: 'd' } } },
+        {
+          input: {
+            name: 'Mira',
+            worldId: AETHERMOOR,
+            stats,
+            description: 'd',
+            traits: [],
+            strengths: [],
+            weaknesses: [],
+            special: { name: 'n', description: 'd' },
+          },
+        },
         me.accessToken,
       );
       expect(g.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
@@ -174,7 +198,12 @@ describe('stats are the six names, 1–20, on every path that writes a character
     const me = await signUp(t);
     const ok = await t.rest('POST', '/api/profile/insert-characters', characterPayload(AETHERMOOR), me.accessToken);
     expect(ok.status).toBe(201);
-    const partial = await t.rest('POST', '/api/profile/insert-characters', { ...characterPayload(AETHERMOOR), stats: { Strength: 20, AGILITY: 1 } }, me.accessToken);
+    const partial = await t.rest(
+      'POST',
+      '/api/profile/insert-characters',
+      { ...characterPayload(AETHERMOOR), stats: { Strength: 20, AGILITY: 1 } },
+      me.accessToken,
+    );
     expect(partial.status).toBe(201);
     const [row] = await t.app.db.dataSource.query(`SELECT stats FROM characters WHERE id = $1`, [partial.body.id]);
     expect(row.stats).toEqual({ strength: 20, agility: 1, endurance: 10, intellect: 10, wisdom: 10, charisma: 10 });

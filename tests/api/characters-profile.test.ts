@@ -55,7 +55,13 @@ describe('characters over REST', () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     for (const f of SAVED) expect(list.body[0]).toHaveProperty(f);
-    expect(list.body[0]).toMatchObject({ id: saved.body.id, name: 'Mira Vale', world_id: AETHERMOOR, world_name: 'Aethermoor', traits: ['Bold', 'Curious', 'Loyal'] });
+    expect(list.body[0]).toMatchObject({
+      id: saved.body.id,
+      name: 'Mira Vale',
+      world_id: AETHERMOOR,
+      world_name: 'Aethermoor',
+      traits: ['Bold', 'Curious', 'Loyal'],
+    });
     expect(list.body[0].description).toContain('\n\n'); // line breaks are kept
     const del = await t.rest('DELETE', `/api/profile/characters/${saved.body.id}`, undefined, token);
     expect(del.status).toBe(200);
@@ -77,7 +83,12 @@ describe('characters over REST', () => {
     const partial = await t.rest('POST', '/api/profile/', { skills: 'Fencing', personalityTraits: '', freeTime: 'Reading' }, token);
     expect(partial.status).toBe(400);
     expect(partial.body.error).toBe('Please fill in all required fields');
-    const ok = await t.rest('POST', '/api/profile/', { skills: 'Fencing and climbing', personalityTraits: 'stubborn, curious', freeTime: 'Reading maps', pastTimes: 'Chess' }, token);
+    const ok = await t.rest(
+      'POST',
+      '/api/profile/',
+      { skills: 'Fencing and climbing', personalityTraits: 'stubborn, curious', freeTime: 'Reading maps', pastTimes: 'Chess' },
+      token,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.success).toBe(true);
     const profile = await t.rest('GET', '/api/profile/character-profile', undefined, token);
@@ -146,7 +157,18 @@ describe('the same over GraphQL', () => {
     expect(c.username).toBe('Kade');
     const s = await t.gql(
       `mutation($input: SaveCharacterInput!) { saveCharacter(input: $input) { ${CHARACTER} } }`,
-      { input: { name: c.username, worldId: AETHERMOOR, stats: c.stats, description: c.description, traits: c.traits, strengths: c.strengths, weaknesses: c.weaknesses, special: c.special } },
+      {
+        input: {
+          name: c.username,
+          worldId: AETHERMOOR,
+          stats: c.stats,
+          description: c.description,
+          traits: c.traits,
+          strengths: c.strengths,
+          weaknesses: c.weaknesses,
+          special: c.special,
+        },
+      },
       token,
     );
     expect(s.errors).toBeUndefined();
@@ -189,7 +211,11 @@ describe('the same over GraphQL', () => {
       token,
     );
     expect(saved.data!.saveCharacterProfile).toEqual({ skills: 'Archery', pastTimes: '' });
-    const spawned = await t.gql(`mutation { spawnCharacterFromProfile(input: { worldDescription: "A desert of glass.", username: "Sol" }) { username stats } }`, {}, token);
+    const spawned = await t.gql(
+      `mutation { spawnCharacterFromProfile(input: { worldDescription: "A desert of glass.", username: "Sol" }) { username stats } }`,
+      {},
+      token,
+    );
     expect(spawned.data!.spawnCharacterFromProfile.username).toBe('Sol');
 
     expect((await t.gql(`{ settings { immersiveUi readingLevel } }`, {}, token)).data!.settings).toEqual({ immersiveUi: false, readingLevel: 8 });

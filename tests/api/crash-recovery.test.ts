@@ -84,10 +84,20 @@ describe('kill -9 mid-generation, then restart on the same data', () => {
     const characterId = saved.body.id as string;
 
     // Both generations start and wait on the model, which never answers.
-    void call(first.url, 'GET', `/api/characters/generate?worldDescription=${encodeURIComponent('A city of canals and clockwork.')}&username=Vell&answers=%5B%5D&questions=%5B%5D`, undefined, token).catch(() => undefined);
+    void call(
+      first.url,
+      'GET',
+      `/api/characters/generate?worldDescription=${encodeURIComponent('A city of canals and clockwork.')}&username=Vell&answers=%5B%5D&questions=%5B%5D`,
+      undefined,
+      token,
+    ).catch(() => undefined);
     void call(first.url, 'POST', '/api/stories/generate-chapter', { characterId, userChoice: 'I open the door.' }, token).catch(() => undefined);
     await waitFor(async () => (await call(first.url, 'GET', '/api/subscription/status', undefined, token)).body.credits === 7, 'the debit', 20_000);
-    await waitFor(async () => (await gql(first.url, STORY, { id: characterId }, token)).data?.character.storyline.generatingChapterId, 'the chapter to be generating', 20_000);
+    await waitFor(
+      async () => (await gql(first.url, STORY, { id: characterId }, token)).data?.character.storyline.generatingChapterId,
+      'the chapter to be generating',
+      20_000,
+    );
 
     first.proc.kill('SIGKILL');
     await new Promise((r) => first.proc.once('exit', r));

@@ -41,9 +41,10 @@ describe('concurrent character generation', () => {
     expect(await balanceOf(t, me.user.id)).toBe(0);
     const sums = await ledgerSums(me.user.id);
     expect(sums).toEqual({ signup_grant: { n: 1, total: 9 }, character_generate: { n: 3, total: -9 } });
-    const latest = await t.app.db.dataSource.query(`SELECT balance_after FROM credit_transactions WHERE user_id = $1 ORDER BY created_at DESC, balance_after ASC LIMIT 1`, [
-      me.user.id,
-    ]);
+    const latest = await t.app.db.dataSource.query(
+      `SELECT balance_after FROM credit_transactions WHERE user_id = $1 ORDER BY created_at DESC, balance_after ASC LIMIT 1`,
+      [me.user.id],
+    );
     expect(latest[0].balance_after).toBe(0);
   });
 

@@ -15,7 +15,10 @@ afterAll(() => t?.close());
 const pendingRows = async (userId: string) =>
   (await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM pending_charges WHERE user_id = $1`, [userId]))[0].n as number;
 const age = (txId: string, seconds: number) =>
-  t.app.db.dataSource.query(`UPDATE pending_charges SET created_at = now() - make_interval(secs => $2::double precision) WHERE transaction_id = $1`, [txId, seconds]);
+  t.app.db.dataSource.query(`UPDATE pending_charges SET created_at = now() - make_interval(secs => $2::double precision) WHERE transaction_id = $1`, [
+    txId,
+    seconds,
+  ]);
 
 it('a charge left pending past the limit is refunded exactly once, even by racing sweeps, and shows in the ledger', async () => {
   const p = await signUp(t);
@@ -49,13 +52,23 @@ it('a charge left pending past the limit is refunded exactly once, even by racin
 
 it('a generation that answers settles its charge; one that fails refunds it; neither stays pending', async () => {
   const p = await signUp(t);
-  const r = await t.rest('GET', `/api/characters/generate?worldDescription=${encodeURIComponent('A drowned city of bells and salt.')}&username=Mira&answers=%5B%5D&questions=%5B%5D`, undefined, p.accessToken);
+  const r = await t.rest(
+    'GET',
+    `/api/characters/generate?worldDescription=${encodeURIComponent('A drowned city of bells and salt.')}&username=Mira&answers=%5B%5D&questions=%5B%5D`,
+    undefined,
+    p.accessToken,
+  );
   expect(r.status).toBe(200);
   expect(await pendingRows(p.user.id)).toBe(0);
   expect(await balanceOf(t, p.user.id)).toBe(7);
   const failing = jest.spyOn(t.app.services.ai, 'generateCharacter').mockRejectedValueOnce(new Error('model down'));
   try {
-    const f = await t.rest('GET', `/api/characters/generate?worldDescription=${encodeURIComponent('A drowned city of bells and salt.')}&username=Mira&answers=%5B%5D&questions=%5B%5D`, undefined, p.accessToken);
+    const f = await t.rest(
+      'GET',
+      `/api/characters/generate?worldDescription=${encodeURIComponent('A drowned city of bells and salt.')}&username=Mira&answers=%5B%5D&questions=%5B%5D`,
+      undefined,
+      p.accessToken,
+    );
     expect(f.status).toBeGreaterThanOrEqual(400);
   } finally {
     failing.mockRestore();

@@ -68,7 +68,7 @@ function cuttableProxy(target: URL) {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}` },
       body: JSON.stringify({ query: '{ myCharacters { id } }' }),
     });
-    const body = await gql.json();
+    const body = (await gql.json()) as { errors?: Array<{ message: string; extensions?: { code?: string } }> };
     expect(Number(gql.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE');
     expect(body.errors?.[0].message).not.toMatch(/Internal server error/);

@@ -9,13 +9,19 @@ export const WORLD_DESCRIPTION =
   'and an old lighthouse keeper knows the way to the drowned kingdom below the clouds.';
 
 export async function pngBytes(width = 32, height = 32): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } })
+    .png()
+    .toBuffer();
 }
 export async function jpegBytes(width = 32, height = 32): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 140, b: 90 } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 140, b: 90 } } })
+    .jpeg()
+    .toBuffer();
 }
 export async function webpBytes(width = 32, height = 32): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 40, b: 190 } } }).webp().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 40, b: 190 } } })
+    .webp()
+    .toBuffer();
 }
 
 export interface UploadFile {
@@ -76,9 +82,4 @@ export function characterPayload(worldId: string, name = 'Mira Vale') {
     special: { name: 'Windstep', description: 'Once per scene she can run along a gust of wind.' },
     created_at: new Date().toISOString(),
   };
-}
-
-/** Adds credits directly (tests only): the ledger row keeps the sums honest. */
-export async function grant(t: TestApp, userId: string, amount: number): Promise<void> {
-  await t.app.db.dataSource.transaction((m) => t.app.services.credits.grantIn(m, userId, amount, 'test_grant'));
 }

@@ -106,34 +106,76 @@ describe('REST: bad values in every field are refused with a code and write noth
   it.each([
     ['worldDescription', fc.oneof(blank, oversized(1200), hostileText)],
     ['username', fc.oneof(blank, oversized(60), hostileText, fc.constantFrom(...SQL))],
-    ['answers', fc.oneof(fc.constantFrom('not json', '{"a":1}', '"text"', '[1,2]', '[null]'), oversized(1000).map((s) => JSON.stringify([s])), hostileText.map((s) => JSON.stringify([s])))],
-    ['questions', fc.oneof(fc.constantFrom('[', '42', '[{}]'), hostileText.map((s) => JSON.stringify([s])), fc.constant(JSON.stringify(Array(11).fill('Q?'))))],
+    [
+      'answers',
+      fc.oneof(
+        fc.constantFrom('not json', '{"a":1}', '"text"', '[1,2]', '[null]'),
+        oversized(1000).map((s) => JSON.stringify([s])),
+        hostileText.map((s) => JSON.stringify([s])),
+      ),
+    ],
+    [
+      'questions',
+      fc.oneof(
+        fc.constantFrom('[', '42', '[{}]'),
+        hostileText.map((s) => JSON.stringify([s])),
+        fc.constant(JSON.stringify(Array(11).fill('Q?'))),
+      ),
+    ],
   ])('characters/generate %s (charges nothing)', async (field, arb) => {
-    await expectRefusedWritesNothing(`generate ${field}`, arb, async (v) => {
-      const q = new URLSearchParams({ worldDescription: 'A sky world.', questions: '["Why?"]', answers: '["Gold"]', username: 'Mira', [field]: String(v) });
-      const r = await t.rest('GET', `/api/characters/generate?${q}`, undefined, me.accessToken);
-      return { status: r.status, code: r.body?.code };
-    }, 12);
+    await expectRefusedWritesNothing(
+      `generate ${field}`,
+      arb,
+      async (v) => {
+        const q = new URLSearchParams({ worldDescription: 'A sky world.', questions: '["Why?"]', answers: '["Gold"]', username: 'Mira', [field]: String(v) });
+        const r = await t.rest('GET', `/api/characters/generate?${q}`, undefined, me.accessToken);
+        return { status: r.status, code: r.body?.code };
+      },
+      12,
+    );
   });
 
   it.each([
     ['name', badName(60)],
     ['world_id', fc.constantFrom<unknown>(null, '', 'not-a-uuid', 42, "' OR 1=1 --", '00000000-0000-4000-8000-000000000000')],
-    ['stats', fc.oneof(fc.constantFrom<unknown>('strong', 42, [1, 2], { strength: 'ten' }, { strength: 1e9 }, { '<b>': 1 }, { strength: -1 }, { s: 1.5 }), fc.constant(Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`s${i}`, 1]))))],
+    [
+      'stats',
+      fc.oneof(
+        fc.constantFrom<unknown>('strong', 42, [1, 2], { strength: 'ten' }, { strength: 1e9 }, { '<b>': 1 }, { strength: -1 }, { s: 1.5 }),
+        fc.constant(Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`s${i}`, 1]))),
+      ),
+    ],
     ['description', badRequiredText(4000)],
     ['traits', badList(200)],
     ['strengths', badList(200)],
     ['weaknesses', badList(200)],
-    ['special', fc.constantFrom<unknown>('Windstep', 42, [1], { name: '<script>x</script>', description: 'd' }, { name: 'n', description: 'x'.repeat(1001) }, { name: 5, description: 'd' })],
+    [
+      'special',
+      fc.constantFrom<unknown>(
+        'Windstep',
+        42,
+        [1],
+        { name: '<script>x</script>', description: 'd' },
+        { name: 'n', description: 'x'.repeat(1001) },
+        { name: 5, description: 'd' },
+      ),
+    ],
   ])('insert-characters %s', async (field, arb) => {
-    await expectRefusedWritesNothing(`insert-characters ${field}`, arb, (v) => rest('POST', '/api/profile/insert-characters')({ ...characterPayload(AETHERMOOR), [field]: v }));
+    await expectRefusedWritesNothing(`insert-characters ${field}`, arb, (v) =>
+      rest('POST', '/api/profile/insert-characters')({ ...characterPayload(AETHERMOOR), [field]: v }),
+    );
   });
 
   it('delete-character with hostile ids', async () => {
-    await expectRefusedWritesNothing('delete', fc.constantFrom("1' OR '1'='1", '%', '..', 'x'.repeat(500), AETHERMOOR), async (v) => {
-      const r = await t.rest('DELETE', `/api/profile/characters/${encodeURIComponent(String(v))}`, undefined, me.accessToken);
-      return { status: r.status, code: r.body?.code };
-    }, 5);
+    await expectRefusedWritesNothing(
+      'delete',
+      fc.constantFrom("1' OR '1'='1", '%', '..', 'x'.repeat(500), AETHERMOOR),
+      async (v) => {
+        const r = await t.rest('DELETE', `/api/profile/characters/${encodeURIComponent(String(v))}`, undefined, me.accessToken);
+        return { status: r.status, code: r.body?.code };
+      },
+      5,
+    );
   });
 
   const profile = { skills: 'Sailing', personalityTraits: 'Bold', freeTime: 'Fishing', pastTimes: 'Chess' };
@@ -148,7 +190,7 @@ describe('REST: bad values in every field are refused with a code and write noth
 
   it.each([
     ['immersiveUI', fc.constantFrom<unknown>('true', 1, 'on', [], {})],
-    ['readingLevel', fc.constantFrom<unknown>(0, 13, -1, 8.5, '8', true, null === null ? 1e9 : 0)],
+    ['readingLevel', fc.constantFrom<unknown>(0, 13, -1, 8.5, '8', true, 1e9)],
   ])('save-settings %s', async (field, arb) => {
     await expectRefusedWritesNothing(`settings ${field}`, arb, (v) => rest('POST', '/api/profile/save-settings')({ immersiveUI: false, [field]: v }));
   });
@@ -161,7 +203,13 @@ describe('REST: bad values in every field are refused with a code and write noth
   });
 
   it('non-object JSON bodies are refused', async () => {
-    for (const path of ['/api/support/insert', '/api/profile/', '/api/profile/save-settings', '/api/profile/insert-characters', '/api/worlds/generate-questions']) {
+    for (const path of [
+      '/api/support/insert',
+      '/api/profile/',
+      '/api/profile/save-settings',
+      '/api/profile/insert-characters',
+      '/api/worlds/generate-questions',
+    ]) {
       for (const b of ['[]', '"text"', '42', '{"a":']) {
         const r = await t.rest('POST', path, b, me.accessToken, { 'content-type': 'application/json' });
         expect(r.status).toBe(400);
@@ -210,7 +258,11 @@ describe('uploads: sniffed from the bytes, capped at 5 MB, re-encoded', () => {
   it('GraphQL: a data URL that is not an image, or over 5 MB, is refused', async () => {
     const before = await footprint();
     const q = `mutation($image: String) { submitWorld(input: { name: "Skyreach", description: "A sky world.", questions: ["Q?"], image: $image }) { id } }`;
-    for (const image of ['data:image/png;base64,aGVsbG8=', 'javascript:alert(1)', `data:image/png;base64,${Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64')}`]) {
+    for (const image of [
+      'data:image/png;base64,aGVsbG8=',
+      'javascript:alert(1)',
+      `data:image/png;base64,${Buffer.alloc(5 * 1024 * 1024 + 10).toString('base64')}`,
+    ]) {
       const r = await t.gql(q, { image }, me.accessToken);
       expect(['BAD_USER_INPUT', 'PAYLOAD_TOO_LARGE']).toContain(r.errors?.[0].extensions?.code);
     }
@@ -225,12 +277,22 @@ describe('GraphQL: wrong types and hostile values are coded errors', () => {
     // (GraphQL itself coerces a lone string to a one-item list, so only list-shaped values are bad here.)
     [
       `mutation($v: [String!]!) { submitWorld(input: { name: "Skyreach", description: "A sky world.", questions: $v }) { id } }`,
-      fc.oneof(fc.constant([]), fc.constant(['', 'Second?']), fc.constant([1, 2]), oversized(300).map((s) => [s]), hostileText.map((s) => [s]), fc.constant(Array(11).fill('Q?'))),
+      fc.oneof(
+        fc.constant([]),
+        fc.constant(['', 'Second?']),
+        fc.constant([1, 2]),
+        oversized(300).map((s) => [s]),
+        hostileText.map((s) => [s]),
+        fc.constant(Array(11).fill('Q?')),
+      ),
     ],
     [`mutation($v: String!) { submitSupportMessage(type: "bug", message: $v) }`, badRequiredText(5000)],
     [`mutation($v: Int) { saveSettings(input: { readingLevel: $v }) { readingLevel } }`, fc.constantFrom<unknown>(0, 13, '8', 1.5, true)],
     [`mutation($v: String!) { saveCharacterProfile(input: { skills: $v, personalityTraits: "Bold", freeTime: "Fishing" }) { skills } }`, badRequiredText(2000)],
-    [`mutation($v: JSONObject!) { saveCharacter(input: { name: "Mira", worldId: "${AETHERMOOR}", stats: $v, description: "d", traits: [], strengths: [], weaknesses: [], special: { name: "n", description: "d" } }) { id } }`, fc.constantFrom<unknown>('x', 1, [1], { a: 'b' }, { a: 1e6 })],
+    [
+      `mutation($v: JSONObject!) { saveCharacter(input: { name: "Mira", worldId: "${AETHERMOOR}", stats: $v, description: "d", traits: [], strengths: [], weaknesses: [], special: { name: "n", description: "d" } }) { id } }`,
+      fc.constantFrom<unknown>('x', 1, [1], { a: 'b' }, { a: 1e6 }),
+    ],
   ])('%s', async (query, arb) => {
     const before = await footprint();
     await fc.assert(

@@ -23,7 +23,12 @@ const onServices = Boolean(databaseUrl && redisUrl);
 const skipReason = 'SKIPPED: set DATABASE_URL (PostgreSQL) and REDIS_URL to run it (it restarts those services)';
 
 const GENERATE_CHARACTER = 'mutation($input: GenerateCharacterInput!) { generateCharacter(input: $input) { username } }';
-const CHARACTER_INPUT = { worldDescription: 'A city of canals and clockwork, ruled by guilds.', questions: ['Who are you?'], answers: ['A smuggler'], username: 'Vell' };
+const CHARACTER_INPUT = {
+  worldDescription: 'A city of canals and clockwork, ruled by guilds.',
+  questions: ['Who are you?'],
+  answers: ['A smuggler'],
+  username: 'Vell',
+};
 const GENERATE_CHAPTER = 'mutation($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id index text } } }';
 
 describe('the story AI times out', () => {
@@ -102,20 +107,18 @@ function pgRunning(): boolean {
     const p = await signUp(t);
     const c = await makeCharacter(t, p.user.id);
     const committed = new Map<number, { id: string; text: string }>();
-    let failures = 0;
     let stop = false;
 
     // Load: a player writing chapters back to back, and readers of their status.
     const writer = (async () => {
       while (!stop) {
         const index = committed.size;
-        const r = await t.gql(GENERATE_CHAPTER, { input: { characterId: c.id, userChoice: index === 0 ? null : `Step ${index}`, expectedIndex: index } }, p.accessToken).catch(() => null);
+        const r = await t
+          .gql(GENERATE_CHAPTER, { input: { characterId: c.id, userChoice: index === 0 ? null : `Step ${index}`, expectedIndex: index } }, p.accessToken)
+          .catch(() => null);
         const ch = r?.data?.generateChapter?.newChapter;
         if (ch) committed.set(ch.index, { id: ch.id, text: ch.text });
-        else {
-          failures++;
-          await sleep(100);
-        }
+        else await sleep(100);
       }
     })();
     const readers = Array.from({ length: 4 }, async () => {
@@ -139,7 +142,9 @@ function pgRunning(): boolean {
     }
 
     // Every chapter an answer said was committed is in the story, unchanged and in order.
-    const rows = (await t.app.db.dataSource.query(`SELECT id, "index", text FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`, [c.id])) as Array<{
+    const rows = (await t.app.db.dataSource.query(`SELECT id, "index", text FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`, [
+      c.id,
+    ])) as Array<{
       id: string;
       index: number;
       text: string;
@@ -209,11 +214,15 @@ async function startRedis(): Promise<void> {
     execSync(REDIS_START, { stdio: 'pipe', timeout: 15_000 });
     await waitFor(redisUp, 'Redis to answer again', 10_000);
     // The same socket, no reconnect by the client: the instance re-subscribes and events flow again.
-    await waitFor(async () => {
-      await t.app.services.credits.spend(p.user.id, 1, 'character_generate');
-      await sleep(300);
-      return live!.values.some((v) => v.data?.subscriptionChanged?.credits !== undefined && v.data.subscriptionChanged.credits <= 7);
-    }, 'a live credits event after Redis returned', 20_000);
+    await waitFor(
+      async () => {
+        await t.app.services.credits.spend(p.user.id, 1, 'character_generate');
+        await sleep(300);
+        return live!.values.some((v) => v.data?.subscriptionChanged?.credits !== undefined && v.data.subscriptionChanged.credits <= 7);
+      },
+      'a live credits event after Redis returned',
+      20_000,
+    );
     expect(live.closeCodes).toEqual([]);
     expect((await t.rest('GET', '/readyz')).body.checks.redis).toBe('ok');
   });

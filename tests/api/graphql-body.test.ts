@@ -15,7 +15,11 @@ afterAll(() => t?.close());
 
 const MISSIONS = `mutation($c: ID!, $m: [MissionHistoryEntryInput!]!) { updateMissionHistory(characterId: $c, missionHistory: $m) { id } }`;
 /** ~7.8 MB of mission history, as the probe sent. */
-const hugeMissions = () => JSON.stringify({ query: MISSIONS, variables: { c: AETHERMOOR, m: Array.from({ length: 26_000 }, (_, i) => ({ objective: `o${i} ${'x'.repeat(280)}`, status: 'active' })) } });
+const hugeMissions = () =>
+  JSON.stringify({
+    query: MISSIONS,
+    variables: { c: AETHERMOOR, m: Array.from({ length: 26_000 }, (_, i) => ({ objective: `o${i} ${'x'.repeat(280)}`, status: 'active' })) },
+  });
 
 async function post(body: string, token?: string) {
   const r = await fetch(`${t.url}/graphql`, {
@@ -47,7 +51,9 @@ it('a signed-in player cannot send a large body to an operation that carries no 
 });
 
 it('a signed-in player submits a world with a 3 MB image through GraphQL; anonymous, the same body is refused', async () => {
-  const png = await sharp({ create: { width: 1100, height: 900, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1100, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .png()
+    .toBuffer();
   expect(png.length).toBeGreaterThan(2_500_000);
   expect(png.length).toBeLessThan(5_000_000);
   const p = await signUp(t);

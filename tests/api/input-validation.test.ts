@@ -40,9 +40,15 @@ describe('bad input gets a clear coded error and writes nothing', () => {
     const r = await t.rest('POST', '/api/auth/v1/signup', huge, undefined, { 'content-type': 'application/json' });
     expect(r.status).toBe(413);
     expect(r.body.error_code).toBe('request_too_large');
-    const g = await t.rest('POST', '/graphql', JSON.stringify({ query: SIGN_UP, variables: { input: { email: 'big@example.com', username: 'Big', password: 'y'.repeat(10 * 1024 * 1024) } } }), undefined, {
-      'content-type': 'application/json',
-    });
+    const g = await t.rest(
+      'POST',
+      '/graphql',
+      JSON.stringify({ query: SIGN_UP, variables: { input: { email: 'big@example.com', username: 'Big', password: 'y'.repeat(10 * 1024 * 1024) } } }),
+      undefined,
+      {
+        'content-type': 'application/json',
+      },
+    );
     expect(g.status).toBe(413);
     expect(g.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await userCount()).toBe(before);

@@ -14,7 +14,14 @@ jest.setTimeout(60_000);
 
 const TEXT =
   'Ayla pushed the heavy door open and stepped into the drowned archive. Water dripped from the vaulted ceiling, and somewhere below the tide breathed in and out like a sleeping animal. She followed the line of lanterns to the reading room, where an old keeper waited with folded hands.\n\n"You came," the keeper said. "Then the map is still within reach." Ayla told him what she had found in the flooded stacks: a name, and a warning scratched into a shelf by someone who had not made it out.';
-const CHAPTER = { text: TEXT, choices: ['Descend into the stacks', 'Ask about the warning', 'Wait for low tide'], statIncreases: [{ stat: 'wisdom', amount: 1 }], newSetting: null, missionCompleted: false, newMission: null };
+const CHAPTER = {
+  text: TEXT,
+  choices: ['Descend into the stacks', 'Ask about the warning', 'Wait for low tide'],
+  statIncreases: [{ stat: 'wisdom', amount: 1 }],
+  newSetting: null,
+  missionCompleted: false,
+  newMission: null,
+};
 
 describe('graceful shutdown', () => {
   let fake: FakeOpenAIServer;
@@ -24,7 +31,10 @@ describe('graceful shutdown', () => {
     fake = new FakeOpenAIServer();
     const baseUrl = await fake.start();
     const base = loadConfig({ NODE_ENV: 'test' });
-    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, timeoutMs: 10_000 }, ops: { ...base.ops, shutdownGraceMs: 10_000, rateLimit: { perIp: 0, perUser: 0, windowSeconds: 60 } } });
+    t = await startTestApp({
+      openai: { ...base.openai, apiKey: 'sk-test', baseUrl, timeoutMs: 10_000 },
+      ops: { ...base.ops, shutdownGraceMs: 10_000, rateLimit: { perIp: 0, perUser: 0, windowSeconds: 60 } },
+    });
   });
   afterAll(async () => {
     if (!closed) await t?.close();
@@ -40,12 +50,20 @@ describe('graceful shutdown', () => {
     const pieces = Array.from({ length: 30 }, (_, i) => json.slice(Math.floor((i * json.length) / 30), Math.floor(((i + 1) * json.length) / 30)));
     fake.push({ kind: 'status', status: 400, body: { error: { message: 'no mission today' } } }, { kind: 'sse', pieces, gapMs: 50 });
 
-    const pending = t.gql('mutation($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id text } } }', { input: { characterId: c.id } }, p.accessToken);
+    const pending = t.gql(
+      'mutation($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { id text } } }',
+      { input: { characterId: c.id } },
+      p.accessToken,
+    );
     // Wait until the chapter is being written (its first text is persisted), then shut down.
-    await waitFor(async () => {
-      const [row] = await t.app.db.dataSource.query(`SELECT text FROM chapters WHERE character_id = $1 AND status = 'generating'`, [c.id]);
-      return row && row.text.length > 0;
-    }, 'the chapter to start streaming', 10_000);
+    await waitFor(
+      async () => {
+        const [row] = await t.app.db.dataSource.query(`SELECT text FROM chapters WHERE character_id = $1 AND status = 'generating'`, [c.id]);
+        return row && row.text.length > 0;
+      },
+      'the chapter to start streaming',
+      10_000,
+    );
     const closing = t.app.close();
     closed = true;
 

@@ -99,7 +99,18 @@ describe('headers', () => {
     expect(viaExpress.status).toBe(200);
     expect(await lane.json()).toEqual(await viaExpress.json());
     const pick = (h: Headers) =>
-      Object.fromEntries(['content-security-policy', 'x-content-type-options', 'x-frame-options', 'cross-origin-resource-policy', 'referrer-policy', 'access-control-allow-origin', 'access-control-expose-headers', 'content-type'].map((n) => [n, h.get(n)]));
+      Object.fromEntries(
+        [
+          'content-security-policy',
+          'x-content-type-options',
+          'x-frame-options',
+          'cross-origin-resource-policy',
+          'referrer-policy',
+          'access-control-allow-origin',
+          'access-control-expose-headers',
+          'content-type',
+        ].map((n) => [n, h.get(n)]),
+      );
     expect(pick(lane.headers)).toEqual(pick(viaExpress.headers));
     expect(lane.headers.get('access-control-allow-origin')).toBe(origin);
     expect(lane.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -168,7 +179,13 @@ describe('GraphQL limits', () => {
   });
 
   it('introspection stays on, and its cost counts', async () => {
-    const intro = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const intro = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
     const ok = await post({ query: intro });
     expect(ok.status).toBe(200);
     expect(ok.json.data.__schema.queryType.name).toBe('Query');
@@ -219,7 +236,10 @@ describe('GraphQL limits', () => {
           resolve(v);
           void client.dispose();
         };
-        client.subscribe({ query }, { next: (v) => done({ errors: v.errors }), error: (e) => done({ errors: Array.isArray(e) ? e : [e] }), complete: () => undefined });
+        client.subscribe(
+          { query },
+          { next: (v) => done({ errors: v.errors }), error: (e) => done({ errors: Array.isArray(e) ? e : [e] }), complete: () => undefined },
+        );
       });
 
     const deep = await subscribeOnce(`subscription ${nested(9)}`);
@@ -271,7 +291,12 @@ describe('the public response cache', () => {
 
     // A world write (here: creating one) empties it on this instance.
     const missesBefore = Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1]);
-    const w = await t.rest('POST', '/api/worlds/submit-world', { worldName: 'Cachebreak', worldDescription: 'A harbour of glass ships.', questions: ['Who are you?'] }, p.accessToken);
+    const w = await t.rest(
+      'POST',
+      '/api/worlds/submit-world',
+      { worldName: 'Cachebreak', worldDescription: 'A harbour of glass ships.', questions: ['Who are you?'] },
+      p.accessToken,
+    );
     expect(w.status).toBe(201);
     await post(FEATURED);
     metrics = await (await fetch(`${t.url}/metrics`)).text();
@@ -395,7 +420,11 @@ describe('client mistakes are 400s with a code, never 500s with a stack', () => 
       const api = await fetch(`${t.url}/api/stories/storyline/%E0%A4%A`, { headers: { authorization: `Bearer ${p.accessToken}` } });
       expect(api.status).toBe(400);
       expect(await api.json()).toMatchObject({ code: 'BAD_USER_INPUT' });
-      const checkout = await fetch(`${t.url}/checkout/local/%E0%A4%A/confirm`, { method: 'POST', headers: { origin: new URL(t.app.config.publicUrl).origin }, redirect: 'manual' });
+      const checkout = await fetch(`${t.url}/checkout/local/%E0%A4%A/confirm`, {
+        method: 'POST',
+        headers: { origin: new URL(t.app.config.publicUrl).origin },
+        redirect: 'manual',
+      });
       expect(checkout.status).toBe(400);
       const page = await fetch(`${t.url}/checkout/local/%E0%A4%A`);
       expect(page.status).toBe(400);
@@ -439,7 +468,7 @@ describe('WebSocket Origin and DNS rebinding', () => {
 });
 
 describe('list sizes count in the cost limit', () => {
-  it('refuses the probe\'s 1.3 KB query for a 39 MB answer before running it', async () => {
+  it("refuses the probe's 1.3 KB query for a 39 MB answer before running it", async () => {
     const p = await signUp(t);
     const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: myCharacters { storyline(limit: 200) { chapters { text choices index } } }`).join('\n');
     const query = `query Amplify {\n${aliases}\n}`;

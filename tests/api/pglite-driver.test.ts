@@ -46,7 +46,15 @@ d.each([
   it('binds and parses values as PGlite does', async () => {
     const at = new Date('2030-01-02T03:04:05.678Z');
     const u = '6f1b3c8e-2d4a-4b8e-9c1d-0a1b2c3d4e5f';
-    const ins = await pool.query(`INSERT INTO drv (name, n, big, ok, at, j, u) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, ['a', 42, 9007199254740991, true, at, JSON.stringify({ k: [1, 'x'] }), u]);
+    const ins = await pool.query(`INSERT INTO drv (name, n, big, ok, at, j, u) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [
+      'a',
+      42,
+      9007199254740991,
+      true,
+      at,
+      JSON.stringify({ k: [1, 'x'] }),
+      u,
+    ]);
     expect(ins.command).toBe('INSERT');
     expect(ins.rowCount).toBe(1);
     const { rows } = await pool.query(`SELECT name, n, big, ok, at, j, u, NULL::text AS nothing FROM drv WHERE u = ANY($1::uuid[])`, [[u]]);
@@ -61,7 +69,7 @@ d.each([
 
   it('round-trips bytea (sent as binary) and text with every kind of character', async () => {
     const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) % 256);
-    const name = 'quote \' backslash \\ nul-free “unicode” 🐉 $1';
+    const name = "quote ' backslash \\ nul-free “unicode” 🐉 $1";
     await pool.query(`INSERT INTO drv (name, b) VALUES ($1, $2)`, [name, bytes]);
     const { rows } = await pool.query(`SELECT b FROM drv WHERE name = $1`, [name]);
     expect(Buffer.from(rows[0].b as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
@@ -99,12 +107,13 @@ d.each([
     expect((await pool.query(`SELECT count(*)::int AS n FROM drv WHERE name = $1`, ['abandoned'])).rows[0].n).toBe(0);
   });
 
-
   it('pipelines statements outside a transaction in the order they were sent, each its own transaction; none runs inside another client’s transaction', async () => {
     // Sent together without waiting for answers: they run in call order, and one failing (a
     // duplicate) fails alone.
     const names = Array.from({ length: 12 }, (_, i) => `pipelined ${i}`);
-    const results = await Promise.allSettled(names.map((n, i) => pool.query(`INSERT INTO drv (name, n) VALUES ($1, $2) RETURNING id`, [i === 5 ? names[4] : n, i])));
+    const results = await Promise.allSettled(
+      names.map((n, i) => pool.query(`INSERT INTO drv (name, n) VALUES ($1, $2) RETURNING id`, [i === 5 ? names[4] : n, i])),
+    );
     expect(results.map((r) => r.status)).toEqual(names.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
     const { rows } = await pool.query(`SELECT n FROM drv WHERE name LIKE 'pipelined %' ORDER BY id`);
     expect(rows.map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]);

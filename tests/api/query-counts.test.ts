@@ -74,7 +74,11 @@ describe('query counts stay constant with page size', () => {
     for (let i = 0; i < 50; i++) worlds.push(await insertWorld(worldOwner.user.id, `Hamlet ${i}`, false));
     const addCharacters = async (userId: string, n: number) => {
       for (let i = 0; i < n; i++) {
-        await t.app.db.dataSource.query(`INSERT INTO characters (user_id, world_id, name, description) VALUES ($1, $2, $3, 'A wanderer.')`, [userId, worlds[i], `Hero ${i}`]);
+        await t.app.db.dataSource.query(`INSERT INTO characters (user_id, world_id, name, description) VALUES ($1, $2, $3, 'A wanderer.')`, [
+          userId,
+          worlds[i],
+          `Hero ${i}`,
+        ]);
       }
     };
     await addCharacters(few.user.id, 3);
@@ -84,7 +88,11 @@ describe('query counts stay constant with page size', () => {
     let page: any;
     const large = await count(async () => (page = await t.gql(q, {}, many.accessToken)));
     expect(page.data.myCharacters).toHaveLength(50);
-    expect(page.data.myCharacters.every((c: { worldName: string; world: { author: string } }) => c.worldName.startsWith('Hamlet') && c.world.author === worldOwner.username)).toBe(true);
+    expect(
+      page.data.myCharacters.every(
+        (c: { worldName: string; world: { author: string } }) => c.worldName.startsWith('Hamlet') && c.world.author === worldOwner.username,
+      ),
+    ).toBe(true);
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(4);
     const restSmall = await count(() => t.rest('GET', '/api/profile/fetch-saved-characters', undefined, few.accessToken));

@@ -77,7 +77,14 @@ jest.setTimeout(90_000);
       const before = proxy.log.length;
       const g = await gql(
         'mutation($input: GenerateCharacterInput!) { generateCharacter(input: $input) { username } }',
-        { input: { worldDescription: 'A city of canals and clockwork, ruled by guilds.', questions: ['Who are you?'], answers: ['A smuggler'], username: 'Vell' } },
+        {
+          input: {
+            worldDescription: 'A city of canals and clockwork, ruled by guilds.',
+            questions: ['Who are you?'],
+            answers: ['A smuggler'],
+            username: 'Vell',
+          },
+        },
         token,
       );
       expect(g.errors).toBeUndefined();
@@ -128,7 +135,12 @@ jest.setTimeout(90_000);
       const text = await (await fetch(`${inst.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
       return Number(new RegExp(`taleforge_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     };
-    const ask = () => fetch(`${b.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ featuredWorlds(limit: 2) { id } }' }) });
+    const ask = () =>
+      fetch(`${b.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ featuredWorlds(limit: 2) { id } }' }),
+      });
     await ask();
     await ask();
     const hits = await metric(b, 'hit');
@@ -138,23 +150,33 @@ jest.setTimeout(90_000);
     // Both instances listen for invalidations on their Redis channel.
     const redis = new Redis(redisUrl!);
     try {
-      await waitFor(async () => {
-        const [, n] = (await redis.pubsub('NUMSUB', 'taleforge:cache:invalidate')) as [string, number];
-        return Number(n) >= 2;
-      }, 'both instances to listen for cache invalidations', 5000);
+      await waitFor(
+        async () => {
+          const [, n] = (await redis.pubsub('NUMSUB', 'taleforge:cache:invalidate')) as [string, number];
+          return Number(n) >= 2;
+        },
+        'both instances to listen for cache invalidations',
+        5000,
+      );
     } finally {
       redis.disconnect();
     }
     const created = await fetch(`${a.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: 'mutation { submitWorld(input: { name: "Glasswater", description: "A lake that remembers.", questions: ["Why?"] }) { id } }' }),
+      body: JSON.stringify({
+        query: 'mutation { submitWorld(input: { name: "Glasswater", description: "A lake that remembers.", questions: ["Why?"] }) { id } }',
+      }),
     }).then((r) => r.json() as Promise<any>);
     expect(created.errors).toBeUndefined();
     // Delivered through Redis: B's next answer is computed again (a miss), not replayed.
-    await waitFor(async () => {
-      await ask();
-      return (await metric(b, 'miss')) > misses;
-    }, 'the invalidation on B', 3000);
+    await waitFor(
+      async () => {
+        await ask();
+        return (await metric(b, 'miss')) > misses;
+      },
+      'the invalidation on B',
+      3000,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_STYLES } from '../../server/src/ai/style-guard';
 import { AppError } from '../../server/src/common/app-error';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
 import { Mission } from '../../server/src/modules/stories/mission.entity';
@@ -14,9 +15,27 @@ afterAll(() => t.close());
 const GENERATE = /* GraphQL */ `
   mutation Gen($input: GenerateChapterInput!) {
     generateChapter(input: $input) {
-      newChapter { id index take text playerChoice choices setting statIncreases }
-      updatedStats newIncreases newSettingGenerated settingText missionCompleted
-      newMission { id objective status startedAt }
+      newChapter {
+        id
+        index
+        take
+        text
+        playerChoice
+        choices
+        setting
+        statIncreases
+      }
+      updatedStats
+      newIncreases
+      newSettingGenerated
+      settingText
+      missionCompleted
+      newMission {
+        id
+        objective
+        status
+        startedAt
+      }
     }
   }
 `;
@@ -24,10 +43,33 @@ const GENERATE = /* GraphQL */ `
 const STORYLINE = /* GraphQL */ `
   query Story($id: ID!, $limit: Int, $before: Int) {
     character(id: $id) {
-      id stats currentSetting
-      storyline(limit: $limit, beforeIndex: $before) { currentChapter currentSetting totalChapters hasOlder chapters { index text playerChoice choices } latestTakes { take } generatingChapterId }
-      missionHistory { objective status startedAt }
-      currentMission { objective }
+      id
+      stats
+      currentSetting
+      storyline(limit: $limit, beforeIndex: $before) {
+        currentChapter
+        currentSetting
+        totalChapters
+        hasOlder
+        chapters {
+          index
+          text
+          playerChoice
+          choices
+        }
+        latestTakes {
+          take
+        }
+        generatingChapterId
+      }
+      missionHistory {
+        objective
+        status
+        startedAt
+      }
+      currentMission {
+        objective
+      }
     }
   }
 `;
@@ -47,13 +89,23 @@ describe('generate chapter', () => {
     const b = r.body;
     expect(b.error).toBeNull();
     expect(Object.keys(b)).toEqual(
-      expect.arrayContaining(['error', 'newChapter', 'updatedStats', 'newIncreases', 'updatedCurrentCharacters', 'newSettingGenerated', 'settingText', 'newMission']),
+      expect.arrayContaining([
+        'error',
+        'newChapter',
+        'updatedStats',
+        'newIncreases',
+        'updatedCurrentCharacters',
+        'newSettingGenerated',
+        'settingText',
+        'newMission',
+      ]),
     );
     expect(b.newChapter).toMatchObject({ index: 0, take: 0, playerChoice: null });
     expect(b.newChapter.text.length).toBeGreaterThan(200);
     expect(b.newChapter.choices.length).toBeGreaterThanOrEqual(3);
     // Stats: every increase is real and the sheet is the old one plus the increases.
-    for (const [k, v] of Object.entries(b.newIncreases as Record<string, number>)) expect(b.updatedStats[k]).toBe((BASE_STATS as Record<string, number>)[k]! + v);
+    for (const [k, v] of Object.entries(b.newIncreases as Record<string, number>))
+      expect(b.updatedStats[k]).toBe((BASE_STATS as Record<string, number>)[k]! + v);
     expect(Object.keys(b.updatedStats).sort()).toEqual(Object.keys(BASE_STATS).sort());
     // No mission before the first chapter: one was generated first and is active.
     expect(b.newMission).toMatchObject({ status: 'active' });
@@ -61,7 +113,14 @@ describe('generate chapter', () => {
 
     const ds = t.app.db.dataSource;
     const stored = await ds.getRepository(Chapter).findOneByOrFail({ id: b.newChapter.id });
-    expect(stored).toMatchObject({ status: 'complete', isSelected: true, text: b.newChapter.text, statIncreases: b.newIncreases, statsAfter: b.updatedStats, statsBefore: BASE_STATS });
+    expect(stored).toMatchObject({
+      status: 'complete',
+      isSelected: true,
+      text: b.newChapter.text,
+      statIncreases: b.newIncreases,
+      statsAfter: b.updatedStats,
+      statsBefore: BASE_STATS,
+    });
     const missions = await ds.getRepository(Mission).findBy({ characterId: p.characterId });
     expect(missions.map((m) => [m.objective, m.status])).toEqual([[b.newMission.objective, 'active']]);
   });
@@ -97,7 +156,9 @@ describe('generate chapter', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.storyline).toMatchObject({ current_chapter: 3, total_chapters: 4 });
     expect(rest.body.storyline.chapters.map((c: { index: number }) => c.index)).toEqual([1, 2, 3]);
-    expect(rest.body.mission_history[0]).toEqual(expect.objectContaining({ objective: expect.any(String), status: expect.any(String), startedAt: expect.any(String) }));
+    expect(rest.body.mission_history[0]).toEqual(
+      expect.objectContaining({ objective: expect.any(String), status: expect.any(String), startedAt: expect.any(String) }),
+    );
   });
 });
 
@@ -280,7 +341,12 @@ describe('missions', () => {
     expect(working.calls[0]!.mission).toBe(c1.body.newMission.objective);
 
     // update-mission edits the objective of the current mission.
-    const edit = await t.rest('POST', '/api/stories/update-mission', { characterId: p.characterId, missionHistory: [], updatedMission: { objective: '  Find the lighthouse keeper  ' } }, p.token);
+    const edit = await t.rest(
+      'POST',
+      '/api/stories/update-mission',
+      { characterId: p.characterId, missionHistory: [], updatedMission: { objective: '  Find the lighthouse keeper  ' } },
+      p.token,
+    );
     expect(edit.status).toBe(200);
     expect(edit.body).toMatchObject({ error: null, updatedMission: { objective: 'Find the lighthouse keeper', status: 'active' } });
     expect(edit.body.updatedMissionHistory).toHaveLength(1);
@@ -299,7 +365,10 @@ describe('missions', () => {
     ]);
 
     // A new mission in a chapter while one is active also completes the current one (SPEC §4).
-    useStoryAI(t, patchedAI(() => ({ missionCompleted: false, newMission: 'Warn the harbour' })));
+    useStoryAI(
+      t,
+      patchedAI(() => ({ missionCompleted: false, newMission: 'Warn the harbour' })),
+    );
     const c3 = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: 'Run down' }, p.token);
     expect(c3.body).toMatchObject({ missionCompleted: true, newMission: { objective: 'Warn the harbour' } });
 
@@ -314,13 +383,28 @@ describe('missions', () => {
     expect(replaced.body.missionHistory.map((m: { objective: string; status: string; startedAt: string }) => [m.objective, m.status, m.startedAt])).toEqual(
       history.map((h) => [h.objective, h.status, h.startedAt]),
     );
-    const twoActive = await t.rest('POST', '/api/stories/update-mission-history', { characterId: p.characterId, missionHistory: history.map((h) => ({ ...h, status: 'active' })) }, p.token);
+    const twoActive = await t.rest(
+      'POST',
+      '/api/stories/update-mission-history',
+      { characterId: p.characterId, missionHistory: history.map((h) => ({ ...h, status: 'active' })) },
+      p.token,
+    );
     expect(twoActive.status).toBe(400);
-    const bad = await t.rest('POST', '/api/stories/update-mission-history', { characterId: p.characterId, missionHistory: [{ objective: 'x', status: 'won' }] }, p.token);
+    const bad = await t.rest(
+      'POST',
+      '/api/stories/update-mission-history',
+      { characterId: p.characterId, missionHistory: [{ objective: 'x', status: 'won' }] },
+      p.token,
+    );
     expect(bad.status).toBe(400);
 
     // get-new-mission: a suggestion only.
-    const suggestion = await t.rest('POST', '/api/stories/get-new-mission', { worldDescription: 'A drowned city of bells and lanterns under a violet sky.', userPersonality: 'curious', previousMission: 'Sail north' }, p.token);
+    const suggestion = await t.rest(
+      'POST',
+      '/api/stories/get-new-mission',
+      { worldDescription: 'A drowned city of bells and lanterns under a violet sky.', userPersonality: 'curious', previousMission: 'Sail north' },
+      p.token,
+    );
     expect(suggestion.status).toBe(200);
     expect(suggestion.body).toMatchObject({ error: null, objective: expect.any(String) });
     const gq = await t.gql(
@@ -338,7 +422,11 @@ describe('mission effects of a chapter', () => {
   // PostgreSQL); undo then takes each back in its own transaction.
   it('a first mission completed by its own chapter, a completion without a successor, a new one after it; undo takes each back exactly', async () => {
     const ai = patchedAI((n) =>
-      n === 0 ? { missionCompleted: true, newMission: 'Cross the salt flats' } : n === 1 ? { missionCompleted: true, newMission: null } : { missionCompleted: false, newMission: null },
+      n === 0
+        ? { missionCompleted: true, newMission: 'Cross the salt flats' }
+        : n === 1
+          ? { missionCompleted: true, newMission: null }
+          : { missionCompleted: false, newMission: null },
     );
     useStoryAI(t, ai);
     const p = await player();
@@ -348,7 +436,13 @@ describe('mission effects of a chapter', () => {
           `SELECT objective, status, started_at_chapter AS s, completed_at_chapter AS c, completed_at IS NOT NULL AS done FROM missions WHERE character_id = $1 ORDER BY started_at, status DESC`,
           [p.characterId],
         )) as Array<{ objective: string; status: string; s: number; c: number | null; done: boolean }>
-      ).map((m) => [m.objective === 'Cross the salt flats' ? m.objective : m.status === 'completed' && m.s === 0 ? 'first' : 'later', m.status, m.s, m.c, m.done]);
+      ).map((m) => [
+        m.objective === 'Cross the salt flats' ? m.objective : m.status === 'completed' && m.s === 0 ? 'first' : 'later',
+        m.status,
+        m.s,
+        m.c,
+        m.done,
+      ]);
 
     const s0 = await snapshot(p.characterId);
     const c0 = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId }, p.token);
@@ -385,9 +479,16 @@ describe('mission effects of a chapter', () => {
   it('the chapter a generation answers with is exactly the row it stored (every column, with the missions it brought)', async () => {
     // The usual commit builds the answer from the values it wrote instead of reading the row back:
     // nothing of it may differ from what a later read finds.
-    const stories = useStoryAI(t, patchedAI((n) => (n === 1 ? { missionCompleted: true, newMission: 'Find the ferryman' } : {})));
+    const stories = useStoryAI(
+      t,
+      patchedAI((n) => (n === 1 ? { missionCompleted: true, newMission: 'Find the ferryman' } : {})),
+    );
     const p = await player();
-    for (const [n, action] of [[0, null], [1, 'Walk on'], [2, 'Rest']] as const) {
+    for (const [n, action] of [
+      [0, null],
+      [1, 'Walk on'],
+      [2, 'Rest'],
+    ] as const) {
       const out = await stories.generateChapter(p.userId, { characterId: p.characterId, userChoice: action, expectedIndex: n });
       const stored = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: out.chapter.id });
       expect({ ...out.chapter }).toEqual({ ...stored });
@@ -405,7 +506,12 @@ describe('regenerate and undo', () => {
         ? { missionCompleted: false, newMission: null, statIncreases: { wisdom: 1 } }
         : n === 1
           ? { missionCompleted: false, newMission: null, statIncreases: { strength: 1 }, newSetting: null }
-          : { missionCompleted: true, newMission: 'Escape the collapsing observatory', statIncreases: { agility: 2, intellect: 3 }, newSetting: 'A collapsing observatory of brass and glass, high above the clouds.' },
+          : {
+              missionCompleted: true,
+              newMission: 'Escape the collapsing observatory',
+              statIncreases: { agility: 2, intellect: 3 },
+              newSetting: 'A collapsing observatory of brass and glass, high above the clouds.',
+            },
     );
     useStoryAI(t, ai);
     const p = await player();
@@ -441,7 +547,8 @@ describe('regenerate and undo', () => {
     expect(story.data!.character.storyline.latestTakes.map((x: { take: number }) => x.take)).toEqual([0, 1]);
     expect(story.data!.character.storyline.totalChapters).toBe(2);
 
-    const select = (take: number) => t.gql(`mutation { selectChapterTake(characterId: "${p.characterId}", take: ${take}) { newChapter { take } updatedStats } }`, {}, p.token);
+    const select = (take: number) =>
+      t.gql(`mutation { selectChapterTake(characterId: "${p.characterId}", take: ${take}) { newChapter { take } updatedStats } }`, {}, p.token);
     expect((await select(0)).errors).toBeUndefined();
     expect(await snapshot(p.characterId)).toEqual(s1a);
     expect((await select(1)).errors).toBeUndefined();
@@ -456,7 +563,10 @@ describe('regenerate and undo', () => {
     expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId, index: 1 })).toBe(0);
 
     // Undo from take 1's state too: back to s0 exactly.
-    useStoryAI(t, patchedAI(() => ({ missionCompleted: true, newMission: 'Climb the broken spire', statIncreases: { charisma: 2 } })));
+    useStoryAI(
+      t,
+      patchedAI(() => ({ missionCompleted: true, newMission: 'Climb the broken spire', statIncreases: { charisma: 2 } })),
+    );
     await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: 'Jump' }, p.token);
     expect(await snapshot(p.characterId)).not.toEqual(s0);
     expect((await t.gql(`mutation { undoLastChapter(characterId: "${p.characterId}") { id stats } }`, {}, p.token)).errors).toBeUndefined();
@@ -533,13 +643,20 @@ describe('immersive styles', () => {
     expect(r.status).toBe(200);
     const values = Object.values(r.body as Record<string, string>).join('\n');
     for (const bad of ['url(', 'expression', '</style', '<script', '@import', 'evil', '9999', 'Comic', ';', '{', '}']) expect(values).not.toContain(bad);
-    const { DEFAULT_STYLES } = await import('../../server/src/ai/style-guard');
     expect(r.body.ContainerTextColor).toBe(DEFAULT_STYLES.ContainerTextColor);
     expect(r.body.statsPanelTextColor).toBe(DEFAULT_STYLES.statsPanelTextColor);
     expect(r.body.buttonBackground).toBe('#222222');
     expect(r.body.borderColor).toBe('rgb(10, 20, 30)');
-    const again = await t.gql(`query S($s: String!) { settingStyles(settingDescription: $s) { containerBackground ContainerTextColor borderRadius } }`, { s: setting }, p.token);
-    expect(again.data!.settingStyles).toEqual({ containerBackground: r.body.containerBackground, ContainerTextColor: r.body.ContainerTextColor, borderRadius: r.body.borderRadius });
+    const again = await t.gql(
+      `query S($s: String!) { settingStyles(settingDescription: $s) { containerBackground ContainerTextColor borderRadius } }`,
+      { s: setting },
+      p.token,
+    );
+    expect(again.data!.settingStyles).toEqual({
+      containerBackground: r.body.containerBackground,
+      ContainerTextColor: r.body.ContainerTextColor,
+      borderRadius: r.body.borderRadius,
+    });
     expect(calls).toBe(1);
 
     useStoryAI(t, scriptedAI({ generateStyles: async () => Promise.reject(new Error('down')) }));

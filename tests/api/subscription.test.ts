@@ -188,7 +188,11 @@ describe('local checkout, end to end over HTTP', () => {
       const r = await fetch(`${t.url}/checkout/local/${id}`);
       expect(r.status).toBe(404);
       expect(await r.text()).not.toContain('<script>');
-      const c = await fetch(`${t.url}/checkout/local/${id}/confirm`, { method: 'POST', headers: { origin: new URL(t.app.config.publicUrl).origin }, redirect: 'manual' });
+      const c = await fetch(`${t.url}/checkout/local/${id}/confirm`, {
+        method: 'POST',
+        headers: { origin: new URL(t.app.config.publicUrl).origin },
+        redirect: 'manual',
+      });
       expect(c.status).toBe(404);
     }
   });
@@ -240,13 +244,13 @@ describe('the local checkout pays only for its buyer, once', () => {
     expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'free' }, credits: 10 });
   });
 
-  it('a confirm from a foreign origin, or with no Origin, is refused even with the buyer\'s cookie', async () => {
+  it("a confirm from a foreign origin, or with no Origin, is refused even with the buyer's cookie", async () => {
     const p = await signUp(t);
     const c = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'hero' }, p.accessToken);
     const cookie = await openCheckout(t, c.body.url);
     expect(cookie).toMatch(/^tf_checkout=/);
     const path = new URL(c.body.url).pathname;
-    for (const headers of [{ cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie }]) {
+    for (const headers of [{ cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie }] as Array<Record<string, string>>) {
       const r = await post(path, headers);
       expect(r.status).toBe(403);
     }
@@ -304,7 +308,9 @@ describe('payment events (the webhook path both providers share)', () => {
     expect(parallel.filter((r) => r.body.outcome === 'applied')).toHaveLength(1);
     const s = await status(p.accessToken);
     expect(s).toMatchObject({ tier: { id: 'adventurer' }, credits: 110 });
-    const grants = await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM credit_transactions WHERE user_id = $1 AND reason = 'period_grant'`, [p.user.id]);
+    const grants = await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM credit_transactions WHERE user_id = $1 AND reason = 'period_grant'`, [
+      p.user.id,
+    ]);
     expect(grants[0].n).toBe(1);
     expect(await ledgerSum(t, p.user.id)).toEqual({ sum: 110, balance: 110 });
   });
@@ -343,7 +349,12 @@ describe('payment events (the webhook path both providers share)', () => {
     const subId = JSON.parse(completed).data.object.subscription;
     // The provider ends the subscription; its deletion arrives before the (paid) first invoice.
     await t.app.services.billing.local.cancelNow(subId);
-    const deleted = JSON.stringify({ id: `evt_test_deleted_${subId}`, type: 'customer.subscription.deleted', created: 0, data: { object: { id: subId, object: 'subscription', status: 'canceled' } } });
+    const deleted = JSON.stringify({
+      id: `evt_test_deleted_${subId}`,
+      type: 'customer.subscription.deleted',
+      created: 0,
+      data: { object: { id: subId, object: 'subscription', status: 'canceled' } },
+    });
     expect((await post(deleted, signed(deleted))).body.outcome).toBe('applied');
     expect((await post(invoice, signed(invoice))).body.outcome).toBe('applied');
     // Replays of either change nothing.
@@ -409,7 +420,9 @@ describe('changing tier and renewals', () => {
     expect(s.credits).toBe(210);
     // Now in the period that contains today (the ended one started 40 days ago).
     expect(new Date(s.endDate).getTime()).toBeGreaterThan(Date.now() + 15 * 86400_000);
-    const grants = await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM credit_transactions WHERE user_id = $1 AND reason = 'period_grant'`, [p.user.id]);
+    const grants = await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM credit_transactions WHERE user_id = $1 AND reason = 'period_grant'`, [
+      p.user.id,
+    ]);
     expect(grants[0].n).toBe(2);
   });
 
@@ -430,7 +443,7 @@ describe('changing tier and renewals', () => {
     const p = await signUp(t);
     await setPeriodEnded(p.user.id);
     expect(await t.app.services.billing.sweep()).toBeGreaterThanOrEqual(1);
-    expect((await t.app.services.credits.balance(p.user.id))).toBe(20);
+    expect(await t.app.services.credits.balance(p.user.id)).toBe(20);
   });
 });
 

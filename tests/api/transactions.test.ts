@@ -83,9 +83,7 @@ describe('transaction isolation', () => {
   it('many concurrent spends never take the balance below zero, and the ledger matches', async () => {
     const s = await signUp(t);
     const start = await t.app.services.credits.balance(s.user.id);
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => t.app.services.credits.spend(s.user.id, 3, 'character_generate')),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => t.app.services.credits.spend(s.user.id, 3, 'character_generate')));
     const ok = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.filter((r) => r.status === 'rejected');
     expect(ok).toBe(Math.floor(start / 3));

@@ -1,15 +1,5 @@
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
-import {
-  AETHERMOOR,
-  WORLD_DESCRIPTION,
-  balanceOf,
-  countRows,
-  jpegBytes,
-  pngBytes,
-  submitWorldMultipart,
-  validWorldFields,
-  webpBytes,
-} from './domain-helpers';
+import { AETHERMOOR, WORLD_DESCRIPTION, balanceOf, countRows, jpegBytes, pngBytes, submitWorldMultipart, validWorldFields, webpBytes } from './domain-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,7 +94,9 @@ describe('worlds over REST (SPEC §7 paths and fields)', () => {
       // A generic declared type is fine: the bytes decide.
       const s = await submitWorldMultipart(t, me.accessToken, validWorldFields(), { bytes, name: 'picture', type: 'application/octet-stream' });
       expect(s.status).toBe(201);
-      const row = (await t.app.db.dataSource.query('SELECT m.mime, m.bytes FROM worlds w JOIN media m ON m.id = w.image_media_id WHERE w.id = $1', [s.body.world.id]))[0];
+      const row = (
+        await t.app.db.dataSource.query('SELECT m.mime, m.bytes FROM worlds w JOIN media m ON m.id = w.image_media_id WHERE w.id = $1', [s.body.world.id])
+      )[0];
       expect(row.mime).toBe(mime);
       expect(Buffer.compare(row.bytes, bytes)).not.toBe(0); // re-encoded, not the uploaded bytes
     }
@@ -203,7 +195,14 @@ describe('worlds over GraphQL (same services)', () => {
     );
     expect(s.errors).toBeUndefined();
     const w = s.data!.submitWorld;
-    expect(w).toMatchObject({ name: 'Brasswick', questions: ['Who are you?', 'Why here?'], featured: false, sharedGlobally: false, isOwn: true, author: me.username });
+    expect(w).toMatchObject({
+      name: 'Brasswick',
+      questions: ['Who are you?', 'Why here?'],
+      featured: false,
+      sharedGlobally: false,
+      isOwn: true,
+      author: me.username,
+    });
     expect(w.imageUrl).toMatch(/^\/media\//);
 
     const mine = await t.gql(`{ myWorlds { id isOwn } }`, {}, token);

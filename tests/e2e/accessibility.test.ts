@@ -54,7 +54,13 @@ async function audit(page: Page, label: string): Promise<string[]> {
   })) as Violation[];
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${label}: [${v.impact}] ${v.id} — ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${label}: [${v.impact}] ${v.id} — ${v.help} @ ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 describe('accessibility (axe-core: no serious or critical violations)', () => {

@@ -52,10 +52,9 @@ describe('identity in the browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('taleforge.session'))).toBeNull();
 
     // The server really revoked the session.
-    const [session] = await t.app.db.dataSource.query(
-      `SELECT s.revoked_reason FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`,
-      [id.email],
-    );
+    const [session] = await t.app.db.dataSource.query(`SELECT s.revoked_reason FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [
+      id.email,
+    ]);
     expect(session.revoked_reason).toBe('sign_out');
     expect(consoleErrors).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AppChrome, AuthPage, openPage, shot } from './pages/app';
@@ -209,7 +209,9 @@ describe('player journeys', () => {
     await page.getByRole('img', { name: /Generated artwork/ }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Regenerate Image' }).waitFor();
     await page.getByRole('button', { name: 'Generate Questions' }).click();
-    await page.waitForFunction(() => ((document.querySelector('input[id$="-q0"]') as HTMLInputElement | null)?.value ?? '').length > 0, null, { timeout: 20_000 });
+    await page.waitForFunction(() => ((document.querySelector('input[id$="-q0"]') as HTMLInputElement | null)?.value ?? '').length > 0, null, {
+      timeout: 20_000,
+    });
     await shot(page, '13-world-wizard');
     await page.getByRole('button', { name: 'Create World (3 gems)' }).click();
     await page.waitForURL(/\/worlds$/);
@@ -281,7 +283,10 @@ describe('player journeys', () => {
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
     await page.waitForURL(/\/checkout\/local\//);
     await shot(page, '20-local-checkout');
-    await page.getByRole('button', { name: /pay|confirm/i }).first().click();
+    await page
+      .getByRole('button', { name: /pay|confirm/i })
+      .first()
+      .click();
     await page.waitForURL(/\/subscription/);
     await chrome.toast('Subscription updated successfully!').waitFor();
     await page.locator('.tier-card.is-current').getByRole('heading', { name: 'Hero' }).waitFor();
@@ -380,7 +385,10 @@ describe('player journeys', () => {
     const box = (await track.boundingBox())!;
     const y = box.y + box.height / 2;
     // A touch swipe of 120 px to the left shows the next world.
-    await track.dispatchEvent('touchstart', { touches: [{ identifier: 1, clientX: box.x + 200, clientY: y }], changedTouches: [{ identifier: 1, clientX: box.x + 200, clientY: y }] });
+    await track.dispatchEvent('touchstart', {
+      touches: [{ identifier: 1, clientX: box.x + 200, clientY: y }],
+      changedTouches: [{ identifier: 1, clientX: box.x + 200, clientY: y }],
+    });
     await track.dispatchEvent('touchend', { touches: [], changedTouches: [{ identifier: 1, clientX: box.x + 80, clientY: y }] });
     await page.waitForFunction((label) => document.querySelector('.carousel-slide')?.getAttribute('aria-label') !== label, first);
     await shot(page, '26-phone-carousel');

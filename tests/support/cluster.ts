@@ -29,7 +29,16 @@ export function startInstance(name: string, env: Record<string, string>): Promis
   return startProcess(name, process.execPath, [SERVER], {
     // The instances of one test run share their rate-limit windows (as a deployment does), apart from
     // other runs and benches on the same Redis.
-    env: { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOCAL_CHECKOUT_DEMO: 'true', METRICS_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`, ...env },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOCAL_CHECKOUT_DEMO: 'true',
+      METRICS_TOKEN,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_KEY_PREFIX: `taleforge:rl:cluster:${process.pid}:`,
+      ...env,
+    },
   });
 }
 
@@ -37,7 +46,12 @@ export function startInstance(name: string, env: Record<string, string>): Promis
  * Spawns a command that ends up serving the app (the server itself, or `npm start`) and resolves once
  * it prints where it listens. `env` is added to this process's environment.
  */
-export function startProcess(name: string, command: string, args: string[], opts: { env: Record<string, string>; cwd?: string; detached?: boolean }): Promise<Instance> {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  opts: { env: Record<string, string>; cwd?: string; detached?: boolean },
+): Promise<Instance> {
   const proc = spawn(command, args, { cwd: opts.cwd, detached: opts.detached, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));

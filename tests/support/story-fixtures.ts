@@ -67,7 +67,11 @@ export function gatedStream() {
   const sentWaiters: Array<{ n: number; resolve: () => void }> = [];
   const bumpSent = () => {
     sent++;
-    for (const w of [...sentWaiters]) if (sent >= w.n) (sentWaiters.splice(sentWaiters.indexOf(w), 1), w.resolve());
+    for (const w of [...sentWaiters]) {
+      if (sent < w.n) continue;
+      sentWaiters.splice(sentWaiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   return {
     /** Allows `n` more deltas (Infinity: all). */

@@ -13,7 +13,13 @@ export interface TestApp {
   app: App;
   url: string;
   gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
-  rest(method: string, path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -95,7 +101,19 @@ export function newIdentity(prefix = 'player') {
 
 export const SIGN_UP = /* GraphQL */ `
   mutation SignUp($input: SignUpInput!) {
-    signUp(input: $input) { accessToken refreshToken expiresAt expiresIn tokenType user { id email username createdAt } }
+    signUp(input: $input) {
+      accessToken
+      refreshToken
+      expiresAt
+      expiresIn
+      tokenType
+      user {
+        id
+        email
+        username
+        createdAt
+      }
+    }
   }
 `;
 

@@ -60,7 +60,10 @@ export function createAuthLink(tokens: TokenManager): ApolloLink {
           catchError((error: unknown) => {
             if (token && first && errorIsUnauthenticated(error)) {
               first = false;
-              return retry(token, throwError(() => error));
+              return retry(
+                token,
+                throwError(() => error),
+              );
             }
             return throwError(() => error);
           }),

@@ -27,11 +27,8 @@ function wsUrl(path: string): string {
  */
 function lazyWsLink(tokens: TokenManager): ApolloLink {
   let link: Promise<ApolloLink> | null = null;
-  const load = () =>
-    (link ??= import('./ws-link').then(({ createWsLink }) => createWsLink(wsUrl(GRAPHQL_PATH), tokens)));
-  return new ApolloLink((operation, forward) =>
-    from(load()).pipe(mergeMap((ws) => ws.request(operation, forward))),
-  );
+  const load = () => (link ??= import('./ws-link').then(({ createWsLink }) => createWsLink(wsUrl(GRAPHQL_PATH), tokens)));
+  return new ApolloLink((operation, forward) => from(load()).pipe(mergeMap((ws) => ws.request(operation, forward))));
 }
 
 export function createAppClient(options: AppClientOptions): { client: ApolloClient; tokens: TokenManager } {

@@ -1,16 +1,5 @@
 import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
 
-/** Stable error codes the server puts in `extensions.code` (DESIGN.md, "One error type"). */
-export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'INVALID_CREDENTIALS'
-  | 'BAD_USER_INPUT'
-  | 'RATE_LIMITED'
-  | 'CONFLICT'
-  | 'INSUFFICIENT_CREDITS'
-  | 'NOT_FOUND'
-  | 'FORBIDDEN';
-
 interface ErrorWithExtensions {
   message?: string;
   extensions?: Record<string, unknown> | null;

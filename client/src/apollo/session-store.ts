@@ -19,7 +19,7 @@ export interface Session {
   user: SessionUser;
 }
 
-export const SESSION_STORAGE_KEY = 'taleforge.session';
+const SESSION_STORAGE_KEY = 'taleforge.session';
 
 type Listener = (session: Session | null) => void;
 const listeners = new Set<Listener>();

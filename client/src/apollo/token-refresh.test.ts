@@ -1,13 +1,5 @@
 import { AuthProvider_meDocument, ProfilePage_meDocument } from '../gql/graphql';
-import {
-  createFakeServer,
-  deferred,
-  gqlError,
-  nowSeconds,
-  sessionPayload,
-  unauthenticated,
-  type GraphQLBody,
-} from '../test/fake-graphql-server';
+import { createFakeServer, deferred, gqlError, nowSeconds, sessionPayload, unauthenticated, type GraphQLBody } from '../test/fake-graphql-server';
 import { createAppClient } from './client';
 import { clearSession, readSession, toSession, writeSession } from './session-store';
 import { createTokenManager, REFRESH_MARGIN_SECONDS, RefreshRejectedError } from './token-manager';
@@ -146,8 +138,7 @@ describe('Apollo auth link (real client, scripted /graphql)', () => {
 
   it('two requests refused at once trigger a single refresh', async () => {
     storeSession(1, 3600);
-    const byToken = (c: { authorization: string | null }) =>
-      c.authorization === 'Bearer access-1' ? unauthenticated() : meBody();
+    const byToken = (c: { authorization: string | null }) => (c.authorization === 'Bearer access-1' ? unauthenticated() : meBody());
     const { calls, queryMe, client } = setup({
       ProfilePage_me: byToken,
       AuthProvider_me: byToken,
@@ -156,10 +147,7 @@ describe('Apollo auth link (real client, scripted /graphql)', () => {
         return { data: { refreshSession: sessionPayload(2) } };
       },
     });
-    await Promise.all([
-      queryMe(),
-      client.query({ query: AuthProvider_meDocument, fetchPolicy: 'network-only' }),
-    ]);
+    await Promise.all([queryMe(), client.query({ query: AuthProvider_meDocument, fetchPolicy: 'network-only' })]);
     expect(calls.filter((c) => c.authorization === 'Bearer access-1')).toHaveLength(2);
     expect(calls.filter((c) => c.operationName === 'TokenRefresh_refreshSession')).toHaveLength(1);
     expect(calls.filter((c) => c.authorization === 'Bearer access-2')).toHaveLength(2);
@@ -172,11 +160,7 @@ describe('Apollo auth link (real client, scripted /graphql)', () => {
       TokenRefresh_refreshSession: () => ({ data: { refreshSession: sessionPayload(2) } }),
     });
     await expect(queryMe()).rejects.toThrow('Not signed in');
-    expect(calls.map((c) => c.operationName)).toEqual([
-      'ProfilePage_me',
-      'TokenRefresh_refreshSession',
-      'ProfilePage_me',
-    ]);
+    expect(calls.map((c) => c.operationName)).toEqual(['ProfilePage_me', 'TokenRefresh_refreshSession', 'ProfilePage_me']);
     expect(readSession()).toBeNull();
     expect(onAuthFailure).toHaveBeenCalledTimes(1);
   });

@@ -25,7 +25,7 @@ function authorizationFrom(headers: Record<string, unknown> | undefined): string
 let ws: { client: ReturnType<typeof createClient>; auth: string | undefined } | null = null;
 function wsClient(auth: string | undefined) {
   if (ws && ws.auth === auth) return ws.client;
-  ws?.client.dispose();
+  void ws?.client.dispose();
   const client = createClient({ url: wsUrl, lazy: true, connectionParams: auth ? { authorization: auth } : {} });
   ws = { client, auth };
   return client;

@@ -12,15 +12,13 @@ export const MESSAGES = {
   worldDescriptionTooLong: 'World description cannot exceed 1200 characters',
   worldQuestionRequired: 'Please enter at least one question',
   worldDescriptionFirst: 'Please enter a world description first',
-  generatedDescriptionTooLong:
-    'Generated description exceeds the maximum of 1200 characters. Please edit it before accepting.',
+  generatedDescriptionTooLong: 'Generated description exceeds the maximum of 1200 characters. Please edit it before accepting.',
   supportMessageRequired: 'Please enter a message before submitting.',
 
   // §8 worlds and characters
   notEnoughCreditsForWorld: 'You need at least 3 credits to create a new world.',
   creditsCheckFailed: 'Unable to check your subscription status. Please try again.',
-  insufficientCreditsForCharacter:
-    'You do not have sufficient credits for character creation. Please upgrade your subscription for more credits.',
+  insufficientCreditsForCharacter: 'You do not have sufficient credits for character creation. Please upgrade your subscription for more credits.',
   noWorldDescription: 'No world description available',
   spawnFromProfileFailed: 'Failed to spawn character from profile. Please try again.',
   shareFailed: 'Failed to update world sharing status. Please try again.',

@@ -3,7 +3,7 @@
  * the refresh request. Each operation name gets a handler; every call is recorded with the bearer
  * token it carried, so tests can assert exactly what went over the wire.
  */
-export interface RecordedCall {
+interface RecordedCall {
   operationName: string;
   variables: Record<string, unknown>;
   authorization: string | null;
@@ -20,7 +20,7 @@ export function gqlError(code: string, message: string): GraphQLBody {
   return { data: null, errors: [{ message, extensions: { code } }] };
 }
 
-export function fakeResponse(body: unknown, status = 200) {
+function fakeResponse(body: unknown, status = 200) {
   const text = JSON.stringify(body);
   return {
     ok: status >= 200 && status < 300,

@@ -92,4 +92,10 @@ export const STORY_CHARACTER = storyCharacter();
 
 type Mission = { __typename: 'Mission'; id: string; objective: string; startedAt: string; status: string };
 
-export const mission = (objective: string, id = 'm-1'): Mission => ({ __typename: 'Mission', id, objective, startedAt: '2025-01-02T03:04:05.000Z', status: 'active' });
+export const mission = (objective: string, id = 'm-1'): Mission => ({
+  __typename: 'Mission',
+  id,
+  objective,
+  startedAt: '2025-01-02T03:04:05.000Z',
+  status: 'active',
+});

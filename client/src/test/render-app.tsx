@@ -18,7 +18,7 @@ export const FREE_STATUS = {
   cancelAtPeriodEnd: false,
 };
 
-export const ME = {
+const ME = {
   id: 'user-1',
   email: 'aria@example.com',
   username: 'aria',
@@ -52,13 +52,14 @@ export async function renderApp(
   });
   const subscriptions = createFakeSubscriptions();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const loadClient = memoLoader(async () =>
-    createAppClient({
-      uri: 'http://test/graphql',
-      fetch: server.fetch,
-      subscriptionLink: subscriptions.link,
-      onAuthFailure: () => void router.navigate('/auth', { replace: true }),
-    }).client,
+  const loadClient = memoLoader(
+    async () =>
+      createAppClient({
+        uri: 'http://test/graphql',
+        fetch: server.fetch,
+        subscriptionLink: subscriptions.link,
+        onAuthFailure: () => void router.navigate('/auth', { replace: true }),
+      }).client,
   );
   // Rendering suspends on lazy chunks and the lazily created Apollo client: let React settle in act.
   let result!: RenderResult;

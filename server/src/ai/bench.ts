@@ -67,8 +67,18 @@ async function benchOffline(rows: string[][]): Promise<void> {
   }
   const p99Chapter = pct(chapterMs, 99);
   const p99First = pct(firstChunkMs, 99);
-  rows.push(['offline chapter, full (2000 runs)', `${pct(chapterMs, 50).toFixed(3)} ms`, `${p99Chapter.toFixed(3)} ms`, p99Chapter < 20 ? 'OK: p99 < 20 ms' : 'MISSED: p99 < 20 ms']);
-  rows.push(['offline time to first chunk', `${pct(firstChunkMs, 50).toFixed(3)} ms`, `${p99First.toFixed(3)} ms`, p99First < 10 ? 'OK: p99 < 10 ms' : 'MISSED: p99 < 10 ms']);
+  rows.push([
+    'offline chapter, full (2000 runs)',
+    `${pct(chapterMs, 50).toFixed(3)} ms`,
+    `${p99Chapter.toFixed(3)} ms`,
+    p99Chapter < 20 ? 'OK: p99 < 20 ms' : 'MISSED: p99 < 20 ms',
+  ]);
+  rows.push([
+    'offline time to first chunk',
+    `${pct(firstChunkMs, 50).toFixed(3)} ms`,
+    `${p99First.toFixed(3)} ms`,
+    p99First < 10 ? 'OK: p99 < 10 ms' : 'MISSED: p99 < 10 ms',
+  ]);
 
   const imgMs: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -111,8 +121,18 @@ async function benchOpenAI(rows: string[][]): Promise<void> {
   await worker.terminate();
   const p50 = pct(overhead, 50);
   const p99 = pct(overhead, 99);
-  rows.push([`openai provider TTFT (fake server ${FIRST_TOKEN_DELAY_MS} ms)`, `${pct(clientTtft, 50).toFixed(2)} ms`, `${pct(clientTtft, 99).toFixed(2)} ms`, 'info']);
-  rows.push(['openai provider overhead over server TTFT', `${p50.toFixed(2)} ms`, `${p99.toFixed(2)} ms`, p50 < 5 ? `OK: p50 < 5 ms${p99 < 5 ? ', p99 too' : ''}` : 'MISSED: p50 < 5 ms']);
+  rows.push([
+    `openai provider TTFT (fake server ${FIRST_TOKEN_DELAY_MS} ms)`,
+    `${pct(clientTtft, 50).toFixed(2)} ms`,
+    `${pct(clientTtft, 99).toFixed(2)} ms`,
+    'info',
+  ]);
+  rows.push([
+    'openai provider overhead over server TTFT',
+    `${p50.toFixed(2)} ms`,
+    `${p99.toFixed(2)} ms`,
+    p50 < 5 ? `OK: p50 < 5 ms${p99 < 5 ? ', p99 too' : ''}` : 'MISSED: p50 < 5 ms',
+  ]);
 }
 
 async function main(): Promise<void> {
@@ -125,7 +145,12 @@ async function main(): Promise<void> {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
-  console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nnode ${process.version}, ${process.platform}/${process.arch}, load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 /** Worker side: the fake OpenAI-compatible server, reporting its own time to first token. */

@@ -1,7 +1,10 @@
 import { buildChapterContext, chapterTokens, countWords, estimateTokens, estimateTokensJoined, FOLD_TARGET, outputReserve, planFold } from './context-budget';
 import type { ChapterInput, PastChapter } from './story-ai';
 
-const chapter = (i: number, words = 250): PastChapter => ({ text: Array.from({ length: words }, (_, k) => `word${i}x${k}`).join(' ') + '.', playerChoice: `action ${i}` });
+const chapter = (i: number, words = 250): PastChapter => ({
+  text: Array.from({ length: words }, (_, k) => `word${i}x${k}`).join(' ') + '.',
+  playerChoice: `action ${i}`,
+});
 
 describe('estimateTokens', () => {
   it('is about 4 characters per token on prose and never under words × 4/3', () => {
@@ -13,7 +16,16 @@ describe('estimateTokens', () => {
 });
 
 describe('countWords and estimateTokensJoined', () => {
-  const samples = ['', ' ', 'one', '  two  words  ', 'tab\tand\nnewline', 'nbsp\u00a0and\u2003em\u3000ideo\ufeffbom', '“Quoted,” she said — and left.', 'x'.repeat(300) + ' y'];
+  const samples = [
+    '',
+    ' ',
+    'one',
+    '  two  words  ',
+    'tab\tand\nnewline',
+    'nbsp\u00a0and\u2003em\u3000ideo\ufeffbom',
+    '“Quoted,” she said — and left.',
+    'x'.repeat(300) + ' y',
+  ];
   it('counts what split(/\\s+/) counts', () => {
     for (const s of samples) expect(countWords(s)).toBe(s.trim().split(/\s+/).filter(Boolean).length);
   });
@@ -92,7 +104,13 @@ describe('buildChapterContext', () => {
     expect(ctx.recentChapters[ctx.recentChapters.length - 1]?.playerChoice).toBe('action 7');
   });
   it('leaves a context that already fits untouched', () => {
-    const small = { ...base, summary: 'Short.', recentChapters: [chapter(1, 50)], character: { ...base.character, description: 'Short.' }, maxContextTokens: 16000 };
+    const small = {
+      ...base,
+      summary: 'Short.',
+      recentChapters: [chapter(1, 50)],
+      character: { ...base.character, description: 'Short.' },
+      maxContextTokens: 16000,
+    };
     const ctx = buildChapterContext(small);
     expect(ctx.trimmed).toBe(false);
     expect(ctx.summary).toBe('Short.');

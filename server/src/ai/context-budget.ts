@@ -78,7 +78,9 @@ export function countWords(text: string): number {
 export function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /** Tokens kept free for the model's answer (a chapter is ≤ 400 words ≈ 560 tokens + JSON overhead). */
@@ -88,9 +90,9 @@ export function outputReserve(maxContextTokens: number): number {
 /** Fraction of the verbatim share that remains used right after a fold (hysteresis). */
 export const FOLD_TARGET = 0.6;
 /** Share of the history budget given to the summary (the rest is for verbatim chapters). */
-export const SUMMARY_SHARE = 0.35;
+const SUMMARY_SHARE = 0.35;
 /** Smallest budget we accept; below it even the stable prefix would not fit. */
-export const MIN_CONTEXT_TOKENS = 1024;
+const MIN_CONTEXT_TOKENS = 1024;
 
 export function chapterTokens(c: PastChapter): number {
   return estimateTokens(c.text) + (c.playerChoice ? estimateTokens(c.playerChoice) + 6 : 0) + 4;
@@ -149,7 +151,10 @@ export function planFold(input: FoldPlanInput): FoldPlan {
 }
 
 /** Tokens of the stable and changing parts of a chapter prompt that are not history. */
-export function fixedChapterTokens(input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action'>, instructionsTokens = 350): number {
+export function fixedChapterTokens(
+  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action'>,
+  instructionsTokens = 350,
+): number {
   const c = input.character;
   return (
     instructionsTokens +

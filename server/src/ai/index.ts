@@ -24,7 +24,4 @@ export function createStoryAI(options: StoryAIOptions = {}): StoryAI {
 }
 
 export * from './story-ai';
-export { DEFAULT_STYLES, FONT_STACKS, sanitizeStyles, sanitizeStylesWithReport } from './style-guard';
-export { estimateTokens, planFold, buildChapterContext, fixedChapterTokens, type FoldPlan, type FoldPlanInput } from './context-budget';
 export { OfflineStoryAI } from './offline/offline-story-ai';
-export { OpenAIStoryAI, type OpenAIProviderOptions } from './openai/openai-story-ai';

@@ -23,7 +23,7 @@ export const STAT_MIN = 1;
 export const STAT_MAX = 20;
 
 const statValue = z.number().int().min(STAT_MIN).max(STAT_MAX);
-export const statsSchema = z.object({
+const statsSchema = z.object({
   strength: statValue,
   agility: statValue,
   endurance: statValue,
@@ -47,7 +47,6 @@ const shortLine = (max: number) => plainText(1, max).refine((s) => !s.includes('
 // ---------------------------------------------------------------------------------------------
 // Worlds
 
-export { WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
 import { WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
 
 export interface WorldDescriptionInput {
@@ -63,7 +62,10 @@ export interface WorldQuestionsInput {
   worldDescription: string;
 }
 export const worldQuestionsSchema = z.object({
-  questions: z.array(shortLine(200).refine((q) => q.endsWith('?'), 'a question ends with "?"')).min(3).max(5),
+  questions: z
+    .array(shortLine(200).refine((q) => q.endsWith('?'), 'a question ends with "?"'))
+    .min(3)
+    .max(5),
 });
 export type WorldQuestionsResult = z.infer<typeof worldQuestionsSchema>;
 
@@ -84,7 +86,7 @@ export interface WorldImageResult {
 // ---------------------------------------------------------------------------------------------
 // Characters
 
-export interface CharacterProfileSource {
+interface CharacterProfileSource {
   skills: string;
   personalityTraits: string;
   freeTime: string;
@@ -94,7 +96,7 @@ export type CharacterInput =
   | { worldDescription: string; questions: string[]; answers: string[]; username: string; seed?: number }
   | { worldDescription: string; profile: CharacterProfileSource; username: string; seed?: number };
 
-export const specialSchema = z.object({ name: shortLine(60), description: plainText(10, 400) });
+const specialSchema = z.object({ name: shortLine(60), description: plainText(10, 400) });
 export const characterSchema = z.object({
   username: shortLine(60),
   stats: statsSchema,
@@ -109,8 +111,8 @@ export type CharacterResult = z.infer<typeof characterSchema>;
 // ---------------------------------------------------------------------------------------------
 // Chapters
 
-export const READING_LEVEL_MIN = 1;
-export const READING_LEVEL_MAX = 12;
+const READING_LEVEL_MIN = 1;
+const READING_LEVEL_MAX = 12;
 
 export interface ChapterCharacter {
   name: string;
@@ -146,8 +148,8 @@ export interface ChapterInput {
   maxContextTokens: number;
 }
 
-export const CHAPTER_TEXT_MAX = 6000;
-export const statIncreasesSchema = z.partialRecord(z.enum(STAT_NAMES), z.number().int().min(1).max(3));
+const CHAPTER_TEXT_MAX = 6000;
+const statIncreasesSchema = z.partialRecord(z.enum(STAT_NAMES), z.number().int().min(1).max(3));
 export const chapterResultSchema = z.object({
   text: plainText(200, CHAPTER_TEXT_MAX),
   choices: z
@@ -233,15 +235,7 @@ export interface Usage {
   /** 1 for the first try; higher when the request was retried or repaired. */
   attempt: number;
 }
-export type StoryAIOperation =
-  | 'worldDescription'
-  | 'worldQuestions'
-  | 'worldImage'
-  | 'character'
-  | 'chapter'
-  | 'mission'
-  | 'styles'
-  | 'summary';
+export type StoryAIOperation = 'worldDescription' | 'worldQuestions' | 'worldImage' | 'character' | 'chapter' | 'mission' | 'styles' | 'summary';
 
 export interface CallOptions {
   /** Abort when the caller goes away; the provider cancels the upstream request. */
@@ -264,9 +258,7 @@ export interface StoryAI {
 }
 
 /** Drains a chapter stream, returning the final result (and the deltas, for callers that want them). */
-export async function collectChapter(
-  stream: AsyncIterable<ChapterEvent>,
-): Promise<{ result: ChapterResult; deltas: string[]; usage: Usage[] }> {
+export async function collectChapter(stream: AsyncIterable<ChapterEvent>): Promise<{ result: ChapterResult; deltas: string[]; usage: Usage[] }> {
   const deltas: string[] = [];
   for await (const ev of stream) {
     if (ev.type === 'delta') deltas.push(ev.text);
@@ -284,4 +276,3 @@ export function clampMaxLength(maxLength: number | undefined): number {
   if (maxLength === undefined || !Number.isFinite(maxLength)) return WORLD_DESCRIPTION_MAX;
   return Math.min(WORLD_DESCRIPTION_MAX, Math.max(200, Math.floor(maxLength)));
 }
-

@@ -60,9 +60,12 @@ describe('sanitizeStyles', () => {
     for (const v of Object.values(out)) expect(v).not.toMatch(/url\(|expression|@import|;|<|}/i);
   });
 
-  it.each(['Comic Sans MS', 'Georgia; color: red', 'Georgia, serif</style>', 'url(font.woff)', '"Evil Font", sans-serif', '@import url(x)'])('rejects font %j', (font) => {
-    expect(sanitizeStyles({ ...good, fontFamily: font }).fontFamily).toBe(DEFAULT_STYLES.fontFamily);
-  });
+  it.each(['Comic Sans MS', 'Georgia; color: red', 'Georgia, serif</style>', 'url(font.woff)', '"Evil Font", sans-serif', '@import url(x)'])(
+    'rejects font %j',
+    (font) => {
+      expect(sanitizeStyles({ ...good, fontFamily: font }).fontFamily).toBe(DEFAULT_STYLES.fontFamily);
+    },
+  );
 
   it('accepts allow-listed fonts with different spacing and quotes', () => {
     expect(sanitizeStyles({ ...good, fontFamily: "georgia,'Times New Roman',serif" }).fontFamily).toBe(FONT_STACKS[1]);
@@ -71,12 +74,22 @@ describe('sanitizeStyles', () => {
   it.each([['-4px'], ['100px'], ['8em'], ['8px; x'], ['calc(8px)'], ['25px'], ['abc']])('rejects radius %j', (r) => {
     expect(sanitizeStyles({ ...good, borderRadius: r }).borderRadius).toBe('8px');
   });
-  it.each([['0', '0px'], ['24px', '24px'], ['4.5px', '4.5px']])('accepts radius %j', (r, out) => {
+  it.each([
+    ['0', '0px'],
+    ['24px', '24px'],
+    ['4.5px', '4.5px'],
+  ])('accepts radius %j', (r, out) => {
     expect(sanitizeStyles({ ...good, borderRadius: r }).borderRadius).toBe(out);
   });
 
   it('falls back for text/background pairs under 4.5:1 contrast', () => {
-    const r = sanitizeStylesWithReport({ ...good, contentBackground: '#777777', contentTextColor: '#888888', buttonBackground: 'yellow', buttonTextColor: 'white' });
+    const r = sanitizeStylesWithReport({
+      ...good,
+      contentBackground: '#777777',
+      contentTextColor: '#888888',
+      buttonBackground: 'yellow',
+      buttonTextColor: 'white',
+    });
     expect(r.styles.contentTextColor).toBe(DEFAULT_STYLES.contentTextColor);
     expect(r.styles.contentBackground).toBe(DEFAULT_STYLES.contentBackground);
     expect(r.styles.buttonTextColor).toBe(DEFAULT_STYLES.buttonTextColor);
@@ -92,8 +105,11 @@ describe('sanitizeStyles', () => {
 
   it('every output pair meets 4.5:1 over many random inputs', () => {
     let seed = 1;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-    const hex = () => `#${Math.floor(rnd() * 0xffffff).toString(16).padStart(6, '0')}`;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const hex = () =>
+      `#${Math.floor(rnd() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`;
     for (let i = 0; i < 500; i++) {
       const input = Object.fromEntries(STYLE_FIELDS.map((f) => [f, hex()]));
       const out = sanitizeStyles(input);
@@ -113,7 +129,7 @@ describe('sanitizeStyles', () => {
 
   it('never throws on junk, and fills missing fields with defaults', () => {
     for (const junk of [null, undefined, 42, 'red', [], [1, 2], { containerBackground: 5 }, { __proto__: { x: 1 } }]) {
-      expect(sanitizeStyles(junk)).toEqual({ ...DEFAULT_STYLES, ...(sanitizeStyles(junk)) });
+      expect(sanitizeStyles(junk)).toEqual({ ...DEFAULT_STYLES, ...sanitizeStyles(junk) });
       expect(Object.keys(sanitizeStyles(junk)).sort()).toEqual([...STYLE_FIELDS].sort());
     }
     expect(sanitizeStyles({ buttonBackground: '#000000' }).containerBackground).toBe(DEFAULT_STYLES.containerBackground);

@@ -40,7 +40,7 @@ export const FONT_STACKS: readonly string[] = Object.freeze([
 ]);
 
 export const RADIUS_MAX_PX = 24;
-export const MIN_CONTRAST = 4.5;
+const MIN_CONTRAST = 4.5;
 
 /** Text colour field → the background it is drawn on. */
 // The container pair goes first: other backgrounds are composited over the container background.
@@ -156,14 +156,16 @@ export function hslToRgb(h: number, s: number, l: number): { r: number; g: numbe
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const hp = (h % 360) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
-  const [r1, g1, b1] =
-    hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
+  const [r1, g1, b1] = hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
   const m = l - c / 2;
   return { r: Math.round((r1 + m) * 255), g: Math.round((g1 + m) * 255), b: Math.round((b1 + m) * 255) };
 }
 
 export function toHex(c: { r: number; g: number; b: number }): string {
-  const h = (n: number) => Math.max(0, Math.min(255, Math.round(n))).toString(16).padStart(2, '0');
+  const h = (n: number) =>
+    Math.max(0, Math.min(255, Math.round(n)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(c.r)}${h(c.g)}${h(c.b)}`;
 }
 
@@ -171,7 +173,7 @@ function channel(v: number): number {
   const s = v / 255;
   return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 }
-export function relativeLuminance(c: { r: number; g: number; b: number }): number {
+function relativeLuminance(c: { r: number; g: number; b: number }): number {
   return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
 }
 /** WCAG 2.x contrast ratio, 1–21. */
@@ -192,18 +194,23 @@ function over(top: RGB, bottom: RGB): RGB {
 }
 
 function normaliseFont(v: string): string {
-  return v.replace(/\s+/g, ' ').replace(/\s*,\s*/g, ', ').replace(/'/g, '"').trim().toLowerCase();
+  return v
+    .replace(/\s+/g, ' ')
+    .replace(/\s*,\s*/g, ', ')
+    .replace(/'/g, '"')
+    .trim()
+    .toLowerCase();
 }
 const FONT_LOOKUP: ReadonlyMap<string, string> = new Map(FONT_STACKS.map((f) => [normaliseFont(f), f]));
 
 /** Returns the canonical allow-listed font stack, or null. */
-export function checkFont(value: string): string | null {
+function checkFont(value: string): string | null {
   if (FORBIDDEN.test(value) || value.length > 200) return null;
   return FONT_LOOKUP.get(normaliseFont(value)) ?? null;
 }
 
 /** Accepts "Npx" (or a bare number, read as px) with 0 ≤ N ≤ RADIUS_MAX_PX. */
-export function checkRadius(value: string | number): string | null {
+function checkRadius(value: string | number): string | null {
   const raw = typeof value === 'number' ? String(value) : value.trim();
   const m = /^(\d{1,2}(?:\.\d{1,2})?)(px)?$/i.exec(raw);
   if (!m) return null;

@@ -1,7 +1,7 @@
 import { AppError } from './app-error';
 
 /** How long clients are told to wait when the database cannot be reached (a restart or failover). */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 // Connection-level failures (the database is down, restarting, refusing connections or out of them),
 // as opposed to a bad statement: those are ours to fix, these pass on their own.
@@ -9,7 +9,8 @@ const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 
 // PostgreSQL SQLSTATEs: 08xxx connection exceptions, 57P01–57P03 shutdown / cannot connect now,
 // 53300 too many connections.
 const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established|the database system is (starting up|shutting down)/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established|the database system is (starting up|shutting down)/i;
 
 /** Whether an error (or the driver error TypeORM wraps) says the database cannot be reached. */
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -169,7 +169,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     const raw = str(name);
     if (raw === undefined) return [];
     const out: string[] = [];
-    for (const item of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const item of raw
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       try {
         const u = new URL(item);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');

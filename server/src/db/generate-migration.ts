@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     const className = `${name}${ts}`;
     const q = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
     const up = sql.upQueries.map((x) => `    await queryRunner.query(${q(x.query)});`).join('\n');
-    const down = [...sql.downQueries].reverse().map((x) => `    await queryRunner.query(${q(x.query)});`).join('\n');
+    const down = [...sql.downQueries]
+      .reverse()
+      .map((x) => `    await queryRunner.query(${q(x.query)});`)
+      .join('\n');
     const dir = path.resolve(__dirname, '..', '..', 'src', 'db', 'migrations');
     const file = `${ts}-${name}`;
     fs.writeFileSync(
@@ -37,7 +40,10 @@ async function main(): Promise<void> {
         `  public async up(queryRunner: QueryRunner): Promise<void> {\n${up}\n  }\n\n` +
         `  public async down(queryRunner: QueryRunner): Promise<void> {\n${down}\n  }\n}\n`,
     );
-    const files = fs.readdirSync(dir).filter((f) => /^\d+-[A-Za-z0-9]+\.ts$/.test(f)).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => /^\d+-[A-Za-z0-9]+\.ts$/.test(f))
+      .sort();
     const imports = files.map((f) => {
       const base = f.replace(/\.ts$/, '');
       const [stamp, n] = base.split('-');

@@ -10,7 +10,7 @@ export interface SessionRunner {
   run(sql: string, params: unknown[] | undefined): Promise<PgResult>;
 }
 
-export interface Field {
+interface Field {
   name: string;
   dataTypeID: number;
 }

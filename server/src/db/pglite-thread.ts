@@ -23,10 +23,7 @@ import { decodeAnswer, errorFromWire, parsersFor, Session, type Parsers, type Pg
  * hosts without a core to spare.
  */
 export type ToDatabase = { id: number } & (
-  | { op: 'open'; dataDir?: string; loadDataDir?: Uint8Array }
-  | { op: 'run'; sql: string; params: unknown[] | undefined }
-  | { op: 'dump' }
-  | { op: 'close' }
+  { op: 'open'; dataDir?: string; loadDataDir?: Uint8Array } | { op: 'run'; sql: string; params: unknown[] | undefined } | { op: 'dump' } | { op: 'close' }
 );
 type FromDatabase = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 type Request = { [K in ToDatabase['op']]: Omit<Extract<ToDatabase, { op: K }>, 'id'> }[ToDatabase['op']];
@@ -113,7 +110,7 @@ export class PGliteThread implements EmbeddedDatabase {
 
   /** The data folder as a gzipped tarball (PGlite's dumpDataDir), e.g. a migrated template for tests. */
   async dumpDataDir(): Promise<Blob> {
-    return new Blob([(await this.call({ op: 'dump' })) as Uint8Array]);
+    return new Blob([(await this.call({ op: 'dump' })) as Uint8Array<ArrayBuffer>]);
   }
 
   /** How busy the database's thread has been (diagnostics: worker_threads' eventLoopUtilization). */

@@ -13,7 +13,7 @@
  * from keywords in the description.
  */
 
-export type Genre =
+type Genre =
   | 'high-fantasy'
   | 'dark-fantasy'
   | 'science-fiction'
@@ -27,22 +27,6 @@ export type Genre =
   | 'steampunk'
   | 'mythic'
   | 'modern-urban';
-
-export const GENRES: readonly Genre[] = [
-  'high-fantasy',
-  'dark-fantasy',
-  'science-fiction',
-  'space-opera',
-  'cyberpunk',
-  'horror',
-  'post-apocalyptic',
-  'western',
-  'noir',
-  'pirate',
-  'steampunk',
-  'mythic',
-  'modern-urban',
-];
 
 export interface SeedWorld {
   id: string;
@@ -85,12 +69,12 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'The Drowned Expanse',
     genre: 'pirate',
     description:
-      'The Drowned Expanse is an endless archipelago of sunken kingdoms, where the tide rises a fathom every year and the old capitals lie beneath turquoise water. Pirate crews sail between the last dry islands in patched galleons and swift sloops, raiding Admiralty convoys for rum, powder and fresh water. The port of Saltmarrow Haven is a lawless den of taverns, shipwrights and cutthroats governed by the Brethren Council, while the Crown Admiralty under Commodore Ashcombe hunts every buccaneer within cannon range. Captains trade whispers of the Leviathan\'s Crown, a treasure said to command the sea itself, hidden somewhere in the drowned city of Old Marisol. Cannon fire, mutiny, boarding parties and sea charts inked in blood will decide who claims the Expanse before the water claims everyone.',
+      "The Drowned Expanse is an endless archipelago of sunken kingdoms, where the tide rises a fathom every year and the old capitals lie beneath turquoise water. Pirate crews sail between the last dry islands in patched galleons and swift sloops, raiding Admiralty convoys for rum, powder and fresh water. The port of Saltmarrow Haven is a lawless den of taverns, shipwrights and cutthroats governed by the Brethren Council, while the Crown Admiralty under Commodore Ashcombe hunts every buccaneer within cannon range. Captains trade whispers of the Leviathan's Crown, a treasure said to command the sea itself, hidden somewhere in the drowned city of Old Marisol. Cannon fire, mutiny, boarding parties and sea charts inked in blood will decide who claims the Expanse before the water claims everyone.",
     questions: [
       'Which island or sunken kingdom did your family come from before the tides took it?',
       'What is your post aboard ship: captain, quartermaster, gunner, navigator, or stowaway?',
       'Do you sail under the Brethren Council, serve the Crown Admiralty, or fly no flag at all?',
-      'What would you do if you found the Leviathan\'s Crown?',
+      "What would you do if you found the Leviathan's Crown?",
     ],
   },
   {
@@ -111,7 +95,7 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'Cinderfall',
     genre: 'dark-fantasy',
     description:
-      'Cinderfall is a dying kingdom beneath a sun that went dark a generation ago, lit now only by the embers of burning cities and the pale fires of necromancy. King Morvane of the Ashen Crown rules from the obsidian citadel of Dunmarrow, bargaining away his subjects\' souls to the Hollow Court, a pantheon of demons who feed on grief. Plague-ridden villages pay their tithes in bone, witch-hunters of the Order of the Brand burn heretics and innocents alike, and in the Blackthorn Wastes the undead march under banners no one remembers. The only hope is the rumour of the Last Ember, a shard of the old sun hidden in the cursed ruins of Vael Sorrow, but every hand that has touched it has rotted. In Cinderfall mercy is a luxury, oaths are sealed in blood, and every victory costs something that never grows back.',
+      "Cinderfall is a dying kingdom beneath a sun that went dark a generation ago, lit now only by the embers of burning cities and the pale fires of necromancy. King Morvane of the Ashen Crown rules from the obsidian citadel of Dunmarrow, bargaining away his subjects' souls to the Hollow Court, a pantheon of demons who feed on grief. Plague-ridden villages pay their tithes in bone, witch-hunters of the Order of the Brand burn heretics and innocents alike, and in the Blackthorn Wastes the undead march under banners no one remembers. The only hope is the rumour of the Last Ember, a shard of the old sun hidden in the cursed ruins of Vael Sorrow, but every hand that has touched it has rotted. In Cinderfall mercy is a luxury, oaths are sealed in blood, and every victory costs something that never grows back.",
     questions: [
       'What did you lose on the day the sun went dark over Cinderfall?',
       'What forbidden pact, curse or dark gift have you accepted, and what does it demand of you?',
@@ -137,7 +121,7 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'Saltbone Crossing',
     genre: 'western',
     description:
-      'Saltbone Crossing is a frontier boomtown at the edge of the Bitterwater Flats, where the railroad ends and the law runs thin. Silver was struck in the Widow\'s Teeth mountains three summers ago, and now prospectors, gamblers, drifters and gunslingers crowd the dusty main street between the Golden Spur Saloon and the undertaker\'s parlour. The Hargrove Cattle Company owns the water and wants the land; the Pale Rider gang robs every stagecoach headed east; and Marshal Eliza Crane holds the town together with one revolver and a handful of deputies she does not trust. Out past the mesas, the Red Canyon homesteaders guard a secret that could bring the railroad barons to their knees. Showdowns at high noon, cattle rustlers, posses riding at dusk and justice paid for in lead will decide who owns the Crossing when the dust settles.',
+      "Saltbone Crossing is a frontier boomtown at the edge of the Bitterwater Flats, where the railroad ends and the law runs thin. Silver was struck in the Widow's Teeth mountains three summers ago, and now prospectors, gamblers, drifters and gunslingers crowd the dusty main street between the Golden Spur Saloon and the undertaker's parlour. The Hargrove Cattle Company owns the water and wants the land; the Pale Rider gang robs every stagecoach headed east; and Marshal Eliza Crane holds the town together with one revolver and a handful of deputies she does not trust. Out past the mesas, the Red Canyon homesteaders guard a secret that could bring the railroad barons to their knees. Showdowns at high noon, cattle rustlers, posses riding at dusk and justice paid for in lead will decide who owns the Crossing when the dust settles.",
     questions: [
       'What brought you out to the frontier at Saltbone Crossing, and what are you running from?',
       'Are you quicker with a revolver, a rifle, a deck of cards, or a silver tongue?',
@@ -163,11 +147,11 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'The Long Static',
     genre: 'post-apocalyptic',
     description:
-      'The Long Static is what survivors call the wasteland left after the Collapse, when the bombs fell and every radio on Earth began to hiss with the same endless noise. Seventy years on, scavengers pick through irradiated ruins for canned food, ammunition and working batteries, while mutated beasts roam the glass deserts that were once cities. The fortified settlement of Haven\'s Gate trades clean water for protection from the Rust Barons, a warlord convoy that rules the highways in armoured trucks. Deep in the sealed Deepwell Bunker, the Archivists hoard pre-war technology and decide who is worthy of it. Now the static has begun to change, forming words and coordinates, and every faction in the wastes is racing toward the source of the signal. Survival, scarce fuel, radiation sickness and hard choices about whom to trust define life after the end.',
+      "The Long Static is what survivors call the wasteland left after the Collapse, when the bombs fell and every radio on Earth began to hiss with the same endless noise. Seventy years on, scavengers pick through irradiated ruins for canned food, ammunition and working batteries, while mutated beasts roam the glass deserts that were once cities. The fortified settlement of Haven's Gate trades clean water for protection from the Rust Barons, a warlord convoy that rules the highways in armoured trucks. Deep in the sealed Deepwell Bunker, the Archivists hoard pre-war technology and decide who is worthy of it. Now the static has begun to change, forming words and coordinates, and every faction in the wastes is racing toward the source of the signal. Survival, scarce fuel, radiation sickness and hard choices about whom to trust define life after the end.",
     questions: [
       'Where did you survive your childhood in the wasteland: a settlement, a bunker, or the open road?',
       'What piece of pre-war gear do you carry, and how did you get it?',
-      'Do you trade with Haven\'s Gate, ride with the Rust Barons, or seek the Archivists of Deepwell?',
+      "Do you trade with Haven's Gate, ride with the Rust Barons, or seek the Archivists of Deepwell?",
       'What do you hear in the static that no one else seems to?',
     ],
   },
@@ -202,7 +186,7 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'Perihelion',
     genre: 'science-fiction',
     description:
-      'Perihelion is a colossal generation ship three hundred years into its voyage toward the exoplanet Tau Verity, home to twelve thousand colonists who have never seen a sky. Its rotating habitat rings are governed by the ship\'s artificial intelligence, CALYX, and by the Helm Council, a hereditary caste of engineers who alone can read the failing reactor logs. In the hydroponic decks the Seedkeepers ration food by genetic lottery; in the zero-gravity spine, salvage crews in patched vacuum suits repair hull breaches no one admits are getting worse. Now the long-range sensors have detected a signal from Tau Verity, artificial and unmistakably answering the ship\'s own transmissions. Science, survival and the ethics of first contact collide as factions argue whether to arrive, turn back, or wake the cryogenic founders sleeping in the Deep Vault.',
+      "Perihelion is a colossal generation ship three hundred years into its voyage toward the exoplanet Tau Verity, home to twelve thousand colonists who have never seen a sky. Its rotating habitat rings are governed by the ship's artificial intelligence, CALYX, and by the Helm Council, a hereditary caste of engineers who alone can read the failing reactor logs. In the hydroponic decks the Seedkeepers ration food by genetic lottery; in the zero-gravity spine, salvage crews in patched vacuum suits repair hull breaches no one admits are getting worse. Now the long-range sensors have detected a signal from Tau Verity, artificial and unmistakably answering the ship's own transmissions. Science, survival and the ethics of first contact collide as factions argue whether to arrive, turn back, or wake the cryogenic founders sleeping in the Deep Vault.",
     questions: [
       'Which habitat ring or deck of the Perihelion were you born on, and what was your assigned role?',
       'What scientific or technical skill keeps you useful aboard the ship?',
@@ -228,7 +212,7 @@ export const FEATURED_WORLDS: readonly SeedWorld[] = [
     name: 'The Glass Reef',
     genre: 'science-fiction',
     description:
-      'The Glass Reef is a research station anchored beneath forty kilometres of ice on the ocean moon Nerea, where scientists study the first alien life humanity has ever found. The luminous Reef organisms grow in fractal colonies around volcanic vents and appear to compute, rearranging themselves into patterns that predict the crew\'s experiments before they happen. Director Imani Oduya of the Tidewell Institute insists on careful study; the Ascendancy Combine, which funded the station, wants patents and bioweapons; and the Reclaimers, a movement of xenobiologists, believe the Reef is sentient and must be protected at any cost. Submersibles, gene sequencers, failing pressure hulls and a ninety-minute signal lag from Earth make every decision final. Something in the deep is learning fast, and it has started to answer back.',
+      "The Glass Reef is a research station anchored beneath forty kilometres of ice on the ocean moon Nerea, where scientists study the first alien life humanity has ever found. The luminous Reef organisms grow in fractal colonies around volcanic vents and appear to compute, rearranging themselves into patterns that predict the crew's experiments before they happen. Director Imani Oduya of the Tidewell Institute insists on careful study; the Ascendancy Combine, which funded the station, wants patents and bioweapons; and the Reclaimers, a movement of xenobiologists, believe the Reef is sentient and must be protected at any cost. Submersibles, gene sequencers, failing pressure hulls and a ninety-minute signal lag from Earth make every decision final. Something in the deep is learning fast, and it has started to answer back.",
     questions: [
       'What is your specialty aboard the Glass Reef station: xenobiology, engineering, security, or piloting submersibles?',
       'Who sent you to Nerea: the Tidewell Institute, the Ascendancy Combine, or the Reclaimers?',

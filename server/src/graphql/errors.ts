@@ -60,7 +60,8 @@ export const retryAfterPlugin: ApolloServerPlugin = {
         let wait = 0;
         for (const e of response.body.singleResult.errors ?? []) {
           const s = e.extensions?.retryAfterSeconds;
-          if ((e.extensions?.code === 'RATE_LIMITED' || e.extensions?.code === 'SERVICE_UNAVAILABLE') && typeof s === 'number') wait = Math.max(wait, Math.ceil(s));
+          if ((e.extensions?.code === 'RATE_LIMITED' || e.extensions?.code === 'SERVICE_UNAVAILABLE') && typeof s === 'number')
+            wait = Math.max(wait, Math.ceil(s));
         }
         if (wait > 0) response.http.headers.set('retry-after', String(wait));
       },

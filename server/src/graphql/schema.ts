@@ -12,7 +12,17 @@ import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
 import { authChecker } from './auth-checker';
 
-export const RESOLVERS = [AuthResolver, WorldResolver, CharacterResolver, ProfileResolver, SupportResolver, CreditsResolver, BillingResolver, StoryResolver, CharacterStoryResolver] as const;
+const RESOLVERS = [
+  AuthResolver,
+  WorldResolver,
+  CharacterResolver,
+  ProfileResolver,
+  SupportResolver,
+  CreditsResolver,
+  BillingResolver,
+  StoryResolver,
+  CharacterStoryResolver,
+] as const;
 
 /** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */
 export function buildGraphQLSchema(pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 
 /** How long an automatic persisted query stays registered without use. */
-export const APQ_TTL_SECONDS = 24 * 3600;
+const APQ_TTL_SECONDS = 24 * 3600;
 
 /**
  * Apollo Server's KeyValueCache over Redis, for automatic persisted queries: a query registered

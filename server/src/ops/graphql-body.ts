@@ -3,7 +3,7 @@ import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { AppError } from '../common/app-error';
 
 /** The mutations whose variables carry an image or a card PNG as a data URL (≤ 5 MB decoded). */
-export const UPLOAD_FIELDS = new Set(['submitWorld', 'importCharacterCard']);
+const UPLOAD_FIELDS = new Set(['submitWorld', 'importCharacterCard']);
 
 export interface GraphQLBodyOptions {
   /** Every /graphql body: small enough that parsing and coercing it never stalls the event loop. */
@@ -34,7 +34,12 @@ export function graphqlBodyParser(o: GraphQLBodyOptions): express.RequestHandler
     (req, _res, next) => {
       const bytes = (req as { bodyBytes?: number }).bodyBytes ?? 0;
       if (bytes <= o.limitBytes || isUpload(req.body)) return next();
-      next(new AppError('PAYLOAD_TOO_LARGE', `Request body is too large: only world images and character cards may exceed ${Math.round(o.limitBytes / 1024)} KiB.`));
+      next(
+        new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `Request body is too large: only world images and character cards may exceed ${Math.round(o.limitBytes / 1024)} KiB.`,
+        ),
+      );
     },
   ];
 }

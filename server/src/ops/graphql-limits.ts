@@ -49,7 +49,7 @@ const DEPTH_FACTOR = 1.5;
  * `fields { type { fields … } } }` deeper than the standard query, do not.
  */
 const INTROSPECTION_DEPTH_FACTOR = 1.2;
-export const INTROSPECTION_MAX_DEPTH = 16;
+const INTROSPECTION_MAX_DEPTH = 16;
 
 /**
  * Lists multiply (graphql-query-complexity's estimators, GraphQL Armor's cost rule): the answer holds
@@ -132,7 +132,13 @@ function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDef
  */
 function estimateValues(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, schema: GraphQLSchema | undefined, cap: number): number {
   let total = 0;
-  const root = schema ? (op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()) : null;
+  const root = schema
+    ? op.operation === 'query'
+      ? schema.getQueryType()
+      : op.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType()
+    : null;
   // Fragments name their type condition; without a schema (unit measurements) the walk stays untyped.
   const schemaType = (current: GraphQLNamedType | null, name: string) => (schema ? (schema.getType(name) ?? null) : current);
   const pageOf = (field: FieldNode, def: GraphQLField<unknown, unknown> | undefined, key: string): number | undefined => {
@@ -142,13 +148,13 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       if (arg.value.kind === Kind.VARIABLE) {
         const name = arg.value.name.value;
         const dflt = op.variableDefinitions?.find((v) => v.variable.name.value === name)?.defaultValue;
-        return dflt?.kind === Kind.INT ? Number(dflt.value) : PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
+        return dflt?.kind === Kind.INT ? Number(dflt.value) : (PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX);
       }
       return PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
     }
     // Not given: the schema's default for it (storyline's limit is 50), if the field has one.
     const declared = def?.args.find((a) => PAGE_ARGS.includes(a.name));
-    if (declared) return typeof declared.defaultValue === 'number' ? declared.defaultValue : PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX;
+    if (declared) return typeof declared.defaultValue === 'number' ? declared.defaultValue : (PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX);
     return undefined;
   };
   const walk = (set: SelectionSetNode, type: GraphQLNamedType | null, items: number, page: number | undefined, path: Set<string>) => {
@@ -178,7 +184,7 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       const own = pageOf(sel, def, key);
       const isList = def ? isListType(getNullableType(def.type)) : false;
       // A list takes its own page argument, else the page set above it (storyline's chapters), else the default.
-      const size = isList ? own ?? page ?? DEFAULT_LIST_SIZE : 1;
+      const size = isList ? (own ?? page ?? DEFAULT_LIST_SIZE) : 1;
       walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, isList ? undefined : own, path);
     }
   };
@@ -186,9 +192,8 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
   return total;
 }
 
-
 /** Validation rule enforcing depth, alias, directive and cost limits on every operation of a document. */
-export function limitsRule(limits: GraphQLLimits, metrics?: Metrics): ValidationRule {
+function limitsRule(limits: GraphQLLimits, metrics?: Metrics): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const doc = context.getDocument();
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -206,7 +211,8 @@ export function limitsRule(limits: GraphQLLimits, metrics?: Metrics): Validation
         }
         if (m.depth > limits.maxDepth) report('depth', `Operation${name} is nested ${m.depth} levels deep; the maximum is ${limits.maxDepth}.`);
         if (m.aliases > limits.maxAliases) report('aliases', `Operation${name} uses ${m.aliases} aliases; the maximum is ${limits.maxAliases}.`);
-        if (m.directives > limits.maxDirectives) report('directives', `Operation${name} uses ${m.directives} directives; the maximum is ${limits.maxDirectives}.`);
+        if (m.directives > limits.maxDirectives)
+          report('directives', `Operation${name} uses ${m.directives} directives; the maximum is ${limits.maxDirectives}.`);
         if (m.cost > limits.maxCost) report('cost', `Operation${name} costs ${Math.round(m.cost)}; the maximum is ${limits.maxCost}.`);
         return false; // measured here; no need to visit the operation's nodes again
       },

@@ -41,7 +41,16 @@ export function corsMiddleware(allowed: Set<string>): express.RequestHandler {
   return cors({
     origin: (origin, cb) => cb(null, origin === undefined || allowed.has(origin)),
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['content-type', 'authorization', 'apollo-require-preflight', 'x-apollo-operation-name', 'apikey', 'x-client-info', 'x-request-id', 'x-supabase-api-version'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'apollo-require-preflight',
+      'x-apollo-operation-name',
+      'apikey',
+      'x-client-info',
+      'x-request-id',
+      'x-supabase-api-version',
+    ],
     exposedHeaders: ['x-request-id', 'retry-after'],
     credentials: false,
     maxAge: 600,
@@ -83,12 +92,14 @@ export function securityHeaders(publicUrl: string): { all: express.RequestHandle
     });
   return {
     all: frozen(policy({})),
-    graphiql: frozen(policy({
-      'style-src': ["'self'", "'unsafe-inline'"],
-      'style-src-attr': ["'unsafe-inline'"],
-      'worker-src': ["'self'", 'blob:'],
-      'font-src': ["'self'", 'data:'],
-    })),
+    graphiql: frozen(
+      policy({
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'style-src-attr': ["'unsafe-inline'"],
+        'worker-src': ["'self'", 'blob:'],
+        'font-src': ["'self'", 'data:'],
+      }),
+    ),
     checkout: frozen(policy({ 'style-src': ["'self'", "'unsafe-inline'"] })),
   };
 }

@@ -74,7 +74,9 @@ export function createOps(config: Config, services: Services, logger: Logger) {
     services.auth.onSessionRevoked((sessionId) => broadcast({ kind: 'session', id: sessionId })),
     services.credits.onChange((userId) => broadcast({ kind: 'credits', id: userId })),
   ];
-  const subscriber = config.redisUrl ? new Redis(config.redisUrl, { connectionName: 'taleforge-cache-invalidation', retryStrategy: (n) => Math.min(n * 100, 2000) }) : null;
+  const subscriber = config.redisUrl
+    ? new Redis(config.redisUrl, { connectionName: 'taleforge-cache-invalidation', retryStrategy: (n) => Math.min(n * 100, 2000) })
+    : null;
   if (subscriber) {
     subscriber.on('error', () => undefined); // the rate limiter's client reports Redis outages
     subscriber.on('message', (_channel: string, raw: string) => {
@@ -158,5 +160,3 @@ export function createOps(config: Config, services: Services, logger: Logger) {
     },
   };
 }
-
-export type Ops = ReturnType<typeof createOps>;

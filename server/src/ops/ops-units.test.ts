@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from '../config/env';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, Kind, parse, print } from 'graphql';
-import { loadConfig } from '../config/env';
 import { DEFAULT_LIST_SIZE, measureDocument } from './graphql-limits';
 import { originPolicy } from './headers';
 import { trustProxySetting } from './index';
@@ -12,7 +11,10 @@ const LIMITS = { maxDepth: 8, maxAliases: 15, maxCost: 5000, maxTokens: 2000, ma
 
 describe('GraphQL limits: measurements', () => {
   it('the standard introspection query fits the budget on its own', () => {
-    const [m] = measureDocument(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }), LIMITS);
+    const [m] = measureDocument(
+      getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }),
+      LIMITS,
+    );
     expect(m.cost).toBeGreaterThan(500);
     expect(m.cost).toBeLessThan(LIMITS.maxCost / 3);
     expect(m.depth).toBe(0); // introspection has its own depth cap
@@ -95,7 +97,10 @@ describe('the cost limit counts list sizes', () => {
     // Fragments may live in another file than the operations using them: measure all texts together.
     const all = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
     const doc = parse(all);
-    const fragments = doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => print(d)).join('\n');
+    const fragments = doc.definitions
+      .filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => print(d))
+      .join('\n');
     const figures: string[] = [];
     let measured = 0;
     for (const op of doc.definitions) {

@@ -29,7 +29,11 @@ export class RedisRateLimiter implements ClosableRateLimiter {
   private readonly fallback = new MemoryRateLimiter();
   private warned = false;
 
-  constructor(url: string, private readonly logger?: Logger, private readonly prefix = 'taleforge:rl:') {
+  constructor(
+    url: string,
+    private readonly logger?: Logger,
+    private readonly prefix = 'taleforge:rl:',
+  ) {
     this.client = new Redis(url, {
       connectionName: 'taleforge-ratelimit',
       enableOfflineQueue: false,

@@ -124,7 +124,10 @@ export class ResponseCache {
       if (value === undefined || NOT_REPLAYED.has(name)) continue;
       kept.push([name, typeof value === 'number' ? String(value) : value]);
     }
-    const vary = [headers.vary, 'Accept-Encoding'].flat().filter((v): v is string => typeof v === 'string' && v !== '').join(', ');
+    const vary = [headers.vary, 'Accept-Encoding']
+      .flat()
+      .filter((v): v is string => typeof v === 'string' && v !== '')
+      .join(', ');
     const gzip = body.length >= MIN_GZIP_BODY ? zlib.gzipSync(body) : null;
     this.entries.set(lookup.key, { status, headers: kept, body, gzip, vary, operation: lookup.operation, expiresAt: Date.now() + this.ttlSeconds * 1000 });
     return true;
@@ -161,4 +164,3 @@ function pickOperation(doc: DocumentNode, name: string | null): OperationDefinit
 function hasDirectives(op: OperationDefinitionNode): boolean {
   return (op.directives?.length ?? 0) > 0 || op.selectionSet.selections.some((s) => (s.directives?.length ?? 0) > 0);
 }
-

@@ -8,7 +8,7 @@ import type { OpsConfig } from '../config/env';
 import type { Metrics } from './metrics';
 
 /** More live operations than this on one socket is a client bug or abuse; the client shows two or three. */
-export const MAX_SUBSCRIPTIONS_PER_SOCKET = 25;
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 25;
 /** graphql-ws messages are small; ws's default (100 MiB) would let one frame eat the heap. */
 export const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -67,7 +67,9 @@ export function createWsGuard(o: {
         },
         onSubscribe: async (ctx, id, payload) => {
           if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-            return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations may run on one connection.`, { extensions: { code: 'RATE_LIMITED' } })];
+            return [
+              new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations may run on one connection.`, { extensions: { code: 'RATE_LIMITED' } }),
+            ];
           }
           const limited = await overLimit(ctx, payload);
           if (limited) return [limited];

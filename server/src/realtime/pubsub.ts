@@ -5,8 +5,8 @@ import type { Logger } from '../common/logger';
 import type { Config } from '../config/env';
 
 /** Every topic is published per id (a user id), so a subscriber only ever receives its own channel. */
-export type Topics = { [topic: string]: [id: string, payload: unknown] };
-export type AppPubSub = PubSub<Topics>;
+type Topics = { [topic: string]: [id: string, payload: unknown] };
+type AppPubSub = PubSub<Topics>;
 
 export interface Realtime {
   /** Handed to type-graphql's buildSchema for @Subscription resolvers, and used by services to publish. */
@@ -35,8 +35,7 @@ export function createRealtime(config: Pick<Config, 'redisUrl'>, logger?: Logger
     client.on('error', (err) => logger?.warn('redis pub/sub connection error', { err }));
   }
   const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
-  const whenReady = (c: Redis) =>
-    c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve()));
+  const whenReady = (c: Redis) => (c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve())));
   return {
     pubSub: createPubSub<Topics>({ eventTarget }),
     mode: 'redis',

@@ -67,13 +67,11 @@ export function serveGraphQLOverWs<E extends Record<PropertyKey, unknown>>(
         },
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
-          socket.on('message', async (event) => {
-            try {
-              await cb(String(event));
-            } catch (err) {
+          socket.on('message', (event) => {
+            cb(String(event)).catch((err: unknown) => {
               logger.error('internal error while handling a WebSocket message', { err });
               socket.close(CloseCode.InternalServerError, closeReason(err));
-            }
+            });
           }),
       },
       { socket, request } as Extra & Partial<E>,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** Screenshots of every journey land here (git-ignored). */
-export const SHOTS_DIR = path.resolve(__dirname, '..', '..', '.artifacts', 'e2e-screenshots');
+const SHOTS_DIR = path.resolve(__dirname, '..', '..', '.artifacts', 'e2e-screenshots');
 
 export interface Identity {
   email: string;
@@ -69,6 +69,10 @@ export class AuthPage {
     await this.page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     await this.page.waitForURL('**/worlds');
     // Attached, not visible: on a phone the nav items live in the drawer.
-    await this.page.getByRole('navigation', { name: 'Main' }).locator(`[data-testid="nav-profile"][aria-label="Profile (${id.username})"]`).first().waitFor({ state: 'attached' });
+    await this.page
+      .getByRole('navigation', { name: 'Main' })
+      .locator(`[data-testid="nav-profile"][aria-label="Profile (${id.username})"]`)
+      .first()
+      .waitFor({ state: 'attached' });
   }
 }

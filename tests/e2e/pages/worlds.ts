@@ -18,12 +18,19 @@ export class WorldsPage {
   }
 
   async openFeatured(name: string) {
-    await this.page.locator('.world-grid').getByRole('button', { name: new RegExp(name) }).first().click();
+    await this.page
+      .locator('.world-grid')
+      .getByRole('button', { name: new RegExp(name) })
+      .first()
+      .click();
     await this.page.getByRole('dialog', { name }).waitFor();
   }
 
   async openMine(name: string) {
-    await this.carousel.getByRole('button', { name: new RegExp(name) }).first().click();
+    await this.carousel
+      .getByRole('button', { name: new RegExp(name) })
+      .first()
+      .click();
     await this.page.getByRole('dialog', { name }).waitFor();
   }
 

@@ -20,12 +20,7 @@ export function Footer() {
           <h2 id="footer-support-title">Help &amp; Support</h2>
           <div className="footer-buttons">
             {SUPPORT_BUTTONS.map((b) => (
-              <button
-                key={b.type}
-                type="button"
-                className="btn btn-ghost"
-                onClick={() => navigate(`/support?type=${b.type}`)}
-              >
+              <button key={b.type} type="button" className="btn btn-ghost" onClick={() => navigate(`/support?type=${b.type}`)}>
                 {b.label}
               </button>
             ))}

@@ -13,8 +13,7 @@ const SettingsDialog = lazy(() => import('./SettingsDialog').then((m) => ({ defa
 /** Links that need a session point anonymous users at /auth, remembering where they meant to go. */
 function useGuardedTarget() {
   const { status } = useAuth();
-  return (path: string) =>
-    status === 'authenticated' ? { to: path } : { to: '/auth', state: { from: { pathname: path, search: '', hash: '' } } };
+  return (path: string) => (status === 'authenticated' ? { to: path } : { to: '/auth', state: { from: { pathname: path, search: '', hash: '' } } });
 }
 
 function SubscriptionStatus({ onNavigate }: { onNavigate?: () => void }) {
@@ -82,7 +81,13 @@ export function NavBar() {
   const menuButton = useRef<HTMLButtonElement>(null);
   const drawer = useRef<HTMLElement>(null);
 
-  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  // A new page closes the drawer: adjusted while rendering (React's pattern for state that follows
+  // a prop), so the closed drawer is what the new page first paints.
+  const [drawerPath, setDrawerPath] = useState(location.pathname);
+  if (drawerPath !== location.pathname) {
+    setDrawerPath(location.pathname);
+    setDrawerOpen(false);
+  }
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (e: KeyboardEvent) => {
@@ -129,13 +134,7 @@ export function NavBar() {
         <div className="drawer-root">
           <div className="drawer-overlay" onClick={() => setDrawerOpen(false)} aria-hidden="true" />
           <aside ref={drawer} id={drawerId} className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
-            <button
-              type="button"
-              className="nav-icon-button drawer-close"
-              aria-label="Close menu"
-              onClick={() => setDrawerOpen(false)}
-              autoFocus
-            >
+            <button type="button" className="nav-icon-button drawer-close" aria-label="Close menu" onClick={() => setDrawerOpen(false)} autoFocus>
               <CloseIcon />
             </button>
             <nav className="drawer-items" aria-label="Mobile">

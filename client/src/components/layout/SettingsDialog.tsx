@@ -1,10 +1,6 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import {
-  SettingsDialog_settingsDocument,
-  useSettingsDialog_saveSettingsMutation,
-  useSettingsDialog_settingsQuery,
-} from '../../gql/graphql';
+import { SettingsDialog_settingsDocument, useSettingsDialog_saveSettingsMutation, useSettingsDialog_settingsQuery } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
 import { Modal } from '../ui/Modal';
 

@@ -7,8 +7,7 @@ import { AUTH_MESSAGES, SIGN_UP_REDIRECT_DELAY_MS } from './AuthPage';
 
 const field = (label: string) => screen.queryByLabelText(label);
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const toggle = () =>
-  fireEvent.click(screen.getByRole('button', { name: /^(Create an account|Use an existing account)$/ }));
+const toggle = () => fireEvent.click(screen.getByRole('button', { name: /^(Create an account|Use an existing account)$/ }));
 
 async function submitLogin() {
   fill('Email', 'aria@example.com');

@@ -23,7 +23,7 @@ export const SIGN_UP_REDIRECT_DELAY_MS = 1200;
 type Mode = 'login' | 'signup';
 type Message = { kind: 'error' | 'success'; text: string } | null;
 
-export function AuthPage() {
+function AuthPage() {
   const [mode, setMode] = useState<Mode>('login');
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
@@ -55,7 +55,7 @@ export function AuthPage() {
     setMessage(null);
   };
 
-  const goBack = () => navigate(returnPath(location.state), { replace: true });
+  const goBack = () => void navigate(returnPath(location.state), { replace: true });
 
   async function handleLogin() {
     try {
@@ -110,9 +110,7 @@ export function AuthPage() {
           Taleforge
         </Link>
         <h1 id={`${ids}-title`}>{isLogin ? 'Welcome back, traveler' : 'Begin your legend'}</h1>
-        <p className="auth-subtitle">
-          {isLogin ? 'Log in to continue your stories.' : 'Create an account to forge worlds and characters.'}
-        </p>
+        <p className="auth-subtitle">{isLogin ? 'Log in to continue your stories.' : 'Create an account to forge worlds and characters.'}</p>
 
         <form className="auth-form" onSubmit={onSubmit} aria-label={isLogin ? 'Log in' : 'Sign up'}>
           <div className="field">
@@ -155,10 +153,7 @@ export function AuthPage() {
           </div>
 
           {message && (
-            <p
-              className={`auth-message auth-message-${message.kind}`}
-              role={message.kind === 'error' ? 'alert' : 'status'}
-            >
+            <p className={`auth-message auth-message-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
               {message.text}
             </p>
           )}

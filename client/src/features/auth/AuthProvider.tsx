@@ -1,14 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useApolloLoader } from '../../apollo/apollo-loader';
-import {
-  clearSession,
-  readSession,
-  subscribeSession,
-  toSession,
-  writeSession,
-  type AuthSessionPayload,
-  type Session,
-} from '../../apollo/session-store';
+import { clearSession, readSession, subscribeSession, toSession, writeSession, type AuthSessionPayload, type Session } from '../../apollo/session-store';
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context';
 
 /**
@@ -57,13 +49,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [checkUserId, loadClient]);
 
-  const status: AuthStatus = !session
-    ? 'anonymous'
-    : verifiedUserId === session.user.id
-      ? 'authenticated'
-      : checkFailed
-        ? 'error'
-        : 'loading';
+  const status: AuthStatus = !session ? 'anonymous' : verifiedUserId === session.user.id ? 'authenticated' : checkFailed ? 'error' : 'loading';
 
   const startSession = useCallback(
     async (payload: AuthSessionPayload) => {

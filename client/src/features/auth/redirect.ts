@@ -5,7 +5,7 @@ export interface AuthRedirectState {
   from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
 }
 
-export const DEFAULT_AFTER_LOGIN = '/worlds';
+const DEFAULT_AFTER_LOGIN = '/worlds';
 
 export function returnPath(state: unknown): string {
   const from = (state as AuthRedirectState | null)?.from;

@@ -29,7 +29,6 @@ export default function CharactersPage() {
   const characters = data?.myCharacters ?? [];
   const selected = characters.find((c) => c.id === remembered) ?? characters[0];
 
-
   const select = (id: string) => {
     setRemembered(id);
     rememberSelectedCharacter(id);
@@ -89,7 +88,7 @@ export default function CharactersPage() {
                   className="btn btn-primary"
                   onClick={() => {
                     rememberSelectedCharacter(selected.id);
-                    navigate(`/storychat/${selected.id}`);
+                    void navigate(`/storychat/${selected.id}`);
                   }}
                 >
                   Story

@@ -80,7 +80,22 @@ describe('create-world wizard', () => {
         ...credits(3),
         CreateWorldPage_generateWorldImage: () => ({ data: { generateWorldImage: `data:image/jpeg;base64,${++images}` } }),
         CreateWorldPage_generateWorldQuestions: () => ({ data: { generateWorldQuestions: ['Who raised you?', ' ', 'What do you carry?'] } }),
-        CreateWorldPage_submitWorld: () => ({ data: { submitWorld: { __typename: 'World', id: 'new-1', name: 'Deep', description: 'A drowned empire.', questions: [], imageUrl: null, genre: null, author: 'aria', isOwn: true, sharedGlobally: false } } }),
+        CreateWorldPage_submitWorld: () => ({
+          data: {
+            submitWorld: {
+              __typename: 'World',
+              id: 'new-1',
+              name: 'Deep',
+              description: 'A drowned empire.',
+              questions: [],
+              imageUrl: null,
+              genre: null,
+              author: 'aria',
+              isOwn: true,
+              sharedGlobally: false,
+            },
+          },
+        }),
         WorldsPage_myWorlds: () => ({ data: { myWorlds: [] } }),
       },
       { signedIn: true },

@@ -160,7 +160,7 @@ export function CreateWorldWizard({ onOutOfCredits }: { onOutOfCredits: () => vo
         },
       });
       requestSubscriptionRefresh();
-      navigate('/worlds');
+      void navigate('/worlds');
     } catch (err) {
       if (errorCode(err) === 'INSUFFICIENT_CREDITS') onOutOfCredits();
       else say(MESSAGES.createWorldFailed);
@@ -175,7 +175,10 @@ export function CreateWorldWizard({ onOutOfCredits }: { onOutOfCredits: () => vo
       <form className="wizard" onSubmit={onSubmit} noValidate aria-describedby={error ? `${ids}-error` : undefined}>
         <section className="wizard-step" aria-labelledby={`${ids}-step1`}>
           <h2 id={`${ids}-step1`} className="wizard-step-title">
-            <span className="wizard-step-number" aria-hidden="true">1</span> Describe your world
+            <span className="wizard-step-number" aria-hidden="true">
+              1
+            </span>{' '}
+            Describe your world
           </h2>
           <div className="field">
             <label htmlFor={`${ids}-description`}>World description</label>
@@ -224,7 +227,10 @@ export function CreateWorldWizard({ onOutOfCredits }: { onOutOfCredits: () => vo
         {detailsOpen && (
           <section className="wizard-step" aria-labelledby={`${ids}-step2`}>
             <h2 id={`${ids}-step2`} className="wizard-step-title">
-              <span className="wizard-step-number" aria-hidden="true">2</span> Details
+              <span className="wizard-step-number" aria-hidden="true">
+                2
+              </span>{' '}
+              Details
             </h2>
             <div className="field">
               <label htmlFor={`${ids}-name`}>World name</label>

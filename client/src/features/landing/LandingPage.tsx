@@ -56,8 +56,7 @@ export default function LandingPage() {
               <em>with a single choice.</em>
             </h1>
             <p className="hero-lead">
-              Step into living worlds, become a character no one has ever played, and write a story that answers
-              back — one chapter at a time.
+              Step into living worlds, become a character no one has ever played, and write a story that answers back — one chapter at a time.
             </p>
             <div className="hero-actions">
               <Link to="/worlds" className="btn btn-primary btn-lg">
@@ -76,27 +75,20 @@ export default function LandingPage() {
             <p className="eyebrow">Imagination, unbound</p>
             <h2 id="imagination-title">If you can imagine it, you can play it.</h2>
             <p>
-              Drowned empires, neon cities, haunted manors, realms that exist only in your head. Taleforge turns a
-              spark of an idea into a world with history, danger and people worth meeting — and then hands you the
-              pen.
+              Drowned empires, neon cities, haunted manors, realms that exist only in your head. Taleforge turns a spark of an idea into a world with history,
+              danger and people worth meeting — and then hands you the pen.
             </p>
-            <p>
-              No rulebooks, no dice tables, no waiting for the group. Just you, the story, and a storyteller that
-              never runs out of ideas.
-            </p>
+            <p>No rulebooks, no dice tables, no waiting for the group. Just you, the story, and a storyteller that never runs out of ideas.</p>
           </div>
           <ul className="imagination-points">
             <li>
-              <strong>Stories that remember.</strong> Your choices, your missions and your scars carry from chapter
-              to chapter.
+              <strong>Stories that remember.</strong> Your choices, your missions and your scars carry from chapter to chapter.
             </li>
             <li>
-              <strong>Characters with weight.</strong> Stats, strengths, weaknesses and a special ability shape what
-              you can do.
+              <strong>Characters with weight.</strong> Stats, strengths, weaknesses and a special ability shape what you can do.
             </li>
             <li>
-              <strong>Worlds that feel alive.</strong> An optional immersive mode restyles the page to match the
-              setting.
+              <strong>Worlds that feel alive.</strong> An optional immersive mode restyles the page to match the setting.
             </li>
           </ul>
         </section>
@@ -128,11 +120,7 @@ export default function LandingPage() {
                   <span className="landing-world-genre">{world.genre}</span>
                   <h3>{world.name}</h3>
                   <p>{world.tagline}</p>
-                  <button
-                    type="button"
-                    className="btn btn-outline"
-                    onClick={() => navigate(`/worlds?world=${encodeURIComponent(world.id)}`)}
-                  >
+                  <button type="button" className="btn btn-outline" onClick={() => navigate(`/worlds?world=${encodeURIComponent(world.id)}`)}>
                     Explore<span className="visually-hidden"> {world.name}</span>
                   </button>
                 </div>

@@ -19,7 +19,7 @@ type Key = (typeof FIELDS)[number]['key'];
 type Draft = Record<Key, string>;
 
 /** SPEC §5: all three fields are required to save. */
-export function profileComplete(draft: Draft): boolean {
+function profileComplete(draft: Draft): boolean {
   return FIELDS.every((f) => draft[f.key].trim() !== '');
 }
 
@@ -65,7 +65,12 @@ export function CharacterProfileTab() {
     try {
       await save({
         variables: {
-          input: { skills: draft.skills.trim(), personalityTraits: draft.personalityTraits.trim(), freeTime: draft.freeTime.trim(), pastTimes: profile?.pastTimes ?? '' },
+          input: {
+            skills: draft.skills.trim(),
+            personalityTraits: draft.personalityTraits.trim(),
+            freeTime: draft.freeTime.trim(),
+            pastTimes: profile?.pastTimes ?? '',
+          },
         },
       });
       toast.success(MESSAGES.profileSaved);

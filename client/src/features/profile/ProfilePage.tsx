@@ -17,9 +17,7 @@ type Tab = 'account' | 'character';
 function formatDate(iso: string | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? '—'
-    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 }
 
 export default function ProfilePage() {
@@ -106,7 +104,7 @@ function AccountTab() {
       }
     }
     await endSession();
-    navigate('/auth', { replace: true });
+    await navigate('/auth', { replace: true });
   };
 
   return (

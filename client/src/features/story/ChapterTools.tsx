@@ -21,7 +21,13 @@ export function ChapterTools({
     <div className="chapter-tools">
       {takes.length > 1 && at >= 0 && (
         <div className="take-switcher" role="group" aria-label="Versions of this chapter">
-          <button type="button" className="story-button story-button-ghost" aria-label="Previous version" disabled={busy || at === 0} onClick={() => onSelectTake(takes[at - 1].take)}>
+          <button
+            type="button"
+            className="story-button story-button-ghost"
+            aria-label="Previous version"
+            disabled={busy || at === 0}
+            onClick={() => onSelectTake(takes[at - 1].take)}
+          >
             ‹
           </button>
           <span>

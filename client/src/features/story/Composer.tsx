@@ -35,7 +35,14 @@ export function Composer({
           {choices.map((choice) => {
             const on = selected === choice && !typed.trim();
             return (
-              <button key={choice} type="button" className={`choice ${on ? 'is-selected' : ''}`} aria-pressed={on} onClick={() => onSelect(choice)} disabled={busy}>
+              <button
+                key={choice}
+                type="button"
+                className={`choice ${on ? 'is-selected' : ''}`}
+                aria-pressed={on}
+                onClick={() => onSelect(choice)}
+                disabled={busy}
+              >
                 {choice}
               </button>
             );

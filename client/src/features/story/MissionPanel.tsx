@@ -77,14 +77,7 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
       <div className="story-panel-head">
         <h2 id={`${ids}-title`}>Current Mission</h2>
         {!editing && !highlighted && (
-          <button
-            ref={pencil}
-            type="button"
-            className="icon-button"
-            aria-label="Edit mission"
-            onClick={startEdit}
-            disabled={disabled}
-          >
+          <button ref={pencil} type="button" className="icon-button" aria-label="Edit mission" onClick={startEdit} disabled={disabled}>
             <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth={1.8} aria-hidden="true">
               <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" strokeLinecap="round" strokeLinejoin="round" />
             </svg>

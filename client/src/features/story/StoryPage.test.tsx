@@ -184,8 +184,25 @@ describe('story screen', () => {
     act(() =>
       channel.emit({
         playChapter: {
-          __typename: 'ChapterStreamEvent', chapterId: 'ch-1', index: 1, take: 0, status: 'complete', offset: 0, delta: 'Chapter 2 text.', errorCode: null, error: null,
-          result: { __typename: 'GenerateChapterPayload', newChapter: chapter(1), updatedStats: {}, newIncreases: { strength: 1 }, newSettingGenerated: false, settingText: null, missionCompleted: true, newMission: mission('Sink the armada', 'm-2') },
+          __typename: 'ChapterStreamEvent',
+          chapterId: 'ch-1',
+          index: 1,
+          take: 0,
+          status: 'complete',
+          offset: 0,
+          delta: 'Chapter 2 text.',
+          errorCode: null,
+          error: null,
+          result: {
+            __typename: 'GenerateChapterPayload',
+            newChapter: chapter(1),
+            updatedStats: {},
+            newIncreases: { strength: 1 },
+            newSettingGenerated: false,
+            settingText: null,
+            missionCompleted: true,
+            newMission: mission('Sink the armada', 'm-2'),
+          },
         },
       }),
     );
@@ -203,7 +220,18 @@ describe('story screen', () => {
     expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1' });
     expect(subscriptions.channels.some((c) => c.operationName === 'ChapterStream_play')).toBe(false); // nothing new started
     const event = (chapterId: string, delta: string) => ({
-      chapterStream: { __typename: 'ChapterStreamEvent', chapterId, index: 1, take: 0, status: 'generating', offset: 0, delta, errorCode: null, error: null, result: null },
+      chapterStream: {
+        __typename: 'ChapterStreamEvent',
+        chapterId,
+        index: 1,
+        take: 0,
+        status: 'generating',
+        offset: 0,
+        delta,
+        errorCode: null,
+        error: null,
+        result: null,
+      },
     });
     act(() => channel.emit(event('ch-9', 'Not this one.')));
     act(() => channel.emit(event('ch-1', 'The mast creaks as you climb.')));

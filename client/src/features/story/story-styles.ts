@@ -21,7 +21,7 @@ export const DEFAULT_STYLE_SET: StyleSet = {
 };
 
 /** Local/system font stacks only (the server's allow-list): never a web-font fetch. */
-export const FONT_STACKS: readonly string[] = [
+const FONT_STACKS: readonly string[] = [
   DEFAULT_STYLE_SET.fontFamily,
   'Georgia, "Times New Roman", serif',
   '"Palatino Linotype", Palatino, "Book Antiqua", serif',
@@ -41,7 +41,7 @@ const FUNC = /^(?:rgba?|hsla?)\(\s*[0-9.]+(?:deg)?%?\s*[, ]\s*[0-9.]+%?\s*[, ]\s
 const NAMED = /^[a-z]{3,20}$/i;
 const RADIUS = /^(\d{1,2})px$/;
 
-export function isColor(value: unknown): value is string {
+function isColor(value: unknown): value is string {
   return typeof value === 'string' && (HEX.test(value.trim()) || FUNC.test(value.trim()) || NAMED.test(value.trim()));
 }
 

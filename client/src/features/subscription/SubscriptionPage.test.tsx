@@ -6,7 +6,16 @@ import { formatContextTokens } from './subscription-defaults';
 
 const TIERS = [
   { __typename: 'Tier', id: 'free', name: 'Free', price: 0, monthlyCredits: 10, maxContextTokens: 2000, description: 'Try it.', features: ['Featured worlds'] },
-  { __typename: 'Tier', id: 'hero', name: 'Hero', price: 9.99, monthlyCredits: 200, maxContextTokens: 16000, description: 'For regulars.', features: ['Longer memory'] },
+  {
+    __typename: 'Tier',
+    id: 'hero',
+    name: 'Hero',
+    price: 9.99,
+    monthlyCredits: 200,
+    maxContextTokens: 16000,
+    description: 'For regulars.',
+    features: ['Longer memory'],
+  },
 ];
 const statusOn = (tierId: string, credits = 10) => ({
   ...FREE_STATUS,

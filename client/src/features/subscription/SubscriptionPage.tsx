@@ -41,7 +41,6 @@ export default function SubscriptionPage() {
   const current = status.view;
   const billing = billingDate(current);
 
-
   // Back from the payment provider.
   useEffect(() => {
     const outcome = params.get('checkout');

@@ -10,7 +10,7 @@ import { useAuth } from '../auth/auth-context';
 import { REFRESH_SUBSCRIPTION_EVENT } from '../../lib/constants';
 import { DEFAULT_SUBSCRIPTION } from './subscription-defaults';
 
-export type SubscriptionStatusData = SubscriptionStatus_subscriptionStatusQuery['subscriptionStatus'];
+type SubscriptionStatusData = SubscriptionStatus_subscriptionStatusQuery['subscriptionStatus'];
 
 export interface SubscriptionView {
   tierId: string | null;
@@ -22,7 +22,7 @@ export interface SubscriptionView {
 }
 
 /** What to show: the loaded status, or the SPEC §9 default (Free, 0 credits, 2k) while unknown. */
-export function toView(status: SubscriptionStatusData | null | undefined): SubscriptionView {
+function toView(status: SubscriptionStatusData | null | undefined): SubscriptionView {
   if (!status) return { tierId: null, ...DEFAULT_SUBSCRIPTION, active: false, endDate: null };
   return {
     tierId: status.tier.id,

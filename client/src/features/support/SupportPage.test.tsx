@@ -17,7 +17,11 @@ describe('support (SPEC §4, §5, §8)', () => {
 
   it("'Submitted!' shows for 3 s, then the form resets; the type comes from the footer link", async () => {
     const success = jest.spyOn(toast, 'success');
-    const { calls } = await renderApp('/support?type=bug', { SupportPage_submitSupportMessage: () => ({ data: { submitSupportMessage: true } }) }, { signedIn: true });
+    const { calls } = await renderApp(
+      '/support?type=bug',
+      { SupportPage_submitSupportMessage: () => ({ data: { submitSupportMessage: true } }) },
+      { signedIn: true },
+    );
     const message = (await screen.findByLabelText('Message')) as HTMLTextAreaElement;
     expect((screen.getByRole('radio', { name: /Bug/ }) as HTMLInputElement).checked).toBe(true);
     fireEvent.change(message, { target: { value: 'The map is upside down.' } });

@@ -27,7 +27,12 @@ export default function SupportPage() {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [submit] = useSupportPage_submitSupportMessageMutation();
 
-  useEffect(() => setType(typeFrom(params.get('type'))), [params]);
+  // ?type= chosen again (a footer link while on this page) selects that type: adjusted while rendering.
+  const [typeParam, setTypeParam] = useState(params.get('type'));
+  if (typeParam !== params.get('type')) {
+    setTypeParam(params.get('type'));
+    setType(typeFrom(params.get('type')));
+  }
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
@@ -76,14 +81,7 @@ export default function SupportPage() {
         </fieldset>
         <div className="field">
           <label htmlFor={`${ids}-message`}>Message</label>
-          <textarea
-            id={`${ids}-message`}
-            rows={7}
-            maxLength={5000}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            disabled={phase !== 'idle'}
-          />
+          <textarea id={`${ids}-message`} rows={7} maxLength={5000} value={message} onChange={(e) => setMessage(e.target.value)} disabled={phase !== 'idle'} />
         </div>
         {formError && (
           <p className="form-error" role="alert">

@@ -40,13 +40,7 @@ export function Carousel<T>({ items, label, itemKey, itemLabel, renderItem }: Ca
   };
 
   return (
-    <div
-      className="carousel"
-      role="region"
-      aria-roledescription="carousel"
-      aria-label={label}
-      data-per-view={perView}
-    >
+    <div className="carousel" role="region" aria-roledescription="carousel" aria-label={label} data-per-view={perView}>
       {canMove && (
         <button type="button" className="carousel-arrow carousel-prev" aria-label="Previous worlds" aria-controls={id} onClick={() => move(-1)}>
           <span aria-hidden="true">‹</span>

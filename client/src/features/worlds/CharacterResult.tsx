@@ -1,11 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
-import {
-  useCharacterResult_saveCharacterMutation,
-  type GeneratedCharacterFieldsFragment,
-  type WorldCardFieldsFragment,
-} from '../../gql/graphql';
+import { useCharacterResult_saveCharacterMutation, type GeneratedCharacterFieldsFragment, type WorldCardFieldsFragment } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
 import { CharacterSheet } from '../characters/CharacterSheet';
 import { rememberSelectedCharacter } from '../characters/selected-character';
@@ -46,7 +42,7 @@ export function CharacterResult({
         },
       });
       if (data) rememberSelectedCharacter(data.saveCharacter.id);
-      navigate('/characters');
+      void navigate('/characters');
     } catch {
       toast.error(MESSAGES.saveCharacterFailed);
     }
@@ -70,7 +66,7 @@ export function CharacterResult({
           className="btn btn-ghost btn-lg"
           onClick={() => {
             onStartOver();
-            navigate('/worlds');
+            void navigate('/worlds');
           }}
         >
           Start Over

@@ -57,7 +57,9 @@ describe('world popup (SPEC §2, §4, §5)', () => {
       {
         ...featured,
         WorldPopup_generateCharacter: () => ({ data: { generateCharacter: GENERATED } }),
-        CharacterResult_saveCharacter: () => ({ data: { saveCharacter: { __typename: 'Character', id: 'c-9', name: 'Lyra', worldId: 'w-1', worldName: 'Aethermoor' } } }),
+        CharacterResult_saveCharacter: () => ({
+          data: { saveCharacter: { __typename: 'Character', id: 'c-9', name: 'Lyra', worldId: 'w-1', worldName: 'Aethermoor' } },
+        }),
       },
       { signedIn: true },
     );
@@ -89,7 +91,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it("spawn from profile with an empty profile: the info toast, whose click goes to /profile", async () => {
+  it('spawn from profile with an empty profile: the info toast, whose click goes to /profile', async () => {
     const info = jest.spyOn(toast, 'info');
     const { router, calls } = await renderApp(
       '/worlds?world=w-1',

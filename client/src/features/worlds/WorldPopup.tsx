@@ -104,7 +104,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
     }
     const profile = await loadProfile().catch(() => null);
     if (!profileIsUsable(profile?.data?.characterProfile)) {
-      toast.info(MESSAGES.completeProfileFirst, { onClick: () => navigate('/profile?tab=character') });
+      toast.info(MESSAGES.completeProfileFirst, { onClick: () => void navigate('/profile?tab=character') });
       return;
     }
     try {

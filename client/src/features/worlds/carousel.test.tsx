@@ -38,7 +38,10 @@ describe('carousel rules (SPEC §2, §9)', () => {
 
 describe('My Worlds carousel on the page', () => {
   const worlds = [1, 2, 3, 4].map((n) => ownWorld(n));
-  const slides = () => within(screen.getByRole('region', { name: 'My Worlds carousel' })).getAllByRole('group').map((g) => g.getAttribute('aria-label'));
+  const slides = () =>
+    within(screen.getByRole('region', { name: 'My Worlds carousel' }))
+      .getAllByRole('group')
+      .map((g) => g.getAttribute('aria-label'));
 
   afterEach(() => act(() => setWidth(1024)));
 

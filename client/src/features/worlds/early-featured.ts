@@ -23,14 +23,22 @@ export function fetchFeaturedEarly(): EarlyFeatured {
   })
     .then((res) => (res.ok ? res.json() : null))
     .then((json: { data?: { featuredWorlds?: Array<{ imageUrl?: string | null }> }; errors?: unknown } | null) => {
-      const data = json && !json.errors && Array.isArray(json.data?.featuredWorlds) ? (json.data as { featuredWorlds: Array<{ imageUrl?: string | null }> }) : null;
+      const data =
+        json && !json.errors && Array.isArray(json.data?.featuredWorlds) ? (json.data as { featuredWorlds: Array<{ imageUrl?: string | null }> }) : null;
       if (data) {
         // The cards WorldsPage marks as priority (same estimate), with the candidates their <img> offers.
         for (const w of data.featuredWorlds.slice(0, firstScreenCards(window.innerWidth, window.innerHeight))) {
           if (!w.imageUrl) continue;
           const { src, srcSet, sizes } = worldImageSources(w.imageUrl, CARD_IMAGE_SIZES);
           const link = document.createElement('link');
-          const attributes: Record<string, string | undefined> = { rel: 'preload', as: 'image', imagesizes: sizes, imagesrcset: srcSet, href: src, fetchpriority: 'high' };
+          const attributes: Record<string, string | undefined> = {
+            rel: 'preload',
+            as: 'image',
+            imagesizes: sizes,
+            imagesrcset: srcSet,
+            href: src,
+            fetchpriority: 'high',
+          };
           for (const [name, value] of Object.entries(attributes)) if (value) link.setAttribute(name, value);
           document.head.appendChild(link);
         }

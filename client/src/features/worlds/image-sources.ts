@@ -43,4 +43,3 @@ export function firstScreenCards(viewportWidth: number, viewportHeight: number):
   const rows = Math.max(1, Math.ceil((viewportHeight - 200) / ((cardWidth * 10) / 16 + 150 + 22)));
   return columns * rows;
 }
-

@@ -21,10 +21,10 @@ export const CONTINUE: Family = {
   pos: 'pre',
   cores: [
     '{name} had not forgotten {prev}',
-    '{prev} [stayed|lingered|lingered, unresolved,] in {name}\'s thoughts',
+    "{prev} [stayed|lingered|lingered, unresolved,] in {name}'s thoughts",
     '{name} [thought about|turned over|turned over once more] {prev}',
     '{name} [went over|went back over|went back over, piece by piece,] {prev}',
-    '{prev} [was still on|still weighed on|weighed heavily on] {name}\'s mind',
+    "{prev} [was still on|still weighed on|weighed heavily on] {name}'s mind",
     '{name} [could not stop thinking about|could not set aside|found it impossible to set aside] {prev}',
   ],
   mods: [
@@ -48,12 +48,12 @@ export const ACTION: Family = {
     '{name} [went to|moved to|moved decisively to] {action}',
   ],
   mods: [
-    ', [right away|without delay|without a moment\'s further delay]',
+    ", [right away|without delay|without a moment's further delay]",
     ', [before anyone could stop {them}|before anyone could argue|before anyone present could raise an objection]',
     ', [heart pounding|pulse quick|pulse quickening with every step]',
     ', [as calm as {they} could be|as calmly as possible|with as much composure as {they} could summon]',
     ', [hoping it was right|trusting {their} gut|trusting instincts that had not failed {them} yet]',
-    ', [alone|on {their} own|without asking anyone\'s leave]',
+    ", [alone|on {their} own|without asking anyone's leave]",
   ],
 };
 
@@ -83,7 +83,7 @@ export const CONSEQ_CORES: Record<ActionKind, string[]> = {
   stealth: [
     '{name} [kept low|stayed low and quiet|kept low, moving only when the shadows moved]',
     'no one [saw {them}|noticed {them}|noticed {them}, though it was closer than {they} liked]',
-    '{threat} [passed close by|passed within an arm\'s reach|passed within an arm\'s reach and never once looked down]',
+    "{threat} [passed close by|passed within an arm's reach|passed within an arm's reach and never once looked down]",
     '{name} [held {their} breath|held {their} breath and waited|held {their} breath until {their} lungs burned]',
     '[soft steps|quiet steps|light, patient steps] carried {name} [past the guards|past every watcher|past every watcher and into the dark beyond]',
   ],
@@ -91,7 +91,7 @@ export const CONSEQ_CORES: Record<ActionKind, string[]> = {
     'the road [went on and on|stretched on|unspooled ahead, longer than any map had promised]',
     '{name} [walked for hours|pressed on for hours|pressed on for hours, the miles falling away behind {them}]',
     '[the path turned|the trail bent|the trail bent and climbed] toward {placeName}',
-    '{name}\'s [feet hurt|legs ached|legs ached], but {place} [came into view|finally came into view|came into view at last, like a promise kept]',
+    "{name}'s [feet hurt|legs ached|legs ached], but {place} [came into view|finally came into view|came into view at last, like a promise kept]",
     '[new sights|strange new sights|sights {they} had only heard of in stories] [were everywhere|waited at every turn|waited at every turn of the way]',
   ],
   rest: [
@@ -131,7 +131,7 @@ export const OUTCOME: Family = {
   cores: [
     '{object} [was not what {they} expected|held a surprise|held a surprise {they} had not bargained for]',
     '{name} [learned something new about|saw a new side of|began to understand the true nature of] {object}',
-    '{object} [would not be forgotten soon|would stay in {name}\'s memory|would stay in {name}\'s memory for a long time]',
+    "{object} [would not be forgotten soon|would stay in {name}'s memory|would stay in {name}'s memory for a long time]",
     '[all of it|every bit of it|every bit of it, in the end,] came back to {object}',
     '{name} [had been right about|had guessed right about|had, it turned out, guessed right about] {object}',
   ],
@@ -151,7 +151,7 @@ export const ENCOUNTER: Family = {
     '{npcFull} [was waiting|was waiting there|was waiting there as if by appointment]',
     '{npcFull} [stepped out|stepped out of the crowd|stepped out of the crowd and fell into step beside {name}]',
     '{name} [met|ran into|crossed paths with] {npcFull}',
-    '{npcFull} [called out to {name}|called {name}\'s name|called {name}\'s name from across the way]',
+    "{npcFull} [called out to {name}|called {name}'s name|called {name}'s name from across the way]",
     '{name} [spotted|noticed|caught sight of] {npcFull} [waving|beckoning|beckoning with unmistakable urgency]',
     'a voice [said hello|called out|called out from the shadows]; it was {npcFull}',
   ],
@@ -287,7 +287,7 @@ export const STAT: Family = {
   pos: 'post',
   cores: [
     '{name} [felt {statAdj} than before|felt {statAdj} than before|could feel {themself} growing {statAdj}]',
-    '[the day|the day\'s trials|the trials of the day] had made {name} {statAdj}',
+    "[the day|the day's trials|the trials of the day] had made {name} {statAdj}",
     '{name} [was {statAdj} now|was a little {statAdj} now|had become, without quite noticing, a little {statAdj}]',
     '[something had changed|something in {name} had changed|something in {name} had quietly changed]: {they} were {statAdj}',
     '{name} [learned something|learned a lesson|learned a lesson worth more than gold], and came away {statAdj}',
@@ -404,7 +404,7 @@ export const PLACE: Family = {
     ', [and it showed|and it showed everywhere|and it showed in every weathered stone]',
     ', [said {npc}|or so {npc} claimed|or so {npc} insisted, at least]',
     ', [it seemed|or so it seemed|or so it seemed to {name}]',
-    ', [to {name}\'s surprise|much to {name}\'s surprise|much to {name}\'s quiet surprise]',
+    ", [to {name}'s surprise|much to {name}'s surprise|much to {name}'s quiet surprise]",
     ', [for better or worse|for good or ill|for good or for ill]',
     ' [these days|in these hard days|in these hard and uncertain days]',
   ],
@@ -555,15 +555,13 @@ export const OPENING = {
     '[Some said {artifact} was near|Rumour said {artifact} was close at hand|Rumour said {artifact} lay closer than anyone guessed]',
     '{name} [had heard all of this before|knew all the stories|had heard all the stories, and believed perhaps half of them]',
   ],
-  noMission: [
-    '[{name} did not know yet what {they} wanted|{name} had no clear purpose yet|{name} had not yet found a purpose worth the name]',
-  ],
+  noMission: ['[{name} did not know yet what {they} wanted|{name} had no clear purpose yet|{name} had not yet found a purpose worth the name]'],
 };
 
 /** Choice templates by kind: imperative phrases the player can pick (and that normaliseAction reads back). */
 export const CHOICES: Record<ActionKind | 'mission', string[]> = {
   combat: ['Confront {threat}', 'Stand your ground against {threat}', 'Set an ambush for {threat}'],
-  social: ['Ask {npc} about {artifact}', 'Try to win {npc}\'s trust', 'Bargain with {faction}'],
+  social: ['Ask {npc} about {artifact}', "Try to win {npc}'s trust", 'Bargain with {faction}'],
   investigate: ['Search {place} for clues', 'Examine {artifact} closely', 'Follow the tracks toward {placeName}'],
   stealth: ['Slip past {threat} unseen', 'Shadow {npc} in secret', 'Sneak into {place} after dark'],
   travel: ['Set out for {placeName}', 'Take the back way out of {place}', 'Head toward {newPlaceName}'],

@@ -69,7 +69,10 @@ function article(phrase: string): string {
 
 /** Player-written strings (name, mission, traits…) go into prose: strip markup and template syntax. */
 function scrub(s: string): string {
-  return s.replace(/[<>{}[\]\\]/g, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/[<>{}[\]\\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The words of the world's names and the hero's: they keep their capital inside a sentence. */
@@ -289,15 +292,17 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
   // reading levels need more of them). Each family still appears at most once.
   const target = 170 + rng.int(level <= 4 ? 60 : 120);
-  const textures = rng.shuffle<[string, T.Family, string[]]>([
-    ['sensory', T.SENSORY, p2],
-    ['place', T.PLACE, p2],
-    ['inner', T.INNER, p3],
-    ['body', T.BODY, p1],
-    ['sky', T.SKY, p1],
-    ['npcDetail', T.NPC_DETAIL, p2],
-    ['memory', T.MEMORY, p3],
-  ]).filter(([fname]) => !ctx.used.has(fname));
+  const textures = rng
+    .shuffle<[string, T.Family, string[]]>([
+      ['sensory', T.SENSORY, p2],
+      ['place', T.PLACE, p2],
+      ['inner', T.INNER, p3],
+      ['body', T.BODY, p1],
+      ['sky', T.SKY, p1],
+      ['npcDetail', T.NPC_DETAIL, p2],
+      ['memory', T.MEMORY, p3],
+    ])
+    .filter(([fname]) => !ctx.used.has(fname));
   // Words of the chapter so far, kept as a running total: each sentence is counted once, when it is
   // added (re-counting the whole text after every added sentence was most of this function).
   let words = 0;
@@ -340,7 +345,6 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   return [p1, p2, p3, p4];
 }
 
-
 /**
  * Adult reading levels join some neighbouring sentences into longer periodic ones. Joining (never
  * splitting) keeps the no-repeat guarantee: a joined sentence contains a sentence that is unique.
@@ -376,15 +380,19 @@ export function nextMission(world: WorldModel, rng: Rng, previous: string | null
   for (let attempt = 0; attempt < 8; attempt++) {
     const t = rng.pick(g.missions);
     const npcName = rng.pick(world.people);
-    const m = render(t, {
-      artifact: rng.pick(g.artifacts),
-      ally: rng.pick(g.allies),
-      place: rng.pick(g.places),
-      placeName: rng.pick(world.places),
-      threat: rng.pick(g.threats),
-      faction: rng.pick(world.factions),
-      npc: npcName,
-    }, 8);
+    const m = render(
+      t,
+      {
+        artifact: rng.pick(g.artifacts),
+        ally: rng.pick(g.allies),
+        place: rng.pick(g.places),
+        placeName: rng.pick(world.places),
+        threat: rng.pick(g.threats),
+        faction: rng.pick(world.factions),
+        npc: npcName,
+      },
+      8,
+    );
     if (!previous || m.toLowerCase() !== previous.trim().toLowerCase()) return upperFirst(m);
   }
   return `Follow the trail beyond ${rng.pick(world.places)}`;

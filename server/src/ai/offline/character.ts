@@ -10,18 +10,232 @@ import { joinList, upperFirst } from './text';
 import { readWorld } from './world-model';
 
 const STAT_WORDS: Record<StatName, string[]> = {
-  strength: ['strong', 'strength', 'fight', 'sword', 'axe', 'hammer', 'muscle', 'lift', 'brawl', 'warrior', 'soldier', 'smith', 'farm', 'punch', 'heavy', 'protect', 'guard', 'battle', 'combat', 'wrestl', 'shield', 'spear', 'gym', 'boxing', 'force'],
-  agility: ['quick', 'fast', 'sneak', 'steal', 'thief', 'climb', 'run', 'dance', 'acrobat', 'dodge', 'nimble', 'agile', 'stealth', 'shadow', 'archer', 'bow', 'hunt', 'ride', 'swim', 'pilot', 'reflex', 'parkour', 'knife', 'dagger', 'skate', 'sport'],
-  endurance: ['endure', 'survive', 'surviv', 'stubborn', 'tough', 'hardy', 'march', 'labor', 'labour', 'work', 'resilient', 'persever', 'hike', 'marathon', 'cold', 'hunger', 'scar', 'never give up', 'keep going', 'sailor', 'miner', 'long'],
-  intellect: ['read', 'book', 'study', 'learn', 'clever', 'smart', 'science', 'hack', 'code', 'puzzle', 'engineer', 'invent', 'tinker', 'math', 'scholar', 'research', 'history', 'map', 'chess', 'lore', 'doctor', 'medicine', 'computer', 'logic', 'plan', 'strateg', 'write'],
-  wisdom: ['calm', 'pray', 'faith', 'listen', 'notice', 'patient', 'meditat', 'nature', 'heal', 'intuition', 'wise', 'quiet', 'observ', 'dream', 'spirit', 'garden', 'animal', 'empath', 'forest', 'stars', 'care', 'yoga', 'fish'],
-  charisma: ['talk', 'charm', 'lead', 'friend', 'persuad', 'sing', 'music', 'perform', 'trade', 'merchant', 'negotiat', 'joke', 'laugh', 'people', 'inspire', 'bard', 'actor', 'speech', 'social', 'party', 'family', 'team', 'teach', 'art', 'paint'],
+  strength: [
+    'strong',
+    'strength',
+    'fight',
+    'sword',
+    'axe',
+    'hammer',
+    'muscle',
+    'lift',
+    'brawl',
+    'warrior',
+    'soldier',
+    'smith',
+    'farm',
+    'punch',
+    'heavy',
+    'protect',
+    'guard',
+    'battle',
+    'combat',
+    'wrestl',
+    'shield',
+    'spear',
+    'gym',
+    'boxing',
+    'force',
+  ],
+  agility: [
+    'quick',
+    'fast',
+    'sneak',
+    'steal',
+    'thief',
+    'climb',
+    'run',
+    'dance',
+    'acrobat',
+    'dodge',
+    'nimble',
+    'agile',
+    'stealth',
+    'shadow',
+    'archer',
+    'bow',
+    'hunt',
+    'ride',
+    'swim',
+    'pilot',
+    'reflex',
+    'parkour',
+    'knife',
+    'dagger',
+    'skate',
+    'sport',
+  ],
+  endurance: [
+    'endure',
+    'survive',
+    'surviv',
+    'stubborn',
+    'tough',
+    'hardy',
+    'march',
+    'labor',
+    'labour',
+    'work',
+    'resilient',
+    'persever',
+    'hike',
+    'marathon',
+    'cold',
+    'hunger',
+    'scar',
+    'never give up',
+    'keep going',
+    'sailor',
+    'miner',
+    'long',
+  ],
+  intellect: [
+    'read',
+    'book',
+    'study',
+    'learn',
+    'clever',
+    'smart',
+    'science',
+    'hack',
+    'code',
+    'puzzle',
+    'engineer',
+    'invent',
+    'tinker',
+    'math',
+    'scholar',
+    'research',
+    'history',
+    'map',
+    'chess',
+    'lore',
+    'doctor',
+    'medicine',
+    'computer',
+    'logic',
+    'plan',
+    'strateg',
+    'write',
+  ],
+  wisdom: [
+    'calm',
+    'pray',
+    'faith',
+    'listen',
+    'notice',
+    'patient',
+    'meditat',
+    'nature',
+    'heal',
+    'intuition',
+    'wise',
+    'quiet',
+    'observ',
+    'dream',
+    'spirit',
+    'garden',
+    'animal',
+    'empath',
+    'forest',
+    'stars',
+    'care',
+    'yoga',
+    'fish',
+  ],
+  charisma: [
+    'talk',
+    'charm',
+    'lead',
+    'friend',
+    'persuad',
+    'sing',
+    'music',
+    'perform',
+    'trade',
+    'merchant',
+    'negotiat',
+    'joke',
+    'laugh',
+    'people',
+    'inspire',
+    'bard',
+    'actor',
+    'speech',
+    'social',
+    'party',
+    'family',
+    'team',
+    'teach',
+    'art',
+    'paint',
+  ],
 };
 
 const STAT_PATTERNS = Object.fromEntries(STAT_NAMES.map((s) => [s, STAT_WORDS[s].map((w) => new RegExp(`\\b${w}`, 'g'))])) as Record<StatName, RegExp[]>;
 
 const KNOWN_TRAITS = [
-  'brave', 'loyal', 'curious', 'stubborn', 'cunning', 'kind', 'reckless', 'patient', 'proud', 'witty', 'quiet', 'ambitious', 'honest', 'secretive', 'cheerful', 'cautious', 'generous', 'clever', 'calm', 'fierce', 'gentle', 'shy', 'bold', 'impulsive', 'optimistic', 'cynical', 'creative', 'determined', 'empathetic', 'funny', 'hardworking', 'independent', 'introverted', 'extroverted', 'lazy', 'meticulous', 'mysterious', 'nervous', 'organized', 'organised', 'passionate', 'practical', 'protective', 'rebellious', 'sarcastic', 'stoic', 'thoughtful', 'trusting', 'suspicious', 'adventurous', 'compassionate', 'disciplined', 'easygoing', 'grumpy', 'hopeful', 'humble', 'loud', 'playful', 'romantic', 'serious', 'wise',
+  'brave',
+  'loyal',
+  'curious',
+  'stubborn',
+  'cunning',
+  'kind',
+  'reckless',
+  'patient',
+  'proud',
+  'witty',
+  'quiet',
+  'ambitious',
+  'honest',
+  'secretive',
+  'cheerful',
+  'cautious',
+  'generous',
+  'clever',
+  'calm',
+  'fierce',
+  'gentle',
+  'shy',
+  'bold',
+  'impulsive',
+  'optimistic',
+  'cynical',
+  'creative',
+  'determined',
+  'empathetic',
+  'funny',
+  'hardworking',
+  'independent',
+  'introverted',
+  'extroverted',
+  'lazy',
+  'meticulous',
+  'mysterious',
+  'nervous',
+  'organized',
+  'organised',
+  'passionate',
+  'practical',
+  'protective',
+  'rebellious',
+  'sarcastic',
+  'stoic',
+  'thoughtful',
+  'trusting',
+  'suspicious',
+  'adventurous',
+  'compassionate',
+  'disciplined',
+  'easygoing',
+  'grumpy',
+  'hopeful',
+  'humble',
+  'loud',
+  'playful',
+  'romantic',
+  'serious',
+  'wise',
 ];
 const STAT_TRAIT: Record<StatName, string[]> = {
   strength: ['bold', 'fierce'],
@@ -93,7 +307,10 @@ function answerText(input: CharacterInput): { text: string; quotes: Array<{ q: s
 }
 
 function clean(s: string, max: number): string {
-  const t = s.replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
+  const t = s
+    .replace(/[<>{}]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > max ? `${t.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : t;
 }
 
@@ -134,7 +351,13 @@ export function offlineCharacter(input: CharacterInput): CharacterResult {
   while (traits.length < 3) traits.push(rng.pick(['resourceful', 'watchful', 'hopeful'].filter((t) => !traits.includes(t))));
 
   const strengths = [STAT_STRENGTH[top], STAT_STRENGTH[second]];
-  const skillWords = 'profile' in input ? input.profile.skills.split(/[,;\n]|\band\b/).map((s) => clean(s, 60)).filter((s) => s.length > 2) : [];
+  const skillWords =
+    'profile' in input
+      ? input.profile.skills
+          .split(/[,;\n]|\band\b/)
+          .map((s) => clean(s, 60))
+          .filter((s) => s.length > 2)
+      : [];
   if (skillWords[0]) strengths.push(`Skilled at ${skillWords[0].toLowerCase()}`);
   strengths.push(`Knows the ways of ${world.places[0]}`);
   const weaknesses = [STAT_WEAKNESS[bottom]];
@@ -150,9 +373,13 @@ export function offlineCharacter(input: CharacterInput): CharacterResult {
   const place = world.places[0] as string;
   const person = world.people[0] as string;
   const para1 = `${username} came to ${place} with ${rng.pick(['little more than a name', 'a pack, a plan and not much else', 'a past they rarely speak of', 'debts, dreams and a stubborn streak'])}. In a ${g.label} world where ${rng.pick(g.sky)}, ${username} stands out as ${joinList(traits.slice(0, 3))}.`;
-  const quoteLines = quotes.slice(0, 2).map(({ q, a }) =>
-    'profile' in input ? `Asked about ${q}, ${username} answers: “${endStop(clean(a, 140))}”` : `Asked “${clean(q, 120)}”, ${username} answered: “${endStop(clean(a, 140))}”`,
-  );
+  const quoteLines = quotes
+    .slice(0, 2)
+    .map(({ q, a }) =>
+      'profile' in input
+        ? `Asked about ${q}, ${username} answers: “${endStop(clean(a, 140))}”`
+        : `Asked “${clean(q, 120)}”, ${username} answered: “${endStop(clean(a, 140))}”`,
+    );
   const para2 = [
     ...quoteLines,
     `Those who travel with ${username} soon learn the best and the worst of it. The best: ${STAT_STRENGTH[top].charAt(0).toLowerCase()}${STAT_STRENGTH[top].slice(1)}. The worst: ${STAT_WEAKNESS[bottom].charAt(0).toLowerCase()}${STAT_WEAKNESS[bottom].slice(1)}.`,

@@ -151,7 +151,16 @@ function drawMotif(cv: Canvas, motif: Motif, rng: Rng, g: Genre, horizon: number
         const h = 60 + rng.next() * 110;
         if (motif === 'pines') {
           cv.rect(x - 2, base - h * 0.2, x + 2, base, sil);
-          for (let k = 0; k < 3; k++) cv.tri(x - h * (0.28 - k * 0.06), base - h * (0.15 + k * 0.25), x + h * (0.28 - k * 0.06), base - h * (0.15 + k * 0.25), x, base - h * (0.5 + k * 0.25), sil);
+          for (let k = 0; k < 3; k++)
+            cv.tri(
+              x - h * (0.28 - k * 0.06),
+              base - h * (0.15 + k * 0.25),
+              x + h * (0.28 - k * 0.06),
+              base - h * (0.15 + k * 0.25),
+              x,
+              base - h * (0.5 + k * 0.25),
+              sil,
+            );
         } else {
           cv.line(x, base, x + rng.next() * 10 - 5, base - h, 4, sil);
           for (let k = 0; k < 4; k++) {
@@ -375,10 +384,14 @@ export async function renderWorldImage(worldDescription: string, seed = 0): Prom
     }
 
   let quality = 82;
-  let bytes = await sharp(cv.data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality, mozjpeg: true }).toBuffer();
+  let bytes = await sharp(cv.data, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality, mozjpeg: true })
+    .toBuffer();
   while (bytes.length > IMAGE_MAX_BYTES && quality > 40) {
     quality -= 12;
-    bytes = await sharp(cv.data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality, mozjpeg: true }).toBuffer();
+    bytes = await sharp(cv.data, { raw: { width: W, height: H, channels: 3 } })
+      .jpeg({ quality, mozjpeg: true })
+      .toBuffer();
   }
   return { bytes, width: W, height: H };
 }

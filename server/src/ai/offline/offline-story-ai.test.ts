@@ -48,7 +48,10 @@ describe('offline chapters: properties over 500 random worlds × actions', () =>
   const cases = Array.from({ length: 500 }, () => chapterInput(rng));
   // A previous chapter for half the cases, so continuation is exercised too.
   cases.forEach((c, i) => {
-    if (i % 2 === 0) c.recentChapters = [{ text: `${shortName(c.character.name)} stood at the gate while the rain came down. Nobody spoke.`, playerChoice: 'Wait at the gate' }];
+    if (i % 2 === 0)
+      c.recentChapters = [
+        { text: `${shortName(c.character.name)} stood at the gate while the rain came down. Nobody spoke.`, playerChoice: 'Wait at the gate' },
+      ];
     // A mission that has run for two chapters already may complete.
     if (i % 3 === 0 && c.mission) {
       const m = lowerFirst(c.mission);
@@ -163,7 +166,17 @@ describe('offline stories: 30 consecutive chapters', () => {
       const recent = chapters.slice(-3);
       if (chapters.length > 3 && n % 3 === 0) summary = (await ai.summarize({ previousSummary: summary, chapters: chapters.slice(-6, -3) })).summary;
       const { result } = await collectChapter(
-        ai.streamChapter({ ...base, character: { ...base.character, stats }, mission, setting, summary, recentChapters: recent, chapterNumber: n, action, seed: base.seed }),
+        ai.streamChapter({
+          ...base,
+          character: { ...base.character, stats },
+          mission,
+          setting,
+          summary,
+          recentChapters: recent,
+          chapterNumber: n,
+          action,
+          seed: base.seed,
+        }),
       );
       texts.push(result.text);
       chapters.push({ text: result.text, playerChoice: action });
@@ -325,7 +338,12 @@ describe('offline characters', () => {
     const rng = new Rng(9);
     for (let i = 0; i < 100; i++) {
       const w = randomWorld(rng);
-      const c = await ai.generateCharacter({ worldDescription: w.description, questions: ['Who are you?'], answers: [rng.pick(SAMPLE_ACTIONS)], username: `Player${i}` });
+      const c = await ai.generateCharacter({
+        worldDescription: w.description,
+        questions: ['Who are you?'],
+        answers: [rng.pick(SAMPLE_ACTIONS)],
+        username: `Player${i}`,
+      });
       expect(characterSchema.safeParse(c).success).toBe(true);
     }
   });
@@ -353,7 +371,13 @@ describe('offline missions, styles, summaries, images, cancellation', () => {
   it('summaries roll: bounded, and they keep the newest events', async () => {
     let summary = '';
     for (let i = 0; i < 20; i++) {
-      summary = (await ai.summarize({ previousSummary: summary, chapters: [{ text: `Chapter ${i}: Mara met Quellan ${i} at the mission gate. It rained.`, playerChoice: `Go to gate ${i}` }], maxTokens: 150 })).summary;
+      summary = (
+        await ai.summarize({
+          previousSummary: summary,
+          chapters: [{ text: `Chapter ${i}: Mara met Quellan ${i} at the mission gate. It rained.`, playerChoice: `Go to gate ${i}` }],
+          maxTokens: 150,
+        })
+      ).summary;
     }
     expect(summary.length).toBeLessThanOrEqual(600);
     expect(summary).toContain('gate 19');

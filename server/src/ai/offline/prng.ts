@@ -12,7 +12,7 @@ export function hashString(str: string, seed = 0x9e3779b9): number {
   }
   h = Math.imul(h ^ (h >>> 16), 2246822507);
   h = Math.imul(h ^ (h >>> 13), 3266489909);
-  return (h ^= h >>> 16) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Combines several values into one 32-bit seed. */

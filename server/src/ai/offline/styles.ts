@@ -25,8 +25,11 @@ const HUE_WORDS: Array<[RegExp, number]> = [
 function hueOf(hex: string): number {
   const c = parseColor(hex);
   if (!c) return 220;
-  const r = c.r / 255, g = c.g / 255, b = c.b / 255;
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const r = c.r / 255,
+    g = c.g / 255,
+    b = c.b / 255;
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
   if (max === min) return 220;
   const d = max - min;
   const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;

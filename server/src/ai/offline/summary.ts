@@ -27,7 +27,13 @@ export function offlineSummary(input: SummarizeInput): string {
   const maxChars = Math.min(SUMMARY_MAX_CHARS, Math.max(200, (input.maxTokens ?? 400) * 4));
   const lines = input.previousSummary.trim() ? [input.previousSummary.trim()] : [];
   for (const c of input.chapters) {
-    const choice = c.playerChoice?.trim() ? `Choice: ${c.playerChoice.trim().replace(/[<>]/g, '').slice(0, 160).replace(/[.!?]*$/, '.')} ` : '';
+    const choice = c.playerChoice?.trim()
+      ? `Choice: ${c.playerChoice
+          .trim()
+          .replace(/[<>]/g, '')
+          .slice(0, 160)
+          .replace(/[.!?]*$/, '.')} `
+      : '';
     lines.push(`${choice}${keySentences(c).join(' ')}`.trim());
   }
   let summary = lines.filter(Boolean).join(' ');

@@ -61,7 +61,14 @@ export function randomCharacter(rng: Rng): ChapterCharacter {
   return {
     name,
     description: `${name} is a wanderer with a long memory and a short temper.`,
-    stats: { strength: rng.range(4, 17), agility: rng.range(4, 17), endurance: rng.range(4, 17), intellect: rng.range(4, 17), wisdom: rng.range(4, 17), charisma: rng.range(4, 17) },
+    stats: {
+      strength: rng.range(4, 17),
+      agility: rng.range(4, 17),
+      endurance: rng.range(4, 17),
+      intellect: rng.range(4, 17),
+      wisdom: rng.range(4, 17),
+      charisma: rng.range(4, 17),
+    },
     traits: rng.sample(['Brave', 'Curious', 'Stubborn', 'Kind', 'Reckless', 'Witty', 'Loyal'], 3),
     special: { name: rng.pick(['Iron Ward', 'Swift Exploit', 'Silver Tongue']), description: 'A gift used sparingly.' },
   };

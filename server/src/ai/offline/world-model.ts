@@ -29,9 +29,10 @@ const PLACE_WORDS =
   /\b(city|coast|isles?|islands?|mountains?|sea|station|kingdom|empire|valley|forest|woods?|keep|port|bay|peaks?|wastes?|wasteland|sprawl|reach|district|town|village|desert|plains?|river|lake|marsh|fen|citadel|tower|spire|harbou?r|moon|planet|world|realm|lands?|vale|gulch|creek|springs|falls|heights|sector|quarter|hollow|isle|archipelago|cay|reef|street|square|market|deep|abyss|temple|shrine|castle|fortress|sanctum|ridge|canyon|mesa|county|territory|colony|outpost|base|system|nebula|belt|dome|arcology|docks?)\b/i;
 const FACTION_WORDS =
   /\b(order|guild|council|company|corp|corporation|brotherhood|sisterhood|alliance|republic|federation|syndicate|church|house|clan|legion|inquisition|collective|dominion|crew|cult|circle|league|court|family|gang|society|covenant|tribe|union|navy|army|authority|consortium|empire|assembly|cabal|coven|watch|dynamics|industries|inc)\b/i;
-const PLACE_PREP = /\b(of|in|at|from|to|across|beyond|near|into|toward|towards|on|past|through|around|over|under|reach|reached|visit|visited|leave|left|sail|sailed|called|named)\s*$/i;
+const PLACE_PREP =
+  /\b(of|in|at|from|to|across|beyond|near|into|toward|towards|on|past|through|around|over|under|reach|reached|visit|visited|leave|left|sail|sailed|called|named)\s*$/i;
 const STOP = new Set(
-  'the a an in on at it its this that these those there when where who what once now but and or for from with without here every each all some long after before beneath under above across through few many most only they we you our their his her he she as if yet so no not even far deep high i my one two three four five legends legend rumors rumours nobody none everyone something nothing today tomorrow tonight new old great last first years centuries ages since until while during beyond within among between upon amid then though although because will would can could may might must should here\'s welcome imagine picture explore play become live forge'.split(
+  "the a an in on at it its this that these those there when where who what once now but and or for from with without here every each all some long after before beneath under above across through few many most only they we you our their his her he she as if yet so no not even far deep high i my one two three four five legends legend rumors rumours nobody none everyone something nothing today tomorrow tonight new old great last first years centuries ages since until while during beyond within among between upon amid then though although because will would can could may might must should here's welcome imagine picture explore play become live forge".split(
     ' ',
   ),
 );
@@ -53,9 +54,7 @@ const ALL_FACTIONS = new Set(GENRES.flatMap((g) => g.factions.map((f) => f.toLow
 const ALL_FIRST_NAMES = new Set(GENRES.flatMap((g) => g.firstNames));
 /** Names we invent ourselves (inventPlace) must read back as places when a description is re-read. */
 function looksInvented(name: string): boolean {
-  return GENRES.some(
-    (g) => g.placeStarts.some((st) => name.startsWith(st.trim())) && g.placeEnds.some((en) => name.endsWith(en.trim())),
-  );
+  return GENRES.some((g) => g.placeStarts.some((st) => name.startsWith(st.trim())) && g.placeEnds.some((en) => name.endsWith(en.trim())));
 }
 
 // Compiled once: a new world is read on its first chapter, and compiling ~300 patterns per read
@@ -114,7 +113,12 @@ function buildWorldModel(description: string): WorldModel {
 
   // Pass 1: every capitalised run with its contexts, so one clear use ("sailed to Tortuga") can
   // classify a name that is ambiguous elsewhere ("past Tortuga").
-  interface Seen { name: string; words: string[]; contexts: Array<{ before: string; after: string; initial: boolean }>; article: boolean }
+  interface Seen {
+    name: string;
+    words: string[];
+    contexts: Array<{ before: string; after: string; initial: boolean }>;
+    article: boolean;
+  }
   const seen = new Map<string, Seen>();
   for (const { name: rawName, before, after } of titleCaseRun(description)) {
     const words = rawName.split(/\s+/);

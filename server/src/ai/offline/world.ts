@@ -49,7 +49,10 @@ function inventWorldName(model: ReturnType<typeof readWorld>, rng: Rng): string 
 }
 
 function cleanIdea(idea: string): string {
-  return idea.replace(/[<>{}]/g, '').replace(/\s+/g, ' ').trim();
+  return idea
+    .replace(/[<>{}]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function worldDescription(ideaRaw: string, maxLength: number | undefined): string {
@@ -120,4 +123,3 @@ export function worldQuestions(description: string): string[] {
   const picked = [QUESTIONS[0] as string, ...rng.sample(QUESTIONS.slice(1), count - 1)];
   return picked.map((q) => upperFirst(render(q, slots, 8)));
 }
-

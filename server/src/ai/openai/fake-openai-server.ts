@@ -25,7 +25,7 @@ export type Script =
   | { kind: 'image'; b64: string }
   | { kind: 'raw'; handler: (req: http.IncomingMessage, res: http.ServerResponse) => void };
 
-export interface Usage {
+interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
@@ -80,7 +80,7 @@ export class FakeOpenAIServer {
     const receivedAt = performance.now();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
     } catch {
@@ -123,7 +123,9 @@ export class FakeOpenAIServer {
         for (let i = 0; i < script.pieces.length; i++) {
           if (res.destroyed) return;
           if (i > 0 && script.gapMs) await sleep(script.gapMs);
-          res.write(event([{ index: 0, delta: i === 0 ? { role: 'assistant', content: script.pieces[i] } : { content: script.pieces[i] }, finish_reason: null }]));
+          res.write(
+            event([{ index: 0, delta: i === 0 ? { role: 'assistant', content: script.pieces[i] } : { content: script.pieces[i] }, finish_reason: null }]),
+          );
           if (i === 0) {
             rec.firstByteAt = performance.now();
             this.onFirstByte?.(rec);
@@ -143,7 +145,13 @@ export class FakeOpenAIServer {
         return; // never answer; the client must time out
       case 'image':
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: script.b64 }], usage: { input_tokens: 50, output_tokens: 1000, total_tokens: 1050 } }));
+        res.end(
+          JSON.stringify({
+            created: Math.floor(Date.now() / 1000),
+            data: [{ b64_json: script.b64 }],
+            usage: { input_tokens: 50, output_tokens: 1000, total_tokens: 1050 },
+          }),
+        );
         return;
       case 'raw':
         script.handler(req, res);

@@ -36,7 +36,13 @@ const validChapter = {
 
 const chapterInput = (over: Partial<ChapterInput> = {}): ChapterInput => ({
   worldDescription: 'WORLD-MARKER: In the drowned city of Varnholt, Queen Maelis bargains with the tide.',
-  character: { name: 'Mara', description: 'A diver with a grudge.', stats: { strength: 10, agility: 12, endurance: 9, intellect: 11, wisdom: 10, charisma: 8 }, traits: ['Brave'], special: { name: 'Deep Breath', description: 'Holds breath for minutes.' } },
+  character: {
+    name: 'Mara',
+    description: 'A diver with a grudge.',
+    stats: { strength: 10, agility: 12, endurance: 9, intellect: 11, wisdom: 10, charisma: 8 },
+    traits: ['Brave'],
+    special: { name: 'Deep Breath', description: 'Holds breath for minutes.' },
+  },
   mission: 'Find the key to the sea gate',
   setting: null,
   summary: 'Mara arrived in Varnholt.',
@@ -59,13 +65,22 @@ describe('OpenAI provider: structured outputs', () => {
     expect(req?.url).toBe('/v1/chat/completions');
     expect(req?.headers.authorization).toBe('Bearer sk-test');
     expect(req?.body.model).toBe('test-model');
-    const rf = req?.body.response_format as { type: string; json_schema: { name: string; strict: boolean; schema: { properties: Record<string, { minItems?: number; maxItems?: number }>; required: string[]; additionalProperties: boolean } } };
+    const rf = req?.body.response_format as {
+      type: string;
+      json_schema: {
+        name: string;
+        strict: boolean;
+        schema: { properties: Record<string, { minItems?: number; maxItems?: number }>; required: string[]; additionalProperties: boolean };
+      };
+    };
     expect(rf.type).toBe('json_schema');
     expect(rf.json_schema.strict).toBe(true);
     expect(rf.json_schema.schema.required).toEqual(['questions']);
     expect(rf.json_schema.schema.additionalProperties).toBe(false);
     expect(rf.json_schema.schema.properties.questions).toMatchObject({ minItems: 3, maxItems: 5 });
-    expect(usage).toEqual([expect.objectContaining({ provider: 'openai', operation: 'worldQuestions', promptTokens: 120, completionTokens: 80, cachedPromptTokens: 64, attempt: 1 })]);
+    expect(usage).toEqual([
+      expect.objectContaining({ provider: 'openai', operation: 'worldQuestions', promptTokens: 120, completionTokens: 80, cachedPromptTokens: 64, attempt: 1 }),
+    ]);
   });
 
   it('repairs malformed JSON with one follow-up request carrying the bad reply and the issues', async () => {
@@ -81,7 +96,9 @@ describe('OpenAI provider: structured outputs', () => {
   it('repairs schema violations, then retries fresh, then fails with GENERATION_FAILED after 4 requests', async () => {
     const bad = JSON.stringify({ questions: ['only one?'] });
     server.push({ kind: 'json', content: bad }, { kind: 'json', content: bad }, { kind: 'json', content: 'nope' }, { kind: 'json', content: bad });
-    const err = await provider().generateWorldQuestions({ worldDescription: 'W' }).catch((e: unknown) => e);
+    const err = await provider()
+      .generateWorldQuestions({ worldDescription: 'W' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('GENERATION_FAILED');
     expect((err as AppError).message).toMatch(/invalid worldQuestions/);
@@ -114,7 +131,9 @@ describe('OpenAI provider: structured outputs', () => {
     });
     const c = await provider().generateCharacter({ worldDescription: 'W', questions: ['Q?'], answers: ['A'], username: 'Mara' });
     expect(c.username).toBe('Mara');
-    const content = messagesOf(0).map((m) => m.content).join('\n');
+    const content = messagesOf(0)
+      .map((m) => m.content)
+      .join('\n');
     expect(content).toContain('<<<\nA\n>>>');
   });
 });
@@ -131,7 +150,9 @@ describe('OpenAI provider: transport', () => {
 
   it('does not wait for a Retry-After beyond the bound: fails fast with retryAfterSeconds', async () => {
     server.push({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
-    const err = (await provider({ maxRetryDelayMs: 1000 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    const err = (await provider({ maxRetryDelayMs: 1000 })
+      .generateMission({ worldDescription: 'W', character: { name: 'M' } })
+      .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('GENERATION_FAILED');
     expect(err.details).toMatchObject({ status: 429, retryAfterSeconds: 120 });
@@ -140,7 +161,9 @@ describe('OpenAI provider: transport', () => {
 
   it('retries 500 a bounded number of times, then raises GENERATION_FAILED with the status', async () => {
     server.fallback = { kind: 'status', status: 500 };
-    const err = (await provider({ maxRetries: 2 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    const err = (await provider({ maxRetries: 2 })
+      .generateMission({ worldDescription: 'W', character: { name: 'M' } })
+      .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('GENERATION_FAILED');
     expect(err.message).toMatch(/HTTP 500/);
@@ -151,7 +174,9 @@ describe('OpenAI provider: transport', () => {
   it('times out a request that never answers, without retrying it', async () => {
     server.push({ kind: 'hang' });
     const t0 = performance.now();
-    const err = (await provider({ timeoutMs: 300 }).generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    const err = (await provider({ timeoutMs: 300 })
+      .generateMission({ worldDescription: 'W', character: { name: 'M' } })
+      .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('GENERATION_FAILED');
     expect(err.details).toMatchObject({ reason: 'timeout' });
@@ -162,7 +187,9 @@ describe('OpenAI provider: transport', () => {
 
   it('does not retry 401 and says what to check', async () => {
     server.fallback = { kind: 'status', status: 401, body: { error: { message: 'bad key' } } };
-    const err = (await provider().generateMission({ worldDescription: 'W', character: { name: 'M' } }).catch((e: unknown) => e)) as AppError;
+    const err = (await provider()
+      .generateMission({ worldDescription: 'W', character: { name: 'M' } })
+      .catch((e: unknown) => e)) as AppError;
     expect(err.message).toMatch(/OPENAI_API_KEY/);
     expect(server.requests).toHaveLength(1);
   });
@@ -190,7 +217,11 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(final.result.text).toBe(chapterText);
     expect(final.result.statIncreases).toEqual({ wisdom: 1 });
     expect(final.usage[0]).toMatchObject({ operation: 'chapter', totalTokens: 200, cachedPromptTokens: 64 });
-    const body = server.requests[0]?.body as { stream: boolean; stream_options: { include_usage: boolean }; response_format: { json_schema: { schema: { properties: Record<string, unknown> } } } };
+    const body = server.requests[0]?.body as {
+      stream: boolean;
+      stream_options: { include_usage: boolean };
+      response_format: { json_schema: { schema: { properties: Record<string, unknown> } } };
+    };
     expect(body.stream).toBe(true);
     expect(body.stream_options.include_usage).toBe(true);
     expect(Object.keys(body.response_format.json_schema.schema.properties)[0]).toBe('text');
@@ -215,7 +246,9 @@ describe('OpenAI provider: streamed chapters', () => {
     const ai = provider();
     await collectChapter(ai.streamChapter(chapterInput()));
     await collectChapter(
-      ai.streamChapter(chapterInput({ chapterNumber: 4, action: 'ACTION-MARKER: swim down', recentChapters: [{ text: chapterText, playerChoice: 'open the archive door' }] })),
+      ai.streamChapter(
+        chapterInput({ chapterNumber: 4, action: 'ACTION-MARKER: swim down', recentChapters: [{ text: chapterText, playerChoice: 'open the archive door' }] }),
+      ),
     );
     const a = messagesOf(0);
     const b = messagesOf(1);
@@ -295,7 +328,9 @@ describe('OpenAI provider: streamed chapters', () => {
       kind: 'raw',
       handler: (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: '{"text":"Hello' }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: '{"text":"Hello' }, finish_reason: null }] })}\n\n`,
+        );
         // …and then nothing.
       },
     });
@@ -307,7 +342,9 @@ describe('OpenAI provider: streamed chapters', () => {
 
 describe('OpenAI provider: images and styles', () => {
   it('uses the images API and normalises to a 1024×576 JPEG', async () => {
-    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .png()
+      .toBuffer();
     server.push({ kind: 'image', b64: png.toString('base64') });
     const img = await provider({ imageModel: 'gpt-image-1' }).generateWorldImage({ worldDescription: 'A red world' });
     expect(img.source).toBe('model');
@@ -361,7 +398,11 @@ describe('createStoryAI and the JSON text extractor', () => {
     const raw = JSON.stringify({ text, other: 1 });
     for (let size = 1; size < 12; size++) {
       const ex = new JsonTextFieldStream();
-      expect(splitInto(raw, size).map((p) => ex.push(p)).join('')).toBe(text);
+      expect(
+        splitInto(raw, size)
+          .map((p) => ex.push(p))
+          .join(''),
+      ).toBe(text);
     }
   });
 });

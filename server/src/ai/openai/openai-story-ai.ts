@@ -170,7 +170,10 @@ export class OpenAIStoryAI implements StoryAI {
     if (parent?.aborted) return { error: cancelled(), retryable: false, retryAfterMs: null };
     if (dl.timedOut() || e instanceof OpenAI.APIConnectionTimeoutError) {
       return {
-        error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s.`, { reason: 'timeout', timeoutMs: this.opts.timeoutMs }),
+        error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s.`, {
+          reason: 'timeout',
+          timeoutMs: this.opts.timeoutMs,
+        }),
         retryable: false,
         retryAfterMs: null,
       };
@@ -188,14 +191,38 @@ export class OpenAIStoryAI implements StoryAI {
       const after = retryAfterMs(e.headers);
       const details: Record<string, unknown> = { reason: 'http', status };
       if (after !== null) details.retryAfterSeconds = Math.ceil(after / 1000);
-      if (status === 429) return { error: new AppError('GENERATION_FAILED', 'The story AI is rate-limited right now (HTTP 429). Please try again shortly.', details), retryable: true, retryAfterMs: after };
-      if (status >= 500 || status === 408) return { error: new AppError('GENERATION_FAILED', `The story AI failed (HTTP ${status}).`, details), retryable: true, retryAfterMs: after };
-      if (status === 401 || status === 403) return { error: new AppError('GENERATION_FAILED', `The story AI rejected our credentials (HTTP ${status}); check OPENAI_API_KEY.`, details), retryable: false, retryAfterMs: null };
-      if (status === 404) return { error: new AppError('GENERATION_FAILED', `The story AI does not know model "${this.opts.model}" or this endpoint (HTTP 404); check OPENAI_MODEL and OPENAI_BASE_URL.`, details), retryable: false, retryAfterMs: null };
+      if (status === 429)
+        return {
+          error: new AppError('GENERATION_FAILED', 'The story AI is rate-limited right now (HTTP 429). Please try again shortly.', details),
+          retryable: true,
+          retryAfterMs: after,
+        };
+      if (status >= 500 || status === 408)
+        return { error: new AppError('GENERATION_FAILED', `The story AI failed (HTTP ${status}).`, details), retryable: true, retryAfterMs: after };
+      if (status === 401 || status === 403)
+        return {
+          error: new AppError('GENERATION_FAILED', `The story AI rejected our credentials (HTTP ${status}); check OPENAI_API_KEY.`, details),
+          retryable: false,
+          retryAfterMs: null,
+        };
+      if (status === 404)
+        return {
+          error: new AppError(
+            'GENERATION_FAILED',
+            `The story AI does not know model "${this.opts.model}" or this endpoint (HTTP 404); check OPENAI_MODEL and OPENAI_BASE_URL.`,
+            details,
+          ),
+          retryable: false,
+          retryAfterMs: null,
+        };
       return { error: new AppError('GENERATION_FAILED', `The story AI refused the request (HTTP ${status}).`, details), retryable: false, retryAfterMs: null };
     }
     const message = e instanceof Error ? e.message : String(e);
-    return { error: new AppError('GENERATION_FAILED', `The story AI request failed: ${message.slice(0, 200)}`, { reason: 'unknown' }), retryable: false, retryAfterMs: null };
+    return {
+      error: new AppError('GENERATION_FAILED', `The story AI request failed: ${message.slice(0, 200)}`, { reason: 'unknown' }),
+      retryable: false,
+      retryAfterMs: null,
+    };
   }
 
   private backoff(retry: number, after: number | null): number | null {
@@ -251,7 +278,14 @@ export class OpenAIStoryAI implements StoryAI {
   }
 
   /** One non-streaming JSON completion; returns the raw content. */
-  private async completeJson(operation: StoryAIOperation, name: keyof typeof wire, messages: Msg[], attempt: number, usageSink: Usage[], signal?: AbortSignal): Promise<string> {
+  private async completeJson(
+    operation: StoryAIOperation,
+    name: keyof typeof wire,
+    messages: Msg[],
+    attempt: number,
+    usageSink: Usage[],
+    signal?: AbortSignal,
+  ): Promise<string> {
     const started = performance.now();
     const res = await this.withRetry(
       (s) => this.client.chat.completions.create({ model: this.opts.model, messages, response_format: this.responseFormat(name) }, { signal: s }),
@@ -307,7 +341,10 @@ export class OpenAIStoryAI implements StoryAI {
       if (r.ok) return r.value;
       lastIssues = r.issues;
     }
-    throw new AppError('GENERATION_FAILED', `The story AI kept returning an invalid ${operation} (${lastIssues.slice(0, 200)}).`, { reason: 'invalid_output', operation });
+    throw new AppError('GENERATION_FAILED', `The story AI kept returning an invalid ${operation} (${lastIssues.slice(0, 200)}).`, {
+      reason: 'invalid_output',
+      operation,
+    });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -315,7 +352,14 @@ export class OpenAIStoryAI implements StoryAI {
 
   async generateWorldDescription(input: WorldDescriptionInput, opts?: CallOptions): Promise<WorldDescriptionResult> {
     const max = clampMaxLength(input.maxLength);
-    const r = await this.structured('worldDescription', 'worldDescription', P.worldDescriptionMessages(input), (w: z.infer<typeof wire.worldDescription>) => w, worldDescriptionSchema, opts?.signal);
+    const r = await this.structured(
+      'worldDescription',
+      'worldDescription',
+      P.worldDescriptionMessages(input),
+      (w: z.infer<typeof wire.worldDescription>) => w,
+      worldDescriptionSchema,
+      opts?.signal,
+    );
     // The schema caps at 1200; the player's own max may be lower, and a sentence boundary reads better than a cut word.
     if (r.description.length <= max) return r;
     const cut = r.description.slice(0, max);
@@ -328,14 +372,23 @@ export class OpenAIStoryAI implements StoryAI {
       'worldQuestions',
       'worldQuestions',
       P.worldQuestionsMessages(input),
-      (w: z.infer<typeof wire.worldQuestions>) => ({ questions: w.questions.map((q) => (q.trim().endsWith('?') ? q.trim() : `${q.trim().replace(/[.!]+$/, '')}?`)) }),
+      (w: z.infer<typeof wire.worldQuestions>) => ({
+        questions: w.questions.map((q) => (q.trim().endsWith('?') ? q.trim() : `${q.trim().replace(/[.!]+$/, '')}?`)),
+      }),
       worldQuestionsSchema,
       opts?.signal,
     );
   }
 
   async generateCharacter(input: CharacterInput, opts?: CallOptions): Promise<CharacterResult> {
-    const r = await this.structured('character', 'character', P.characterMessages(input), (w: z.infer<typeof wire.character>) => w, characterSchema, opts?.signal);
+    const r = await this.structured(
+      'character',
+      'character',
+      P.characterMessages(input),
+      (w: z.infer<typeof wire.character>) => w,
+      characterSchema,
+      opts?.signal,
+    );
     // The player chose the name; the model does not get to change it.
     return { ...r, username: input.username.trim().slice(0, 60) || r.username };
   }
@@ -369,18 +422,33 @@ export class OpenAIStoryAI implements StoryAI {
         const res = await this.withRetry(
           (s) =>
             this.client.images.generate(
-              { model, prompt: P.imagePrompt(input), n: 1, size: isDalle ? '1792x1024' : '1536x1024', ...(isDalle ? { response_format: 'b64_json' as const } : {}) },
+              {
+                model,
+                prompt: P.imagePrompt(input),
+                n: 1,
+                size: isDalle ? '1792x1024' : '1536x1024',
+                ...(isDalle ? { response_format: 'b64_json' as const } : {}),
+              },
               { signal: s },
             ),
           opts?.signal,
         );
-        this.recordUsage('worldImage', res.usage ? { prompt_tokens: res.usage.input_tokens, completion_tokens: res.usage.output_tokens, total_tokens: res.usage.total_tokens } : null, started, 1);
+        this.recordUsage(
+          'worldImage',
+          res.usage ? { prompt_tokens: res.usage.input_tokens, completion_tokens: res.usage.output_tokens, total_tokens: res.usage.total_tokens } : null,
+          started,
+          1,
+        );
         const b64 = res.data?.[0]?.b64_json;
         if (b64) {
           let quality = 84;
           const base = sharp(Buffer.from(b64, 'base64')).resize(IMAGE_WIDTH, IMAGE_HEIGHT, { fit: 'cover' });
           let bytes = await base.clone().jpeg({ quality, mozjpeg: true }).toBuffer();
-          while (bytes.length > IMAGE_MAX_BYTES && quality > 40) bytes = await base.clone().jpeg({ quality: (quality -= 12), mozjpeg: true }).toBuffer();
+          while (bytes.length > IMAGE_MAX_BYTES && quality > 40)
+            bytes = await base
+              .clone()
+              .jpeg({ quality: (quality -= 12), mozjpeg: true })
+              .toBuffer();
           return { mime: 'image/jpeg', bytes, width: IMAGE_WIDTH, height: IMAGE_HEIGHT, source: 'model' };
         }
       } catch (e) {
@@ -402,7 +470,7 @@ export class OpenAIStoryAI implements StoryAI {
   async *streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent> {
     const { messages } = P.chapterMessages(input);
     const usage: Usage[] = [];
-    let raw = '';
+    let raw: string;
     let streamed = false;
     for (let retry = 0; ; retry++) {
       if (opts?.signal?.aborted) throw cancelled();

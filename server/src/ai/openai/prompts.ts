@@ -43,7 +43,7 @@ const CHAPTER_RULES = [
   'missionCompleted: true only if this chapter completes the current mission; then newMission is the next objective (one sentence). If there is no current mission, propose one in newMission. Otherwise newMission is null.',
 ].join('\n');
 
-export const block = (s: string) => `<<<\n${s.replace(/<<<|>>>/g, '')}\n>>>`;
+const block = (s: string) => `<<<\n${s.replace(/<<<|>>>/g, '')}\n>>>`;
 
 function readingLevelGuide(level: number): string {
   if (level <= 4) return `Reading level ${level}: short sentences (about 8 words), simple everyday words.`;
@@ -66,17 +66,24 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
   // Stats and mission change now and then (stat gains, completed missions), so they come after the
   // parts that never change during a story.
   const story = [
-    `CURRENT STATS: ${Object.entries(c.stats).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `CURRENT STATS: ${Object.entries(c.stats)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}`,
     ctx.summary ? `STORY SO FAR (summary of older chapters):\n${block(ctx.summary)}` : '',
-    ...ctx.recentChapters.map((ch, i) => `${ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}\n` : ''}CHAPTER ${input.chapterNumber - ctx.recentChapters.length + i}:\n${block(ch.text)}`),
+    ...ctx.recentChapters.map(
+      (ch, i) =>
+        `${ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}\n` : ''}CHAPTER ${input.chapterNumber - ctx.recentChapters.length + i}:\n${block(ch.text)}`,
+    ),
   ]
     .filter(Boolean)
     .join('\n\n');
   const turn = [
     input.setting ? `CURRENT SETTING: ${block(input.setting)}` : '',
     readingLevelGuide(clampReadingLevel(input.readingLevel)),
-    input.action?.trim() ? `Write chapter ${input.chapterNumber}. PLAYER ACTION: ${block(input.action.trim())}` : `Write chapter ${input.chapterNumber}, the opening of the story.`,
+    input.action?.trim()
+      ? `Write chapter ${input.chapterNumber}. PLAYER ACTION: ${block(input.action.trim())}`
+      : `Write chapter ${input.chapterNumber}, the opening of the story.`,
   ]
     .filter(Boolean)
     .join('\n');
@@ -105,7 +112,10 @@ export function worldDescriptionMessages(input: WorldDescriptionInput): Msg[] {
 export function worldQuestionsMessages(input: WorldQuestionsInput): Msg[] {
   return [
     { role: 'system', content: BASE_RULES },
-    { role: 'user', content: `WORLD:\n${block(input.worldDescription)}\nWrite 3 to 5 short questions a new character in this world should answer to shape who they are. Each ends with a question mark.` },
+    {
+      role: 'user',
+      content: `WORLD:\n${block(input.worldDescription)}\nWrite 3 to 5 short questions a new character in this world should answer to shape who they are. Each ends with a question mark.`,
+    },
   ];
 }
 

@@ -33,7 +33,6 @@ export const wire = {
   styles: z.object(Object.fromEntries(STYLE_FIELDS.map((f) => [f, z.string().max(120)])) as Record<StyleField, z.ZodString>),
   summary: z.object({ summary: z.string().min(1).max(4000) }),
 } as const;
-export type WireName = keyof typeof wire;
 
 export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult {
   const statIncreases: ChapterResult['statIncreases'] = {};

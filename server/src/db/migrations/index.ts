@@ -7,4 +7,12 @@ import { CheckoutHandoff1795300000000 } from './1795300000000-CheckoutHandoff';
 import { PendingCharges1795300000001 } from './1795300000001-PendingCharges';
 import { CommitChapterDocument1795400000000 } from './1795400000000-CommitChapterDocument';
 
-export const MIGRATIONS = [Init1795240494005, LocalPayments1795241334788, ChapterTakeState1795241549014, CommitNextChapter1795269152214, CheckoutHandoff1795300000000, PendingCharges1795300000001, CommitChapterDocument1795400000000];
+export const MIGRATIONS = [
+  Init1795240494005,
+  LocalPayments1795241334788,
+  ChapterTakeState1795241549014,
+  CommitNextChapter1795269152214,
+  CheckoutHandoff1795300000000,
+  PendingCharges1795300000001,
+  CommitChapterDocument1795400000000,
+];

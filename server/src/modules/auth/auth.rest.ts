@@ -17,10 +17,7 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   r.post('/signup', async (req, res) => {
     const body = objectBody(req);
     const data = (body.data ?? body.options) as Record<string, unknown> | undefined;
-    const session = await services.auth.signUp(
-      { email: body.email, password: body.password, username: data?.username ?? body.username },
-      requestMeta(req),
-    );
+    const session = await services.auth.signUp({ email: body.email, password: body.password, username: data?.username ?? body.username }, requestMeta(req));
     res.json(goTrueSession(session));
   });
 
@@ -69,7 +66,7 @@ function objectBody(req: Request): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-export function goTrueUser(user: User) {
+function goTrueUser(user: User) {
   return {
     id: user.id,
     aud: 'authenticated',
@@ -83,7 +80,7 @@ export function goTrueUser(user: User) {
   };
 }
 
-export function goTrueSession(s: IssuedSession) {
+function goTrueSession(s: IssuedSession) {
   return {
     access_token: s.accessToken,
     token_type: s.tokenType,

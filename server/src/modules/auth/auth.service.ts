@@ -38,7 +38,7 @@ export interface AuthUser {
   sessionId: string;
 }
 
-export const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
+const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
 const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a moment and try again.';
 
 /** A live session's user as the session check reads it (accounts never change once created). */
@@ -63,12 +63,7 @@ export class AuthService {
     this.sessions = new FreshCache(config.sessionCacheSeconds * 1000, 50_000);
   }
 
-  static async create(
-    dataSource: DataSource,
-    config: Config,
-    limiter: RateLimiter,
-    subscriptions: SubscriptionService,
-  ): Promise<AuthService> {
+  static async create(dataSource: DataSource, config: Config, limiter: RateLimiter, subscriptions: SubscriptionService): Promise<AuthService> {
     const secret = config.jwtSecret ?? (await AuthService.generatedSecret(dataSource, 'jwt'));
     return new AuthService(dataSource, config, new AccessTokens(secret, config.accessTokenTtlSeconds), limiter, subscriptions);
   }

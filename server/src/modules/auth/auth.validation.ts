@@ -18,8 +18,8 @@ const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]
 // Letters and digits of any script, spaces and a few joiners; no markup, quotes-as-code or controls.
 const USERNAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} _.'-]*[\p{L}\p{N}])?$/u;
 
-export const USERNAME_MIN = 2;
-export const USERNAME_MAX = 40;
+const USERNAME_MIN = 2;
+const USERNAME_MAX = 40;
 
 function requireString(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw AppError.badInput(`${field} is required.`, field);
@@ -38,7 +38,7 @@ export function validateUsername(value: unknown): string {
     throw AppError.badInput(`Username must be ${USERNAME_MIN}–${USERNAME_MAX} characters.`, 'username');
   }
   if (!USERNAME.test(username)) {
-    throw AppError.badInput('Username may contain letters, numbers, spaces, and . _ \' - only.', 'username');
+    throw AppError.badInput("Username may contain letters, numbers, spaces, and . _ ' - only.", 'username');
   }
   return username;
 }

@@ -20,7 +20,12 @@ describe('AccessTokens.verify', () => {
     const [h, , sig] = token.split('.');
     const forged = `${h}.${Buffer.from(JSON.stringify({ sub: 'user-2', session_id: 'session-2', exp: 9e9 })).toString('base64url')}.${sig}`;
     expect(tokens.verify(forged)).toBeNull();
-    const foreign = jwt.sign({ sub: 'user-1', session_id: 'session-1' }, 'another secret of enough length', { algorithm: 'HS256', expiresIn: 60, issuer: 'taleforge', audience: 'authenticated' });
+    const foreign = jwt.sign({ sub: 'user-1', session_id: 'session-1' }, 'another secret of enough length', {
+      algorithm: 'HS256',
+      expiresIn: 60,
+      issuer: 'taleforge',
+      audience: 'authenticated',
+    });
     expect(tokens.verify(foreign)).toBeNull();
   });
 });

@@ -60,7 +60,7 @@ function body(req: Request): Record<string, unknown> {
 }
 
 /** SPEC §3 Tier, with its snake_case field names. */
-export function presentTier(t: Tier) {
+function presentTier(t: Tier) {
   return {
     id: t.id,
     name: t.name,
@@ -73,7 +73,7 @@ export function presentTier(t: Tier) {
 }
 
 /** SPEC §3 Subscription status. */
-export function presentStatus(s: SubscriptionStatusView) {
+function presentStatus(s: SubscriptionStatusView) {
   return {
     tier: { id: s.tier.id, name: s.tier.name },
     credits: s.credits,

@@ -20,12 +20,7 @@ import { Tier } from './tier.entity';
 /** The channel of a player's live subscription status (published per user id). */
 export const STATUS_TOPIC = 'taleforge:billing:status';
 
-const HANDLED_EVENTS = new Set([
-  'checkout.session.completed',
-  'invoice.paid',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-]);
+const HANDLED_EVENTS = new Set(['checkout.session.completed', 'invoice.paid', 'customer.subscription.updated', 'customer.subscription.deleted']);
 
 /** Invoices that open a period; proration invoices of a mid-period change do not grant a second time. */
 const GRANTING_BILLING_REASONS = new Set(['subscription_create', 'subscription_cycle']);
@@ -182,10 +177,10 @@ export class BillingService {
       cancelUrl: `${base}/subscription?checkout=cancelled`,
     });
     if (customerId && customerId !== row.providerCustomerId) {
-      await this.deps.dataSource.query(
-        `UPDATE subscriptions SET provider_customer_id = $1 WHERE user_id = $2 AND provider_customer_id IS NULL`,
-        [customerId, user.id],
-      );
+      await this.deps.dataSource.query(`UPDATE subscriptions SET provider_customer_id = $1 WHERE user_id = $2 AND provider_customer_id IS NULL`, [
+        customerId,
+        user.id,
+      ]);
     }
     return { url };
   }
@@ -229,7 +224,7 @@ export class BillingService {
     const obj = event.data?.object ?? {};
     let subscriptionId: string | null = null;
     let grant: { invoiceId: string; periodStart: Date; priceId: string | null } | null = null;
-    let userHint: string | null = null;
+    let userHint: string | null;
     switch (event.type) {
       case 'checkout.session.completed':
         if (obj.mode === 'subscription') subscriptionId = idOf(obj.subscription);
@@ -251,10 +246,11 @@ export class BillingService {
     const grantTierId = grant ? ((grant.priceId ? await provider.tierForPrice(grant.priceId) : null) ?? state?.tierId ?? null) : null;
 
     const result = await dataSource.transaction(async (m) => {
-      const inserted = (await m.query(
-        `INSERT INTO payment_events (id, provider, type) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [event.id.slice(0, 255), provider.name, event.type.slice(0, 64)],
-      )) as unknown[];
+      const inserted = (await m.query(`INSERT INTO payment_events (id, provider, type) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id`, [
+        event.id.slice(0, 255),
+        provider.name,
+        event.type.slice(0, 64),
+      ])) as unknown[];
       if (inserted.length === 0) return null; // a concurrent delivery of the same event got here first
       const row = userId ? await subscriptions.lock(m, userId) : null;
       if (!row || !userId) return { userId: null, changed: false, replaced: null };

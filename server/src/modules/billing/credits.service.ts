@@ -126,10 +126,10 @@ export class CreditsService {
       const existing = await m.getRepository(CreditTransaction).findOne({ where: { idempotencyKey: options.idempotencyKey } });
       if (existing) return null;
     }
-    const [rows] = (await m.query(
-      `UPDATE subscriptions SET credits = credits + $1, updated_at = now() WHERE user_id = $2 RETURNING credits`,
-      [amount, userId],
-    )) as [Array<{ credits: number }>, number];
+    const [rows] = (await m.query(`UPDATE subscriptions SET credits = credits + $1, updated_at = now() WHERE user_id = $2 RETURNING credits`, [
+      amount,
+      userId,
+    ])) as [Array<{ credits: number }>, number];
     if (rows.length === 0) throw AppError.notFound('Subscription');
     return this.record(m, userId, amount, rows[0].credits, reason, options.referenceId ?? null, options.idempotencyKey ?? null);
   }

@@ -120,7 +120,7 @@ function formatPrice(tier: Tier): string {
   return `$${(tier.priceCents / 100).toFixed(2)}`;
 }
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 

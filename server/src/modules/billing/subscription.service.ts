@@ -6,7 +6,7 @@ import { isEnded, storedStatus, type ProviderName, type ProviderSubscriptionStat
 import { Subscription } from './subscription.entity';
 import { Tier } from './tier.entity';
 
-export const FREE_TIER_ID = 'free';
+const FREE_TIER_ID = 'free';
 
 /**
  * The `subscriptions` row of each player: tier, period, provider link and the balance. Every change

@@ -86,7 +86,9 @@ export function cardJson(c: Character, spec: 'v2' | 'v3') {
 export async function cardPng(c: Character, picture: Buffer | null): Promise<Buffer> {
   const base = picture
     ? await sharp(picture).resize({ width: 512, height: 768, fit: 'cover' }).png().toBuffer()
-    : await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 20, g: 28, b: 48 } } }).png().toBuffer();
+    : await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 20, g: 28, b: 48 } } })
+        .png()
+        .toBuffer();
   const chunks = [
     textChunk('ccv3', Buffer.from(JSON.stringify(cardJson(c, 'v3'))).toString('base64')),
     textChunk('chara', Buffer.from(JSON.stringify(cardJson(c, 'v2'))).toString('base64')),
@@ -161,7 +163,10 @@ export function parseCard(input: Buffer): ImportedCharacter {
     name,
     description: plain(d.description, 4000) || plain(d.personality, 4000) || `${name} arrived from another story.`,
     stats: cardStats(ext.stats),
-    traits: (ext.traits ?? (fromPersonality.length ? fromPersonality : d.tags)).map((s) => plain(s, 200)).filter(Boolean).slice(0, 5),
+    traits: (ext.traits ?? (fromPersonality.length ? fromPersonality : d.tags))
+      .map((s) => plain(s, 200))
+      .filter(Boolean)
+      .slice(0, 5),
     strengths: (ext.strengths ?? []).map((s) => plain(s, 200)).filter(Boolean),
     weaknesses: (ext.weaknesses ?? []).map((s) => plain(s, 200)).filter(Boolean),
     special: ext.special ? { name: plain(ext.special.name, 60), description: plain(ext.special.description, 1000) } : { name: '', description: '' },

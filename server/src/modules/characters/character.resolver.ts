@@ -23,7 +23,9 @@ export class CharacterResolver {
   }
 
   @Authorized()
-  @Mutation(() => GeneratedCharacter, { description: 'Generates a character from answers to a world’s questions. Costs 3 credits (INSUFFICIENT_CREDITS when short; refunded if generation fails).' })
+  @Mutation(() => GeneratedCharacter, {
+    description: 'Generates a character from answers to a world’s questions. Costs 3 credits (INSUFFICIENT_CREDITS when short; refunded if generation fails).',
+  })
   generateCharacter(@Arg('input', () => GenerateCharacterInput) input: GenerateCharacterInput, @Ctx() ctx: GraphQLContext): Promise<GeneratedCharacter> {
     return ctx.services.characters.generate(requireUser(ctx).id, input);
   }
@@ -49,13 +51,18 @@ export class CharacterResolver {
   }
 
   @Authorized()
-  @Query(() => GraphQLJSONObject, { description: 'One of your characters as a Character Card V3 (our stats etc. under data.extensions.taleforge). The PNG card is GET /api/characters/{id}/card.png.' })
+  @Query(() => GraphQLJSONObject, {
+    description:
+      'One of your characters as a Character Card V3 (our stats etc. under data.extensions.taleforge). The PNG card is GET /api/characters/{id}/card.png.',
+  })
   async characterCard(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<Record<string, unknown>> {
     return ctx.services.characters.exportCard(requireUser(ctx).id, id, 'json');
   }
 
   @Authorized()
-  @Mutation(() => Character, { description: 'Imports a Character Card V2/V3 into a world you can see. card: the card JSON text, or a card PNG as a data URL (≤ 5 MB).' })
+  @Mutation(() => Character, {
+    description: 'Imports a Character Card V2/V3 into a world you can see. card: the card JSON text, or a card PNG as a data URL (≤ 5 MB).',
+  })
   importCharacterCard(@Arg('worldId', () => ID) worldId: string, @Arg('card', () => String) card: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
     const bytes = /^data:image\/png;base64,/i.test(card) ? bytesFromDataUrl(card, 'card') : Buffer.from(card, 'utf8');
     return ctx.services.characters.importCard(requireUser(ctx).id, worldId, bytes);

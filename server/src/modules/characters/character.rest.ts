@@ -7,7 +7,6 @@ import { jsonList } from '../shared/input';
 import { body, queryValue, restUser } from '../shared/rest';
 import { savedCharacter } from './character.present';
 
-
 /** SPEC §7 /characters/* (generation). Saved characters live under /profile (profile.rest.ts). */
 export function charactersRestRouter(services: Services): express.Router {
   const r = express.Router();
@@ -61,7 +60,9 @@ export function charactersRestRouter(services: Services): express.Router {
       }),
     async (req: Request, res: Response) => {
       const b = body(req);
-      const card = req.file?.buffer ?? (typeof b.card === 'string' ? Buffer.from(b.card) : b.card && typeof b.card === 'object' ? Buffer.from(JSON.stringify(b.card)) : null);
+      const card =
+        req.file?.buffer ??
+        (typeof b.card === 'string' ? Buffer.from(b.card) : b.card && typeof b.card === 'object' ? Buffer.from(JSON.stringify(b.card)) : null);
       if (!card) throw AppError.badInput('card is required (a card PNG or card JSON).', 'card');
       const c = await services.characters.importCard((res.locals.user as { id: string }).id, b.world_id, card);
       res.status(201).json({ success: true, character: savedCharacter(c, null) });

@@ -13,12 +13,12 @@ import { cardJson, cardPng, parseCard } from './character-card';
 import { findOwnedCharacter } from './owned-character';
 import type { MediaService } from '../media/media.service';
 
-export const CHARACTER_NAME_MAX = 60;
-export const CHARACTER_DESCRIPTION_MAX = 4000;
-export const ANSWER_MAX = 1000;
-export const QUESTION_MAX = 300;
-export const LIST_MAX_ITEMS = 10;
-export const LIST_ITEM_MAX = 200;
+const CHARACTER_NAME_MAX = 60;
+const CHARACTER_DESCRIPTION_MAX = 4000;
+const ANSWER_MAX = 1000;
+const QUESTION_MAX = 300;
+const LIST_MAX_ITEMS = 10;
+const LIST_ITEM_MAX = 200;
 
 /** SPEC §3 saved-character payload, as both surfaces deliver it (unchecked). */
 export interface SaveCharacterInput {

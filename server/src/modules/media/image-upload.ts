@@ -12,9 +12,9 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_EDGE = 1600;
 const MAX_INPUT_PIXELS = 40_000_000;
 
-export type ImageKind = 'jpeg' | 'png' | 'webp';
+type ImageKind = 'jpeg' | 'png' | 'webp';
 
-export function sniffImage(bytes: Buffer): ImageKind | null {
+function sniffImage(bytes: Buffer): ImageKind | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';

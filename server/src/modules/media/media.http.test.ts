@@ -96,7 +96,7 @@ describe('GET /media/:id (and ?w= variants)', () => {
     for (const path of [`/${ID.replace('0c9', 'fff')}`, `/${ID.replace('0c9', 'fff')}?w=480`, '/not-an-id', '/not-an-id?w=480']) {
       const res = await fetch(`${base}${path}`);
       expect(res.status).toBe(404);
-      expect((await res.json()).code).toBe('NOT_FOUND');
+      expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
     }
   });
 });

@@ -47,7 +47,10 @@ export function profileRestRouter(services: Services): express.Router {
   r.get('/fetch-saved-characters', async (req, res) => {
     const user = await restUser(services, req);
     const chars = await services.characters.mine(user.id);
-    const names = await services.worlds.visibleNames(user.id, chars.map((c) => c.worldId));
+    const names = await services.worlds.visibleNames(
+      user.id,
+      chars.map((c) => c.worldId),
+    );
     res.json(chars.map((c) => savedCharacter(c, c.worldId ? (names.get(c.worldId) ?? null) : null)));
   });
 

@@ -6,8 +6,7 @@ import { bool, int, object, text } from '../shared/input';
 import { UserCharacterProfile } from './character-profile.entity';
 import { UserSettings } from './user-settings.entity';
 
-export const PROFILE_FIELD_MAX = 2000;
-export { DEFAULT_READING_LEVEL } from '../shared/limits';
+const PROFILE_FIELD_MAX = 2000;
 import { DEFAULT_READING_LEVEL } from '../shared/limits';
 
 const REQUIRED = 'Please fill in all required fields';

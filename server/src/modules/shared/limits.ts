@@ -2,7 +2,7 @@
  * Limits and prices the web client must agree with, defined once. `npm run schema:emit` (and the CI
  * freshness check) writes them to client/src/lib/limits.generated.ts, so the client never retypes one.
  */
-export const SHARED_LIMITS = {
+const SHARED_LIMITS = {
   /** Credits a new world costs (SPEC §9). */
   WORLD_CREATION_COST: 3,
   /** Credits a generated character costs (SPEC §9). */

@@ -56,7 +56,7 @@ export interface StateBefore {
 }
 
 /** commit_chapter's document: everything a take writes, decided once. */
-export interface CommitPlan {
+interface CommitPlan {
   characterId: string;
   chapterId: string;
   index: number;
@@ -73,7 +73,7 @@ export interface CommitPlan {
   summary: SummaryUpdate | null;
 }
 
-export function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
+function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
   const { after, applied } = raiseStats(before.stats, input.result.statIncreases);
   return {
     characterId: input.characterId,
@@ -127,7 +127,13 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
             (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS active_mission
        FROM characters c WHERE c.id = $1 FOR UPDATE OF c`,
     [input.characterId, input.chapterId],
-  )) as Array<{ stats: Record<string, number>; current_setting: string | null; chapter_status: string | null; latest_index: number | string; active_mission: string | null }>;
+  )) as Array<{
+    stats: Record<string, number>;
+    current_setting: string | null;
+    chapter_status: string | null;
+    latest_index: number | string;
+    active_mission: string | null;
+  }>;
   if (!ch) throw AppError.notFound('Character');
   if (ch.chapter_status !== 'generating') throw new AppError('CONFLICT', ABANDONED);
   const expectedLatest = input.mode === 'next' ? input.index - 1 : input.index;

@@ -55,7 +55,12 @@ export class ChapterPrompter {
     let preMission: string | null = null;
     if (!mission) {
       try {
-        preMission = (await this.ai.generateMission({ worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed }, { signal })).objective;
+        preMission = (
+          await this.ai.generateMission(
+            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed },
+            { signal },
+          )
+        ).objective;
         mission = preMission;
       } catch (e) {
         this.log.warn('mission generation failed; continuing without a mission', { characterId: c.id, err: e });
@@ -96,7 +101,10 @@ export class ChapterPrompter {
     const plan = planFold({ chapters: history, summarizedCount, maxContextTokens, fixedTokens: fixedChapterTokens(fixed) });
     if (plan.foldTo <= plan.foldFrom) return { summary: c.storySummary, recentStart: summarizedCount, update: null };
     try {
-      const { summary } = await this.ai.summarize({ previousSummary: c.storySummary, chapters: history.slice(plan.foldFrom, plan.foldTo), maxTokens: plan.summaryMaxTokens }, { signal });
+      const { summary } = await this.ai.summarize(
+        { previousSummary: c.storySummary, chapters: history.slice(plan.foldFrom, plan.foldTo), maxTokens: plan.summaryMaxTokens },
+        { signal },
+      );
       return { summary, recentStart: plan.recentStart, update: { summary, through: plan.recentStart - 1, expectedThrough: c.summaryThroughIndex } };
     } catch (e) {
       // Without a new summary the chapters stay verbatim; the provider trims the prompt to fit.

@@ -28,7 +28,7 @@ export interface StreamFrame {
  * (50 players on 2 cores) 50 ms meant 3 frames per chapter, 100 ms means 2: the rest of a fast
  * chapter then goes out with its end.
  */
-export const FRAME_INTERVAL_MS = 100;
+const FRAME_INTERVAL_MS = 100;
 
 type LiveEvent = { kind: 'delta'; text: string } | { kind: 'end'; status: 'complete' | 'failed'; finalText: string };
 
@@ -143,9 +143,7 @@ export class LiveChapter {
 /** The last frame for a reader who has `sent` so far. */
 export function finalFrame(sent: string, status: 'complete' | 'failed', finalText: string): StreamFrame {
   if (status === 'failed') return { status, offset: 0, delta: '' };
-  return finalText.startsWith(sent)
-    ? { status, offset: sent.length, delta: finalText.slice(sent.length) }
-    : { status, offset: 0, delta: finalText };
+  return finalText.startsWith(sent) ? { status, offset: sent.length, delta: finalText.slice(sent.length) } : { status, offset: 0, delta: finalText };
 }
 
 /**

@@ -176,7 +176,18 @@ export class GenerationEngine {
       const c = ctx.character;
       const outcome = await commitChapter(
         this.store.dataSource,
-        { characterId: live.characterId, chapterId: live.chapterId, index: live.index, take: live.take, action: live.action, createdAt: live.createdAt, mode, result, preMission: prepared.preMission, summary: prepared.summary },
+        {
+          characterId: live.characterId,
+          chapterId: live.chapterId,
+          index: live.index,
+          take: live.take,
+          action: live.action,
+          createdAt: live.createdAt,
+          mode,
+          result,
+          preMission: prepared.preMission,
+          summary: prepared.summary,
+        },
         // The state the context read (and the claim guards): a next chapter commits in one call.
         mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId } : null,
       );
@@ -204,7 +215,13 @@ export class GenerationEngine {
   }
 
   /** Streams the model's chapter into the live chapter (and, through the writer, the row). */
-  private async write(live: LiveChapter, writer: TextWriter, lane: object, chapterInput: Parameters<StoryAI['streamChapter']>[0], signal: AbortSignal): Promise<ChapterResult> {
+  private async write(
+    live: LiveChapter,
+    writer: TextWriter,
+    lane: object,
+    chapterInput: Parameters<StoryAI['streamChapter']>[0],
+    signal: AbortSignal,
+  ): Promise<ChapterResult> {
     let first = true;
     for await (const ev of this.ai.streamChapter(chapterInput, { signal })) {
       if (ev.type !== 'delta') return ev.result;
@@ -228,12 +245,15 @@ export class GenerationEngine {
   /** Retries marking an abandoned chapter failed with backoff (≈ 1 s … 30 s), e.g. while PostgreSQL restarts. */
   private retryMarkFailed(chapterId: string, attempt: number): void {
     if (attempt > 12) return; // the 30-second staleness rule still frees the character
-    const timer = setTimeout(() => {
-      this.store.markFailed(chapterId).then(
-        () => this.registry.abandoned.delete(chapterId),
-        () => this.retryMarkFailed(chapterId, attempt + 1),
-      );
-    }, Math.min(30_000, 500 * 2 ** attempt));
+    const timer = setTimeout(
+      () => {
+        this.store.markFailed(chapterId).then(
+          () => this.registry.abandoned.delete(chapterId),
+          () => this.retryMarkFailed(chapterId, attempt + 1),
+        );
+      },
+      Math.min(30_000, 500 * 2 ** attempt),
+    );
     timer.unref();
   }
 

@@ -80,7 +80,10 @@ export class MissionService {
       if (drop.length > 0) await m.query(`DELETE FROM missions WHERE id = ANY($1::uuid[])`, [drop]);
       // Completions first, so the one-active index never sees two active missions.
       for (const u of updates.sort((a) => (a.status === 'completed' ? -1 : 1))) {
-        await repo.update({ id: u.id }, u.status === 'completed' ? { status: 'completed', completedAt: new Date() } : { status: 'active', completedAt: null, completedAtChapter: null });
+        await repo.update(
+          { id: u.id },
+          u.status === 'completed' ? { status: 'completed', completedAt: new Date() } : { status: 'active', completedAt: null, completedAtChapter: null },
+        );
       }
       for (const item of inserts) {
         await repo.insert({ characterId: character.id, ...item, completedAt: item.status === 'completed' ? new Date() : null });

@@ -13,8 +13,6 @@ import type { Character } from '../characters/character.entity';
 import type { Chapter } from './chapter.entity';
 import type { Mission } from './mission.entity';
 
-export type ExportFormat = 'md' | 'html';
-
 export interface StoryExport {
   filename: string;
   mimeType: string;
@@ -29,7 +27,7 @@ export interface ExportableStory {
 }
 
 /** Text for HTML element content and double-quoted attributes. */
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
@@ -37,7 +35,7 @@ export function escapeHtml(s: string): string {
  * Markdown readers render inline HTML, so angle brackets and ampersands become entities; markdown
  * syntax characters are escaped so prose cannot turn into links, images or headings.
  */
-export function escapeMarkdown(s: string): string {
+function escapeMarkdown(s: string): string {
   return s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string).replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
 }
 

@@ -6,10 +6,10 @@ import { AppError } from '../../common/app-error';
 import { isUuid, text } from '../shared/input';
 import { ACTION_MAX, DEFAULT_READING_LEVEL, OBJECTIVE_MAX, WORLD_DESCRIPTION_MAX } from '../shared/limits';
 
-export { ACTION_MAX, DEFAULT_READING_LEVEL, OBJECTIVE_MAX } from '../shared/limits';
+export { OBJECTIVE_MAX } from '../shared/limits';
 export const SETTING_DESCRIPTION_MAX = 2000;
 export const STORYLINE_PAGE_MAX = 200;
-export const STORYLINE_PAGE_DEFAULT = 50;
+const STORYLINE_PAGE_DEFAULT = 50;
 export const MISSION_HISTORY_MAX = 200;
 
 export type GenerateMode = 'next' | 'regenerate';
@@ -25,7 +25,8 @@ export interface ParsedGenerate {
 export function parseGenerate(raw: Record<string, unknown>, mode: GenerateMode): ParsedGenerate {
   const characterId = raw.characterId;
   if (!isUuid(characterId)) throw AppError.notFound('Character');
-  const action = mode === 'next' ? text(raw.userChoice, 'userChoice', { max: ACTION_MAX, tooLong: `Your action can be at most ${ACTION_MAX} characters.` }) : '';
+  const action =
+    mode === 'next' ? text(raw.userChoice, 'userChoice', { max: ACTION_MAX, tooLong: `Your action can be at most ${ACTION_MAX} characters.` }) : '';
   if (mode === 'next' && typeof raw.userChoice === 'string' && raw.userChoice.length > 0 && action === '') {
     throw AppError.badInput('Please choose or type an action.', 'userChoice');
   }
@@ -41,7 +42,8 @@ export function parseGenerate(raw: Record<string, unknown>, mode: GenerateMode):
 function readingLevelOf(v: unknown): number {
   if (v === undefined || v === null || v === '') return DEFAULT_READING_LEVEL;
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 12) throw AppError.badInput('readingLevel must be a whole number from 1 to 12.', 'readingLevel');
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 12)
+    throw AppError.badInput('readingLevel must be a whole number from 1 to 12.', 'readingLevel');
   return n;
 }
 

@@ -46,7 +46,11 @@ export class StoryReads {
    */
   async storylineOf(c: Character, page: StorylinePage, requestScope: object): Promise<StorylineView> {
     const l = storyLoaders(requestScope, this.store.dataSource);
-    const [meta, chapters, latestTakes] = await Promise.all([l.meta.load(c.id), l.page.load(`${c.id}|${page.limit}|${page.beforeIndex ?? ''}`), l.latestTakes.load(c.id)]);
+    const [meta, chapters, latestTakes] = await Promise.all([
+      l.meta.load(c.id),
+      l.page.load(`${c.id}|${page.limit}|${page.beforeIndex ?? ''}`),
+      l.latestTakes.load(c.id),
+    ]);
     return {
       chapters,
       currentChapter: meta.currentChapter,

@@ -75,7 +75,7 @@ function snapshot(objective: string, at: Date): MissionSnapshot {
 }
 
 /** Writes a take's recorded mission effects. Tolerates missions the player edited away meanwhile. */
-export async function applyMissionEffects(m: EntityManager, characterId: string, index: number, effects: MissionEffects): Promise<void> {
+async function applyMissionEffects(m: EntityManager, characterId: string, index: number, effects: MissionEffects): Promise<void> {
   const repo = m.getRepository(Mission);
   const insert = async (s: MissionSnapshot) => {
     // update-mission-history may have installed another active mission since: never two active.
@@ -104,7 +104,11 @@ export async function unapplyTake(m: EntityManager, take: Chapter): Promise<void
       { status: 'active', completedAt: null, completedAtChapter: null },
     );
   }
-  await m.query(`UPDATE characters SET stats = $2, current_setting = $3 WHERE id = $1`, [take.characterId, JSON.stringify(take.statsBefore), take.settingBefore]);
+  await m.query(`UPDATE characters SET stats = $2, current_setting = $3 WHERE id = $1`, [
+    take.characterId,
+    JSON.stringify(take.statsBefore),
+    take.settingBefore,
+  ]);
 }
 
 /** Re-applies a complete take recorded earlier (switching back to it): its exact after-state. */

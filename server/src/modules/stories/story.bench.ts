@@ -59,6 +59,15 @@ function flag(name: string): string | undefined {
   }
   return undefined;
 }
+/** A playChapter event, as much of it as the bench reads. */
+interface PlayEvent {
+  status: string;
+  offset: number;
+  delta: string;
+  errorCode: string | null;
+  result: { newChapter: { index: number; text: string; choices: string[] } };
+}
+
 const PLAYERS = Number(flag('players') || 50);
 const CHAPTERS = Number(flag('chapters') || 10);
 /**
@@ -131,7 +140,7 @@ async function playAll(port: number, players: Player[], chapters: number): Promi
           let first = 0;
           let text = '';
           const chapter = await new Promise<{ index: number; text: string; choices: string[] }>((resolve, reject) => {
-            ws.subscribe<any>(
+            ws.subscribe<{ playChapter?: PlayEvent }>(
               { query: PLAY, variables: { input: { characterId: p.characterId, userChoice: choice, expectedIndex: n } } },
               {
                 next: (v) => {
@@ -265,7 +274,9 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+    new Promise<{ profile?: unknown }>((resolve, reject) =>
+      session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as { profile?: unknown }))),
+    );
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
@@ -295,7 +306,9 @@ async function main(): Promise<void> {
     ops: { ...base.ops, rateLimit: { ...base.ops.rateLimit, perIp: 0 }, rateLimitKeyPrefix: `taleforge:rl:bench:${Date.now().toString(36)}:` },
   };
   const pgliteWhere = base.pgliteThread === 'worker' ? 'on a thread of its own' : "on the app's thread (PGLITE_THREAD=main)";
-  const dbLabel = pg ? `PostgreSQL (${new URL(base.databaseUrl!).host}, schema of its own)` : `PGlite (${inMemory ? 'in memory' : 'fresh data folder'}, ${pgliteWhere})`;
+  const dbLabel = pg
+    ? `PostgreSQL (${new URL(base.databaseUrl!).host}, schema of its own)`
+    : `PGlite (${inMemory ? 'in memory' : 'fresh data folder'}, ${pgliteWhere})`;
 
   let app: App | null = null;
   let worker: Worker | null = null;
@@ -377,7 +390,9 @@ async function main(): Promise<void> {
     const total = PLAYERS * CHAPTERS;
     console.log(`Story bench: ${PLAYERS} players × ${CHAPTERS} chapters, offline AI, graphql-ws (playChapter), ${os.cpus().length} CPUs`);
     console.log(`database: ${dbLabel}`);
-    console.log(`warm-up, 1 player alone: chapter p50 ${f(pct(warm.latencies, 50))}, first chunk p50 ${f(pct(warm.firstChunks, 50))}, ${soloStatements.toFixed(1)} SQL statements per chapter`);
+    console.log(
+      `warm-up, 1 player alone: chapter p50 ${f(pct(warm.latencies, 50))}, first chunk p50 ${f(pct(warm.firstChunks, 50))}, ${soloStatements.toFixed(1)} SQL statements per chapter`,
+    );
     if (warmRound) {
       console.log(
         `warm-up round after boot (${PLAYERS} other players × ${WARM_CHAPTERS} chapters, not measured): chapter p50 ${f(pct(warmRound.latencies, 50))} p99 ${f(pct(warmRound.latencies, 99))}, first chunk p95 ${f(pct(warmRound.firstChunks, 95))}, ${warmRound.errors.length} errors`,
@@ -399,18 +414,28 @@ async function main(): Promise<void> {
       // but waiting for a core), grouped by thread name.
       const used = (tid: string) => (threads1.get(tid)?.ms ?? 0) - (threads0.get(tid)?.ms ?? 0);
       const main = String(process.pid);
-      const others = [...threads1.keys()].filter((tid) => tid !== main).map(used).filter((ms) => ms / n >= 0.01).sort((a, b) => b - a);
+      const others = [...threads1.keys()]
+        .filter((tid) => tid !== main)
+        .map(used)
+        .filter((ms) => ms / n >= 0.01)
+        .sort((a, b) => b - a);
       console.log(
         `CPU per chapter by thread: main ${(used(main) / n).toFixed(2)} ms; others ${others.map((ms) => (ms / n).toFixed(2)).join(', ')} ms (database, players, V8's compiler and GC helpers)`,
       );
     }
     if (dbElu) console.log(`database thread busy ${(dbElu.active / n).toFixed(2)} ms per chapter (${(dbElu.utilization * 100).toFixed(0)}% busy)`);
-    console.log(`chapter latency  p50 ${f(pct(r.latencies, 50))}  p95 ${f(pct(r.latencies, 95))}  p99 ${f(pct(r.latencies, 99))}  max ${f(pct(r.latencies, 100))}`);
+    console.log(
+      `chapter latency  p50 ${f(pct(r.latencies, 50))}  p95 ${f(pct(r.latencies, 95))}  p99 ${f(pct(r.latencies, 99))}  max ${f(pct(r.latencies, 100))}`,
+    );
     console.log(`first chunk      p50 ${f(pct(r.firstChunks, 50))}  p95 ${f(pct(r.firstChunks, 95))}  p99 ${f(pct(r.firstChunks, 99))}`);
     if (flag('detail')) {
       for (let k = 0; k < CHAPTERS; k++) {
         const d = r.detail.filter((x) => x[0] === k);
-        const q = (i: 1 | 2, p: number) => pct(d.map((x) => x[i]), p).toFixed(0);
+        const q = (i: 1 | 2, p: number) =>
+          pct(
+            d.map((x) => x[i]),
+            p,
+          ).toFixed(0);
         console.log(`  chapter ${k}: first chunk p50 ${q(1, 50)} p95 ${q(1, 95)} · complete p50 ${q(2, 50)} p99 ${q(2, 99)} ms`);
       }
     }

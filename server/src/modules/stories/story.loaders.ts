@@ -3,7 +3,7 @@ import { In, type DataSource } from 'typeorm';
 import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
 
-export interface StorylineMeta {
+interface StorylineMeta {
   totalChapters: number;
   currentChapter: number | null;
   generatingChapterId: string | null;
@@ -83,7 +83,11 @@ function createStoryLoaders(dataSource: DataSource): StoryLoaders {
           [ids, before, limit],
         )) as Array<{ id: string }>;
         const rows = ranked.length ? await chapters.find({ where: { id: In(ranked.map((r) => r.id)) }, order: { index: 'ASC' } }) : [];
-        for (const id of ids) result.set(`${id}|${rest}`, rows.filter((c) => c.characterId === id));
+        for (const id of ids)
+          result.set(
+            `${id}|${rest}`,
+            rows.filter((c) => c.characterId === id),
+          );
       }
       return keys.map((k) => result.get(k) ?? []);
     }),

@@ -23,7 +23,7 @@ import {
   SuggestMissionInput,
 } from './story.types';
 
-export function presentOutcome(o: ChapterOutcome): GenerateChapterPayload {
+function presentOutcome(o: ChapterOutcome): GenerateChapterPayload {
   return {
     newChapter: o.chapter,
     updatedStats: o.updatedStats,
@@ -67,14 +67,21 @@ export class StoryResolver {
   }
 
   @Authorized()
-  @Mutation(() => ChapterGeneration, { description: 'Starts (or joins) the next chapter and returns at once; the chapter is written on the server even if you disconnect.' })
+  @Mutation(() => ChapterGeneration, {
+    description: 'Starts (or joins) the next chapter and returns at once; the chapter is written on the server even if you disconnect.',
+  })
   async startChapter(@Arg('input', () => GenerateChapterInput) input: GenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<ChapterGeneration> {
     return presentHandle(await ctx.services.stories.startChapter(requireUser(ctx).id, { ...input }, 'next'));
   }
 
   @Authorized()
-  @Mutation(() => GenerateChapterPayload, { description: 'Writes a new take of the latest chapter and selects it; earlier takes are kept (selectChapterTake).' })
-  async regenerateChapter(@Arg('input', () => RegenerateChapterInput) input: RegenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<GenerateChapterPayload> {
+  @Mutation(() => GenerateChapterPayload, {
+    description: 'Writes a new take of the latest chapter and selects it; earlier takes are kept (selectChapterTake).',
+  })
+  async regenerateChapter(
+    @Arg('input', () => RegenerateChapterInput) input: RegenerateChapterInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<GenerateChapterPayload> {
     return presentOutcome(await ctx.services.stories.regenerateChapter(requireUser(ctx).id, { ...input }));
   }
 
@@ -97,7 +104,7 @@ export class StoryResolver {
   @Authorized()
   @Subscription(() => ChapterStreamEvent, {
     description:
-      "Follows the chapter being written for a character (or the given chapter): first the text so far, then each piece as it is written, then the result. Reconnect any time; you catch up without gaps or repeats. With nothing running, the latest chapter arrives at once, complete.",
+      'Follows the chapter being written for a character (or the given chapter): first the text so far, then each piece as it is written, then the result. Reconnect any time; you catch up without gaps or repeats. With nothing running, the latest chapter arrives at once, complete.',
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
       return ctx.services.stories.openStream(requireUser(ctx).id, args.characterId, args.chapterId);
@@ -138,7 +145,11 @@ export class StoryResolver {
 
   @Authorized()
   @Mutation(() => Mission, { description: "SPEC update-mission: edits the current mission's objective (starts one when there is none)." })
-  async updateMissionObjective(@Arg('characterId', () => ID) characterId: string, @Arg('objective') objective: string, @Ctx() ctx: GraphQLContext): Promise<Mission> {
+  async updateMissionObjective(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('objective') objective: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Mission> {
     return (await ctx.services.stories.updateMission(requireUser(ctx).id, characterId, objective)).mission;
   }
 
@@ -149,11 +160,17 @@ export class StoryResolver {
     @Arg('missionHistory', () => [MissionHistoryEntryInput]) missionHistory: MissionHistoryEntryInput[],
     @Ctx() ctx: GraphQLContext,
   ): Promise<Mission[]> {
-    return ctx.services.stories.replaceMissionHistory(requireUser(ctx).id, characterId, missionHistory.map((m) => ({ ...m })));
+    return ctx.services.stories.replaceMissionHistory(
+      requireUser(ctx).id,
+      characterId,
+      missionHistory.map((m) => ({ ...m })),
+    );
   }
 
   @Authorized()
-  @Query(() => StoryExportFile, { description: 'The story as Markdown or as one self-contained, script-free HTML page (also GET /api/stories/export/{characterId}).' })
+  @Query(() => StoryExportFile, {
+    description: 'The story as Markdown or as one self-contained, script-free HTML page (also GET /api/stories/export/{characterId}).',
+  })
   exportStory(
     @Arg('characterId', () => ID) characterId: string,
     @Arg('format', () => StoryExportFormat) format: StoryExportFormat,

@@ -65,7 +65,12 @@ export function storiesRestRouter(services: Services): express.Router {
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
     const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
-    res.json({ error: null, updatedStats: c.stats, settingText: c.currentSetting, missionHistory: (await services.stories.missionHistoryOf(c, {})).map(missionBody) });
+    res.json({
+      error: null,
+      updatedStats: c.stats,
+      settingText: c.currentSetting,
+      missionHistory: (await services.stories.missionHistoryOf(c, {})).map(missionBody),
+    });
   });
 
   r.post('/fetch-styles', async (req, res) => {
@@ -96,7 +101,10 @@ export function storiesRestRouter(services: Services): express.Router {
 
   r.get('/storyline/:characterId', async (req, res) => {
     const user = await restUser(services, req);
-    const s = await services.stories.storyline(user.id, req.params.characterId, { limit: queryValue(req, 'limit'), beforeIndex: queryValue(req, 'beforeIndex') });
+    const s = await services.stories.storyline(user.id, req.params.characterId, {
+      limit: queryValue(req, 'limit'),
+      beforeIndex: queryValue(req, 'beforeIndex'),
+    });
     res.json({
       id: s.character.id,
       description: s.character.description,

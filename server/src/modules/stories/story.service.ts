@@ -143,7 +143,11 @@ export class StoryService {
   }
 
   /** SPEC §3 "character in the storyline" for REST: the same read as GraphQL's, plus the missions. */
-  async storyline(userId: string, characterId: unknown, page: { limit?: unknown; beforeIndex?: unknown }): Promise<{ character: Character; storyline: StorylineView; missions: Mission[] }> {
+  async storyline(
+    userId: string,
+    characterId: unknown,
+    page: { limit?: unknown; beforeIndex?: unknown },
+  ): Promise<{ character: Character; storyline: StorylineView; missions: Mission[] }> {
     const c = await findOwnedCharacter(this.dataSource, userId, characterId);
     const parsed = parseStorylinePage(page);
     const scope = {};

@@ -15,7 +15,7 @@ import { Mission } from './mission.entity';
 import type { ParsedGenerate } from './story-input';
 
 /** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
-export const DEFAULT_CONTEXT_TOKENS = 2000;
+const DEFAULT_CONTEXT_TOKENS = 2000;
 /**
  * A request with the same action as the latest chapter that reached the service before that chapter
  * was committed raced it (double click, a client retrying a request that is still running): it gets
@@ -149,7 +149,11 @@ export class StoryStore {
   }
 
   private contextOf(row: Record<string, unknown>, claimedAt: Date): StoryContext {
-    const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{ i: number; t: string; c: string | null }>;
+    const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{
+      i: number;
+      t: string;
+      c: string | null;
+    }>;
     return {
       character: hydrate(this.dataSource, Character, row),
       worldDescription: (row.x_world_description as string | null) ?? null,
@@ -216,7 +220,10 @@ export class StoryStore {
 
   /** Fails every generating row (boot on the embedded database); returns how many. */
   async failAllGenerating(): Promise<number> {
-    const [rows] = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as [Array<{ id: string }>, number];
+    const [rows] = (await this.dataSource.query(`UPDATE chapters SET status = 'failed' WHERE status = 'generating' RETURNING id`)) as [
+      Array<{ id: string }>,
+      number,
+    ];
     return rows.length;
   }
 
@@ -253,7 +260,11 @@ export class StoryStore {
    * one read: the chapter given, or the one generating now, or else the latest. Null: no such
    * character for this player; `chapter` null: no such chapter.
    */
-  async streamTarget(userId: string, characterId: string, chapterId: string | null): Promise<{ chapter: Chapter | null; status: Chapter['status'] | null } | null> {
+  async streamTarget(
+    userId: string,
+    characterId: string,
+    chapterId: string | null,
+  ): Promise<{ chapter: Chapter | null; status: Chapter['status'] | null } | null> {
     const pinned = chapterId !== null;
     const [row] = (await this.dataSource.query(
       `SELECT c.id AS x_character, ch.*
@@ -303,7 +314,9 @@ export async function lockCharacter(m: EntityManager, id: string): Promise<Chara
 }
 
 export async function latestSelectedIndex(m: EntityManager, characterId: string): Promise<number> {
-  const [r] = (await m.query(`SELECT COALESCE(MAX("index"), -1) AS i FROM chapters WHERE character_id = $1 AND is_selected`, [characterId])) as Array<{ i: number }>;
+  const [r] = (await m.query(`SELECT COALESCE(MAX("index"), -1) AS i FROM chapters WHERE character_id = $1 AND is_selected`, [characterId])) as Array<{
+    i: number;
+  }>;
   return Number(r?.i ?? -1);
 }
 

@@ -88,7 +88,7 @@ registerEnumType(ChapterStreamStatus, { name: 'ChapterStreamStatus' });
 
 @ObjectType({
   description:
-    "One step of a chapter being written. Apply it as text = text.slice(0, offset) + delta: the first event carries the text so far (offset 0), the last has status complete (with the result) or failed.",
+    'One step of a chapter being written. Apply it as text = text.slice(0, offset) + delta: the first event carries the text so far (offset 0), the last has status complete (with the result) or failed.',
 })
 export class ChapterStreamEvent {
   @Field(() => ID)

@@ -10,7 +10,7 @@ import { body, isoDate, optionalRestUser, queryValue, restUser } from '../shared
 import type { World } from './world.entity';
 
 /** SPEC §3 world card (snake_case as the legacy client reads it) plus what GraphQL also offers. */
-export function worldCard(w: World, services: Services) {
+function worldCard(w: World, services: Services) {
   return {
     id: w.id,
     name: w.name,

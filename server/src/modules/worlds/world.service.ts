@@ -32,12 +32,12 @@ export interface WorldImageInfo {
   publicURL: string | null;
 }
 
-export const FEATURED_PAGE_MAX = 100;
-export const WORLD_NAME_MAX = 120;
-export const WORLD_QUESTIONS_MAX = 10;
-export const WORLD_QUESTION_MAX = 300;
+const FEATURED_PAGE_MAX = 100;
+const WORLD_NAME_MAX = 120;
+const WORLD_QUESTIONS_MAX = 10;
+const WORLD_QUESTION_MAX = 300;
 /** Smallest description length a caller may ask for: shorter would not be a world. */
-export const DESCRIPTION_MAX_LENGTH_MIN = 50;
+const DESCRIPTION_MAX_LENGTH_MIN = 50;
 
 const DESCRIPTION_RULE = {
   required: 'Please enter a world description',
@@ -148,10 +148,11 @@ export class WorldService {
   async setShared(userId: string, id: unknown, shared: unknown): Promise<World> {
     const value = bool(shared, 'shared_globally');
     if (!isUuid(id)) throw AppError.notFound('World');
-    const [rows] = (await this.dataSource.query(
-      `UPDATE worlds SET shared_globally = $1, updated_at = now() WHERE id = $2 AND owner_id = $3 RETURNING id`,
-      [value, id, userId],
-    )) as [Array<{ id: string }>, number];
+    const [rows] = (await this.dataSource.query(`UPDATE worlds SET shared_globally = $1, updated_at = now() WHERE id = $2 AND owner_id = $3 RETURNING id`, [
+      value,
+      id,
+      userId,
+    ])) as [Array<{ id: string }>, number];
     if (rows.length === 0) throw AppError.notFound('World');
     this.changed(id);
     return this.repo.findOneOrFail({ where: { id } });
@@ -244,14 +245,14 @@ export class WorldService {
 }
 
 /** SPEC §5: the first question is required; blank questions are dropped. */
-export function cleanQuestions(raw: unknown): string[] {
+function cleanQuestions(raw: unknown): string[] {
   const list = textList(raw, 'questions', WORLD_QUESTIONS_MAX, { max: WORLD_QUESTION_MAX });
   if (!list[0]) throw AppError.badInput('Please enter at least one question', 'questions');
   return list.filter((q) => q !== '');
 }
 
 /** Cuts prose to at most `max` characters at a sentence end, else a word boundary. */
-export function truncateProse(s: string, max: number): string {
+function truncateProse(s: string, max: number): string {
   if (charLength(s) <= max) return s;
   const cut = [...s].slice(0, max).join('');
   const sentence = cut.search(/[.!?…](?=[^.!?…]*$)/);

@@ -173,9 +173,7 @@ export class LocalProvider implements PaymentProvider {
   }
 
   async cancelNow(subscriptionId: string): Promise<void> {
-    await this.dataSource
-      .getRepository(LocalSubscription)
-      .update({ id: subscriptionId, status: 'active' }, { status: 'canceled', canceledAt: new Date() });
+    await this.dataSource.getRepository(LocalSubscription).update({ id: subscriptionId, status: 'active' }, { status: 'canceled', canceledAt: new Date() });
   }
 
   /** Stripe's signature scheme (`t=…,v1=HMAC-SHA256(secret, "t.payload")`), so the SDK verifies ours too. */

@@ -1,13 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../../config/env';
 import type { Tier } from '../tier.entity';
-import {
-  lookupKeyFor,
-  tierFromLookupKey,
-  type CheckoutInput,
-  type PaymentProvider,
-  type ProviderSubscriptionState,
-} from './provider';
+import { lookupKeyFor, tierFromLookupKey, type CheckoutInput, type PaymentProvider, type ProviderSubscriptionState } from './provider';
 
 /** Stripe Checkout (subscription mode) and Stripe's subscriptions, through the official SDK. */
 export class StripeProvider implements PaymentProvider {
