@@ -1,15 +1,15 @@
 # Production image: the built client and server, production dependencies only.
-FROM node:20.20-bookworm-slim AS build
+# Node 24 LTS (22 LTS works too: package.json engines, CI runs the server and API suites on both).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY server/package.json server/
 COPY client/package.json client/
-# npm install rather than npm ci: see scripts/lib.mjs (npm 11 lock files omit other platforms' optional binaries).
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx tsc -p server/tsconfig.json && npm run build -w client && npm prune --omit=dev
 
-FROM node:20.20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=4000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

@@ -44,16 +44,17 @@ export function newest(...paths) {
 
 /**
  * Installs when the manifests or the lock file changed since the last install (or never ran).
- * `npm install`, not `npm ci`:
- * npm 11 writes lock files without the other platforms' optional binaries (@swc/core-darwin-*, …)
- * and `npm ci` then refuses the lock as out of sync; `npm install` keeps every locked version.
+ * A fresh checkout gets `npm ci`: exactly the locked tree (the lock file carries every platform's
+ * optional binaries, so npm ci accepts it anywhere). An existing tree whose manifests changed (a
+ * developer added a package) gets `npm install`, which also updates the lock file.
  */
 export function ensureInstalled() {
   const stamp = path.join(ROOT, 'node_modules', '.taleforge-install');
   const want = manifestHash();
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return;
-  console.log('Installing dependencies (npm install)…');
-  run('npm', ['install', '--no-audit', '--no-fund']);
+  const fresh = !fs.existsSync(path.join(ROOT, 'node_modules'));
+  console.log(`Installing dependencies (${fresh ? 'npm ci' : 'npm install'})…`);
+  run('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund']);
   // Hash again: npm install may have normalised the lock file itself.
   fs.writeFileSync(stamp, manifestHash());
 }

@@ -1,3 +1,8 @@
+/**
+ * Subscriptions and credits from the player's side: tiers, status, checkout (Stripe or the local
+ * demo checkout), the webhook, renewals and the live status feed. About 400 lines because these share
+ * one provider choice, one status cache and one event path; event parsing lives in provider-event.ts.
+ */
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
@@ -16,14 +21,11 @@ import { StripeProvider } from './payments/stripe-provider';
 import { Subscription } from './subscription.entity';
 import type { SubscriptionService } from './subscription.service';
 import { Tier } from './tier.entity';
+import { readProviderEvent } from './provider-event';
+import { isUuid } from '../shared/input';
 
 /** The channel of a player's live subscription status (published per user id). */
 export const STATUS_TOPIC = 'taleforge:billing:status';
-
-const HANDLED_EVENTS = new Set(['checkout.session.completed', 'invoice.paid', 'customer.subscription.updated', 'customer.subscription.deleted']);
-
-/** Invoices that open a period; proration invoices of a mid-period change do not grant a second time. */
-const GRANTING_BILLING_REASONS = new Set(['subscription_create', 'subscription_cycle']);
 
 export interface BillingDeps {
   dataSource: DataSource;
@@ -217,32 +219,14 @@ export class BillingService {
    * id is stored in the same transaction as the effect: a replay finds it and does nothing.
    */
   private async handleEvent(event: ProviderEvent, provider: PaymentProvider): Promise<EventOutcome> {
-    if (!HANDLED_EVENTS.has(event.type)) return 'ignored';
+    const read = readProviderEvent(event);
+    if (!read) return 'ignored';
+    const { subscriptionId, userHint, grant } = read;
     const { dataSource, subscriptions, credits } = this.deps;
     if ((await dataSource.query(`SELECT 1 FROM payment_events WHERE id = $1`, [event.id])).length > 0) return 'duplicate';
 
-    const obj = event.data?.object ?? {};
-    let subscriptionId: string | null = null;
-    let grant: { invoiceId: string; periodStart: Date; priceId: string | null } | null = null;
-    let userHint: string | null;
-    switch (event.type) {
-      case 'checkout.session.completed':
-        if (obj.mode === 'subscription') subscriptionId = idOf(obj.subscription);
-        userHint = str(obj.client_reference_id) ?? metadataUserId(obj.metadata);
-        break;
-      case 'invoice.paid': {
-        const parent = (obj.parent ?? null) as { subscription_details?: { subscription?: unknown; metadata?: unknown } } | null;
-        subscriptionId = idOf(parent?.subscription_details?.subscription) ?? idOf(obj.subscription);
-        userHint = metadataUserId(parent?.subscription_details?.metadata);
-        grant = invoiceGrant(obj);
-        break;
-      }
-      default: // customer.subscription.updated / deleted
-        subscriptionId = idOf(obj.id);
-        userHint = metadataUserId(obj.metadata);
-    }
     const state = subscriptionId ? await provider.retrieveSubscription(subscriptionId) : null;
-    const userId = [state?.userId, userHint].find((u): u is string => typeof u === 'string' && UUID.test(u)) ?? null;
+    const userId = [state?.userId, userHint].find((u): u is string => isUuid(u)) ?? null;
     const grantTierId = grant ? ((grant.priceId ? await provider.tierForPrice(grant.priceId) : null) ?? state?.tierId ?? null) : null;
 
     const result = await dataSource.transaction(async (m) => {
@@ -431,41 +415,6 @@ export class BillingService {
     const payload = JSON.stringify(event);
     await this.handleWebhook(payload, this.local.sign(payload));
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
-/** Stripe fields that hold either an id or an expanded object. */
-function idOf(v: unknown): string | null {
-  if (typeof v === 'string') return v || null;
-  if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string') return (v as { id: string }).id;
-  return null;
-}
-
-function metadataUserId(metadata: unknown): string | null {
-  return metadata && typeof metadata === 'object' ? str((metadata as { userId?: unknown }).userId) : null;
-}
-
-/** The period an invoice pays for, when it opens one (first invoice or renewal). */
-function invoiceGrant(invoice: Record<string, unknown>): { invoiceId: string; periodStart: Date; priceId: string | null } | null {
-  const reason = invoice.billing_reason;
-  if (typeof reason === 'string' && !GRANTING_BILLING_REASONS.has(reason)) return null;
-  const line = ((invoice.lines as { data?: unknown[] } | undefined)?.data?.[0] ?? null) as {
-    period?: { start?: unknown };
-    pricing?: { price_details?: { price?: unknown } };
-    price?: unknown;
-  } | null;
-  const start = line?.period?.start;
-  if (typeof start !== 'number' || typeof invoice.id !== 'string') return null;
-  return {
-    invoiceId: invoice.id,
-    periodStart: new Date(start * 1000),
-    priceId: idOf(line?.pricing?.price_details?.price) ?? idOf(line?.price),
-  };
 }
 
 /** A secret generated once and shared by every instance through the database (like the JWT secret). */
