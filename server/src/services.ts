@@ -49,7 +49,10 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const metrics = hooks.metrics ?? new Metrics({ defaultMetrics: false });
   const limiter = createRateLimiter(config, createLogger(config).child({ component: 'rate-limit' }));
   meterCredits(dataSource, metrics);
-  const ai = instrumentStoryAI(createStoryAI({ openai: config.openai, onUsage: metrics.recordUsage }), metrics);
+  const ai = instrumentStoryAI(
+    createStoryAI({ openai: { ...config.openai, log: createLogger(config).child({ component: 'story-ai' }) }, onUsage: metrics.recordUsage }),
+    metrics,
+  );
   const credits = new CreditsService(dataSource);
   const subscriptions = new SubscriptionService(dataSource, credits, config.signupCredits);
   const auth = await AuthService.create(dataSource, config, limiter, subscriptions);

@@ -49,7 +49,7 @@ export interface Config {
   authRateLimit: { perIpPerWindow: number; perEmailPerWindow: number; perAccountFailuresPerWindow: number; windowSeconds: number };
   /** Credits granted to every new account on the Free tier. */
   signupCredits: number;
-  openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number };
+  openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none' };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
   billingSweepSeconds: number;
@@ -148,6 +148,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     if (['true', '1', 'yes', 'on'].includes(raw)) return true;
     if (['false', '0', 'no', 'off'].includes(raw)) return false;
     problems.push(`${name} must be true or false (got "${raw}")`);
+    return def;
+  };
+  const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
+    const raw = str(name)?.toLowerCase();
+    if (raw === undefined) return def;
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
     return def;
   };
   const url = (name: string, protocols: string[]): string | undefined => {
@@ -254,6 +261,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       baseUrl: url('OPENAI_BASE_URL', ['http:', 'https:']),
       model: str('OPENAI_MODEL') ?? 'gpt-4o-mini',
       timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
+      responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
     },
     stripe: {
       secretKey: stripeSecretKey,

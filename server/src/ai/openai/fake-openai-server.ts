@@ -19,7 +19,8 @@ export interface RecordedRequest {
 
 export type Script =
   | { kind: 'json'; content: string; usage?: Usage; delayMs?: number }
-  | { kind: 'sse'; pieces: string[]; usage?: Usage; firstDelayMs?: number; gapMs?: number }
+  /** `reasoning`: reasoning_content chunks sent before the content (as reasoning servers do). */
+  | { kind: 'sse'; pieces: string[]; usage?: Usage; firstDelayMs?: number; gapMs?: number; reasoning?: string[] }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'image'; b64: string }
@@ -40,6 +41,11 @@ export class FakeOpenAIServer {
   private readonly queue: Script[] = [];
   /** Used when the queue is empty. */
   fallback: Script | null = null;
+  /**
+   * Behave like a JSON-mode-only server (DeepSeek, GLM, many Qwen deployments, older vLLM and
+   * llama.cpp builds): HTTP 400 to response_format json_schema, before any script is used.
+   */
+  rejectJsonSchema = false;
   /** Called when a response's first byte (or first SSE event) has been written (bench timings). */
   onFirstByte: ((rec: RecordedRequest) => void) | null = null;
   private server: http.Server;
@@ -70,6 +76,7 @@ export class FakeOpenAIServer {
     this.queue.length = 0;
     this.requests.length = 0;
     this.fallback = null;
+    this.rejectJsonSchema = false;
   }
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
@@ -91,6 +98,14 @@ export class FakeOpenAIServer {
     res.on('close', () => {
       if (!res.writableFinished) rec.closedEarly = true;
     });
+    const format = (body.response_format as { type?: string } | undefined)?.type;
+    if (this.rejectJsonSchema && format === 'json_schema') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ error: { message: "response_format type 'json_schema' is not supported by this model", type: 'invalid_request_error', code: null } }),
+      );
+      return;
+    }
     const script = this.queue.shift() ?? this.fallback;
     if (!script) {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake server: no script queued' } }));
@@ -120,6 +135,10 @@ export class FakeOpenAIServer {
         if (script.firstDelayMs) await sleep(script.firstDelayMs);
         const event = (choices: unknown[], usage: Usage | null = null) =>
           `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices, usage })}\n\n`;
+        for (const r of script.reasoning ?? []) {
+          if (script.gapMs) await sleep(script.gapMs);
+          res.write(event([{ index: 0, delta: { reasoning_content: r }, finish_reason: null }]));
+        }
         for (let i = 0; i < script.pieces.length; i++) {
           if (res.destroyed) return;
           if (i > 0 && script.gapMs) await sleep(script.gapMs);

@@ -4,8 +4,9 @@
  * characters of the `text` string as they arrive, so the prose reaches the player (and the database)
  * while the model is still writing; the full object is parsed and validated once the stream ends.
  *
- * If the object does not start with "text" (a server that ignores property order), nothing is
- * emitted incrementally and the caller falls back to emitting the final text in one piece.
+ * A preamble or a ```json fence before the object is skipped (think blocks are removed before this,
+ * by ThinkFilter). If the object does not start with "text" (a server that ignores property order),
+ * nothing is emitted incrementally and the caller falls back to emitting the final text in one piece.
  */
 export class JsonTextFieldStream {
   private raw = '';
@@ -18,24 +19,21 @@ export class JsonTextFieldStream {
   push(chunk: string): string {
     this.raw += chunk;
     if (this.state === 'seek') {
-      const lead = this.raw.trimStart();
-      if (lead.length > 0 && !lead.startsWith('{')) {
-        this.state = 'absent';
-        return '';
-      }
-      const m = /^\s*\{\s*"((?:[^"\\]|\\.)*)"(\s*:\s*)?("?)/.exec(this.raw);
+      // The object may come after a preamble or inside a fence: the first `{` followed by a key
+      // starts it. Its first key decides: ours streams, another means the text comes later.
+      const m = /\{\s*"((?:[^"\\]|\\.)*)"(\s*:\s*)?("?)/.exec(this.raw);
       if (!m) return '';
       if (m[1] !== this.field) {
         this.state = 'absent';
         return '';
       }
-      if (!m[2] || (m[0].length === this.raw.length && !m[3])) return '';
+      if (!m[2] || (m.index + m[0].length === this.raw.length && !m[3])) return '';
       if (!m[3]) {
         this.state = 'absent';
         return '';
       }
       this.state = 'in';
-      this.pos = m[0].length;
+      this.pos = m.index + m[0].length;
     }
     if (this.state !== 'in') return '';
     let out = '';
@@ -82,17 +80,5 @@ export class JsonTextFieldStream {
   }
   get streamedField(): boolean {
     return this.state === 'in' || this.state === 'done';
-  }
-}
-
-/** Parses model JSON leniently: strips a Markdown fence or leading prose around the object. */
-export function parseModelJson(raw: string): unknown {
-  const trimmed = raw.trim();
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
-    const candidate = fenced ? fenced[1] : trimmed.slice(trimmed.indexOf('{'), trimmed.lastIndexOf('}') + 1);
-    return JSON.parse(candidate ?? '');
   }
 }

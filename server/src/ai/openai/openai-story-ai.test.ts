@@ -77,7 +77,9 @@ describe('OpenAI provider: structured outputs', () => {
     expect(rf.json_schema.strict).toBe(true);
     expect(rf.json_schema.schema.required).toEqual(['questions']);
     expect(rf.json_schema.schema.additionalProperties).toBe(false);
-    expect(rf.json_schema.schema.properties.questions).toMatchObject({ minItems: 3, maxItems: 5 });
+    // The strict subset: no numeric or length limits anywhere (strict mode has rejected them)…
+    expect(JSON.stringify(rf.json_schema)).not.toMatch(/"(minimum|maximum|minLength|maxLength|minItems|maxItems)"/);
+    expect(rf.json_schema.schema.properties.questions).not.toHaveProperty('minItems');
     expect(usage).toEqual([
       expect.objectContaining({ provider: 'openai', operation: 'worldQuestions', promptTokens: 120, completionTokens: 80, cachedPromptTokens: 64, attempt: 1 }),
     ]);
@@ -108,12 +110,19 @@ describe('OpenAI provider: structured outputs', () => {
     expect(messagesOf(2)).toEqual(messagesOf(0));
   });
 
-  it('rejects HTML in text fields (plain text only) and repairs it', async () => {
+  it('…while the limits still hold locally: too few questions get a repair request', async () => {
     server.push(
-      { kind: 'json', content: JSON.stringify({ summary: 'Mara <script>alert(1)</script> won.' }) },
-      { kind: 'json', content: JSON.stringify({ summary: 'Mara won.' }) },
+      { kind: 'json', content: JSON.stringify({ questions: ['Who are you?'] }) },
+      { kind: 'json', content: JSON.stringify({ questions: ['Who are you?', 'Where from?', 'Why now?'] }) },
     );
-    expect((await provider().summarize({ previousSummary: '', chapters: [{ text: 'x' }] })).summary).toBe('Mara won.');
+    expect((await provider().generateWorldQuestions({ worldDescription: 'A world of tides.' })).questions).toHaveLength(3);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('angle brackets in text fields become ‹ › (plain text, never markup) without another call', async () => {
+    server.push({ kind: 'json', content: JSON.stringify({ summary: 'Mara <script>alert(1)</script> won, hearts <3.' }) });
+    expect((await provider().summarize({ previousSummary: '', chapters: [{ text: 'x' }] })).summary).toBe('Mara ‹script›alert(1)‹/script› won, hearts ‹3.');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('keeps the player-chosen username on generated characters', async () => {
@@ -272,24 +281,14 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(messagesOf(1)[messagesOf(1).length - 1]?.content).toMatch(/choices/);
   });
 
-  it('never streams what the stored chapter would refuse: markup stops the stream at its first angle bracket', async () => {
+  it('streams markup as harmless text: angle brackets become ‹ › in the stream and the stored chapter alike, with no repair call', async () => {
     const hostile = JSON.stringify({ ...validChapter, text: `The night was cold. <img src=x onerror=alert(1)> ${chapterText}` });
-    // The repair answers with a clean chapter: the final event carries it.
-    server.push({ kind: 'sse', pieces: splitInto(hostile, 9) }, { kind: 'json', content: JSON.stringify(validChapter) });
+    server.push({ kind: 'sse', pieces: splitInto(hostile, 9) });
     const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
     for (const d of deltas) expect(d).not.toMatch(/[<>]/);
-    expect(deltas.join('')).toBe('The night was cold. ');
-    expect(result.text).toBe(chapterText);
-    // And when even the repair keeps the markup, the chapter fails: still nothing of it streamed.
-    server.push({ kind: 'sse', pieces: splitInto(hostile, 9) });
-    server.fallback = { kind: 'json', content: hostile };
-    const seen: string[] = [];
-    const err = await (async () => {
-      for await (const ev of provider().streamChapter(chapterInput())) if (ev.type === 'delta') seen.push(ev.text);
-    })().catch((e: unknown) => e);
-    server.fallback = null;
-    expect(err).toBeInstanceOf(AppError);
-    for (const d of seen) expect(d).not.toMatch(/[<>]/);
+    expect(deltas.join('')).toBe(result.text);
+    expect(result.text).toBe(`The night was cold. ‹img src=x onerror=alert(1)› ${chapterText}`);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('falls back to one delta when the model does not put text first', async () => {

@@ -21,6 +21,7 @@ import OpenAI from 'openai';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error';
+import type { Logger } from '../../common/logger';
 import { renderWorldImage, IMAGE_HEIGHT, IMAGE_MAX_BYTES, IMAGE_WIDTH } from '../offline/image';
 import { offlineStyles } from '../offline/styles';
 import {
@@ -54,9 +55,10 @@ import {
   type WorldQuestionsResult,
 } from '../story-ai';
 import { sanitizeStyles } from '../style-guard';
-import { JsonTextFieldStream, parseModelJson } from './json-text-stream';
+import { JsonTextFieldStream } from './json-text-stream';
+import { parseModelJson, plainAngles, ThinkFilter } from './model-output';
 import * as P from './prompts';
-import { chapterFromWire, strictJsonSchema, wire } from './wire-schemas';
+import { chapterFromWire, normaliseWire, strictJsonSchema, wire } from './wire-schemas';
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -74,7 +76,19 @@ export interface OpenAIProviderOptions {
   /** Longest backoff or Retry-After we are willing to wait (default 20 s). */
   maxRetryDelayMs?: number;
   onUsage?: (usage: Usage) => void;
+  /**
+   * How to ask for JSON. `auto` (default): strict json_schema first; a server that answers HTTP 400
+   * to it gets json_object with the schema in the prompt, then plain instructions — remembered per
+   * server and model for the life of the process. A fixed mode is used as is.
+   */
+  responseFormat?: ResponseFormatMode;
+  /** Where the server's own error texts and format fallbacks are reported. */
+  log?: Pick<Logger, 'warn'>;
 }
+
+type ResponseFormatMode = 'auto' | 'json_schema' | 'json_object' | 'none';
+type WireMode = Exclude<ResponseFormatMode, 'auto'>;
+const FALLBACK: Record<WireMode, WireMode | null> = { json_schema: 'json_object', json_object: 'none', none: null };
 
 interface Deadline {
   signal: AbortSignal;
@@ -188,6 +202,13 @@ export class OpenAIStoryAI implements StoryAI {
     }
     if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
       const status = e.status;
+      // The server's own words (its error body) are what an operator needs to fix a misconfiguration.
+      this.opts.log?.warn('story AI request failed', {
+        status,
+        model: this.opts.model,
+        baseUrl: this.opts.baseUrl ?? 'api.openai.com',
+        serverError: e.message.slice(0, 500),
+      });
       const after = retryAfterMs(e.headers);
       const details: Record<string, unknown> = { reason: 'http', status };
       if (after !== null) details.retryAfterSeconds = Math.ceil(after / 1000);
@@ -266,15 +287,57 @@ export class OpenAIStoryAI implements StoryAI {
     return usage;
   }
 
+  /** The JSON mode each server and model accepts, learned from its 400s (see responseFormat). */
+  private static modes = new Map<string, WireMode>();
+  private get modeKey(): string {
+    return `${this.opts.baseUrl ?? 'api.openai.com'}|${this.opts.model}`;
+  }
+  private mode(): WireMode {
+    const fixed = this.opts.responseFormat ?? 'auto';
+    return fixed === 'auto' ? (OpenAIStoryAI.modes.get(this.modeKey) ?? 'json_schema') : fixed;
+  }
+
+  /**
+   * After an HTTP 400 in a JSON mode the server may not support: the next mode, remembered (only
+   * with responseFormat auto). True when the request should be sent again.
+   */
+  private downgrade(e: AppError, mode: WireMode): boolean {
+    if ((this.opts.responseFormat ?? 'auto') !== 'auto' || e.details?.status !== 400) return false;
+    const next = FALLBACK[mode];
+    if (!next) return false;
+    OpenAIStoryAI.modes.set(this.modeKey, next);
+    this.opts.log?.warn(`the story AI refused response_format ${mode}; using ${next} from now on`, {
+      model: this.opts.model,
+      baseUrl: this.opts.baseUrl ?? 'api.openai.com',
+    });
+    return true;
+  }
+
   /** The schemas never change at runtime: derive each JSON schema once (it costs ~1 ms). */
-  private static formats = new Map<string, OpenAI.ResponseFormatJSONSchema>();
-  private responseFormat(name: keyof typeof wire): OpenAI.ResponseFormatJSONSchema {
-    let f = OpenAIStoryAI.formats.get(name);
-    if (!f) {
-      f = { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(wire[name]) } };
-      OpenAIStoryAI.formats.set(name, f);
-    }
-    return f;
+  private static schemas = new Map<string, Record<string, unknown>>();
+  private static schemaOf(name: keyof typeof wire): Record<string, unknown> {
+    let schema = OpenAIStoryAI.schemas.get(name);
+    if (!schema) OpenAIStoryAI.schemas.set(name, (schema = strictJsonSchema(wire[name])));
+    return schema;
+  }
+
+  /** Messages and response_format for a JSON answer in the given mode. */
+  private jsonRequest(
+    name: keyof typeof wire,
+    messages: Msg[],
+    mode: WireMode,
+  ): { messages: Msg[]; response_format?: OpenAI.ResponseFormatJSONSchema | OpenAI.ResponseFormatJSONObject } {
+    const schema = OpenAIStoryAI.schemaOf(name);
+    if (mode === 'json_schema') return { messages, response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } } };
+    // Without a schema the server enforces, the prompt carries it (json_object also needs "JSON" in it).
+    const withSchema: Msg[] = [
+      ...messages,
+      {
+        role: 'system',
+        content: `Reply with one JSON object only — no code fence, no text before or after it — matching this JSON schema:\n${JSON.stringify(schema)}`,
+      },
+    ];
+    return mode === 'json_object' ? { messages: withSchema, response_format: { type: 'json_object' } } : { messages: withSchema };
   }
 
   /** One non-streaming JSON completion; returns the raw content. */
@@ -287,10 +350,19 @@ export class OpenAIStoryAI implements StoryAI {
     signal?: AbortSignal,
   ): Promise<string> {
     const started = performance.now();
-    const res = await this.withRetry(
-      (s) => this.client.chat.completions.create({ model: this.opts.model, messages, response_format: this.responseFormat(name) }, { signal: s }),
-      signal,
-    );
+    let res: OpenAI.Chat.Completions.ChatCompletion;
+    for (;;) {
+      const mode = this.mode();
+      try {
+        res = await this.withRetry(
+          (s) => this.client.chat.completions.create({ model: this.opts.model, ...this.jsonRequest(name, messages, mode) }, { signal: s }),
+          signal,
+        );
+        break;
+      } catch (e) {
+        if (!(e instanceof AppError && this.downgrade(e, mode))) throw e;
+      }
+    }
     usageSink.push(this.recordUsage(operation, res.usage, started, attempt));
     const msg = res.choices[0]?.message;
     if (msg?.refusal) return `{"refusal": ${JSON.stringify(msg.refusal)}}`;
@@ -315,7 +387,7 @@ export class OpenAIStoryAI implements StoryAI {
     const check = (raw: string): { ok: true; value: R } | { ok: false; issues: string } => {
       let json: unknown;
       try {
-        json = parseModelJson(raw);
+        json = normaliseWire(name, parseModelJson(raw));
       } catch {
         return { ok: false, issues: 'the reply was not valid JSON' };
       }
@@ -471,47 +543,53 @@ export class OpenAIStoryAI implements StoryAI {
     const { messages } = P.chapterMessages(input);
     const usage: Usage[] = [];
     let raw: string;
-    let streamed = false;
+    /** The prose the player has read so far (what the deltas carried). */
+    let shown = '';
     for (let retry = 0; ; retry++) {
       if (opts?.signal?.aborted) throw cancelled();
       const dl = deadline(opts?.signal, this.opts.timeoutMs);
       const started = performance.now();
+      // Think blocks go first (a reasoning model's braces must not look like the answer), then the
+      // extractor finds the object — after a preamble or inside a fence — and streams its text.
+      const think = new ThinkFilter();
       const extractor = new JsonTextFieldStream('text');
-      let withheld = false;
+      const mode = this.mode();
       try {
         const stream = await this.client.chat.completions.create(
-          { model: this.opts.model, messages, response_format: this.responseFormat('chapter'), stream: true, stream_options: { include_usage: true } },
+          { model: this.opts.model, ...this.jsonRequest('chapter', messages, mode), stream: true, stream_options: { include_usage: true } },
           { signal: dl.signal },
         );
         let chunkUsage: OpenAI.Completions.CompletionUsage | null = null;
         for await (const chunk of stream) {
+          // Any chunk shows the server is alive — also reasoning_content, which is never shown.
           dl.touch();
           if (chunk.usage) chunkUsage = chunk.usage;
           const delta = chunk.choices[0]?.delta?.content;
           if (!delta) continue;
-          const text = extractor.push(delta);
-          if (text && !withheld) {
-            // A chapter with an angle bracket is refused when stored (plain text only): the stream
-            // stops at the first one, so readers never see markup the stored chapter would not
-            // hold. The final event (repaired, or a failure) decides what the chapter is.
-            const cut = text.search(/[<>]/);
-            if (cut >= 0) withheld = true;
-            const safe = cut >= 0 ? text.slice(0, cut) : text;
-            if (safe) {
-              streamed = true;
-              yield { type: 'delta', text: safe };
-            }
+          const text = plainAngles(extractor.push(think.push(delta)));
+          if (text) {
+            shown += text;
+            yield { type: 'delta', text };
           }
         }
         // The SDK may end the iteration quietly when its signal aborts: that is a timeout or a
         // cancellation, never a complete chapter.
         if (dl.signal.aborted) throw new Error('stream aborted');
+        const tail = plainAngles(extractor.push(think.flush()));
+        if (tail) {
+          shown += tail;
+          yield { type: 'delta', text: tail };
+        }
         usage.push(this.recordUsage('chapter', chunkUsage, started, retry + 1));
         raw = extractor.text;
         break;
       } catch (e) {
         const c = this.classify(e, dl, opts?.signal);
-        const wait = !streamed && c.retryable && retry < this.maxRetries ? this.backoff(retry, c.retryAfterMs) : null;
+        if (!shown && this.downgrade(c.error, mode)) {
+          retry--; // not a failure of the server: the same request in a JSON mode it accepts
+          continue;
+        }
+        const wait = !shown && c.retryable && retry < this.maxRetries ? this.backoff(retry, c.retryAfterMs) : null;
         if (wait === null) throw c.error;
         dl.dispose();
         await sleep(wait, opts?.signal);
@@ -520,7 +598,7 @@ export class OpenAIStoryAI implements StoryAI {
         dl.dispose();
       }
     }
-    const result: ChapterResult = await this.structured(
+    let result: ChapterResult = await this.structured(
       'chapter',
       'chapter',
       messages,
@@ -530,7 +608,10 @@ export class OpenAIStoryAI implements StoryAI {
       usage,
       raw,
     );
-    if (!streamed) yield { type: 'delta', text: result.text };
+    // When the structured fields needed a repair call, its answer carries a new text too: the player
+    // keeps the prose they read (when it is a valid chapter text), only the fields are taken.
+    if (shown && result.text !== shown.trim() && chapterResultSchema.shape.text.safeParse(shown).success) result = { ...result, text: shown.trim() };
+    if (!shown) yield { type: 'delta', text: result.text };
     yield { type: 'final', result, usage };
   }
 }

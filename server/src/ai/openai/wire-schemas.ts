@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { STAT_NAMES, STYLE_FIELDS, type ChapterResult, type StyleField } from '../story-ai';
+import { plainAngles } from './model-output';
 
 export const wire = {
   worldDescription: z.object({ description: z.string().min(40).max(1200) }),
@@ -48,7 +49,128 @@ export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult 
   };
 }
 
+type JsonObject = Record<string, unknown>;
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Local repair, before validation and without another call: what models commonly get slightly wrong
+ * is put right here — a stat named "Strength" or "STR"-free variants in another case, numbers sent
+ * as strings ("2"), booleans as strings, a fifth or sixth choice, repeated choices, "" for "none",
+ * an increase sent as a map instead of a list, angle brackets in prose (plainAngles). Anything this
+ * cannot fix still fails validation and gets a repair request.
+ */
+export function normaliseWire(name: keyof typeof wire, value: unknown): unknown {
+  const v = plainStrings(value);
+  if (!isObject(v)) return v;
+  if (name === 'chapter') {
+    v.statIncreases = increasesOf(v.statIncreases);
+    if (Array.isArray(v.choices)) v.choices = distinct(v.choices).slice(0, 4);
+    v.missionCompleted = booleanOf(v.missionCompleted);
+    v.newSetting = blankToNull(v.newSetting);
+    v.newMission = blankToNull(v.newMission);
+  } else if (name === 'character') {
+    if (isObject(v.stats)) v.stats = statsOf(v.stats);
+    for (const [k, max] of [
+      ['traits', 5],
+      ['strengths', 5],
+      ['weaknesses', 4],
+    ] as const)
+      if (Array.isArray(v[k])) v[k] = distinct(v[k]).slice(0, max);
+  } else if (name === 'worldQuestions' && Array.isArray(v.questions)) {
+    v.questions = distinct(v.questions).slice(0, 5);
+  }
+  return v;
+}
+
+function plainStrings(v: unknown): unknown {
+  if (typeof v === 'string') return plainAngles(v);
+  if (Array.isArray(v)) return v.map(plainStrings);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainStrings(x)]));
+  return v;
+}
+
+function statName(s: unknown): (typeof STAT_NAMES)[number] | null {
+  if (typeof s !== 'string') return null;
+  const key = s.trim().toLowerCase();
+  return STAT_NAMES.find((n) => n === key) ?? null;
+}
+
+function numberOf(v: unknown): number | null {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? Math.round(n) : null;
+}
+
+function increasesOf(v: unknown): unknown {
+  const entries: Array<[unknown, unknown]> = Array.isArray(v)
+    ? v.map((x) => (isObject(x) ? [x.stat, x.amount] : [null, null]))
+    : isObject(v)
+      ? Object.entries(v)
+      : [];
+  const out = new Map<string, number>();
+  for (const [stat, amount] of entries) {
+    const name = statName(stat);
+    const n = numberOf(amount);
+    if (name && n !== null && n > 0) out.set(name, Math.min(3, (out.get(name) ?? 0) + n));
+  }
+  return [...out].slice(0, 3).map(([stat, amount]) => ({ stat, amount }));
+}
+
+function statsOf(v: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) {
+    const name = statName(k);
+    const n = numberOf(x);
+    out[name ?? k] = n === null ? x : Math.max(1, Math.min(20, n));
+  }
+  return out;
+}
+
+function booleanOf(v: unknown): unknown {
+  if (v === 'true' || v === 1) return true;
+  if (v === 'false' || v === 0 || v === null) return false;
+  return v;
+}
+
+function blankToNull(v: unknown): unknown {
+  return typeof v === 'string' && v.trim() === '' ? null : v;
+}
+
+/** Trimmed, non-empty, without repeats (case-insensitive); non-strings are left for validation. */
+function distinct(list: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const x of list) {
+    if (typeof x !== 'string') {
+      out.push(x);
+      continue;
+    }
+    const t = x.trim();
+    if (t === '' || seen.has(t.toLowerCase())) continue;
+    seen.add(t.toLowerCase());
+    out.push(t);
+  }
+  return out;
+}
+
 type JsonSchema = { [k: string]: unknown };
+
+/**
+ * What strict structured outputs accept: every property required, nullable instead of optional,
+ * additionalProperties false — and no numeric or length limits (minimum, maxLength, minItems…),
+ * which strict mode has rejected. The limits still hold: zod validates every answer locally.
+ */
+const UNSUPPORTED_IN_STRICT = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'format',
+];
 
 /** JSON schema for response_format, hardened for strict mode whatever the zod version emits. */
 export function strictJsonSchema(schema: z.ZodType): JsonSchema {
@@ -58,6 +180,8 @@ export function strictJsonSchema(schema: z.ZodType): JsonSchema {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
     const o = node as JsonSchema;
+    // Schema nodes only (they have a type); a `properties` map's keys are field names.
+    if (typeof o.type === 'string' || Array.isArray(o.type)) for (const k of UNSUPPORTED_IN_STRICT) delete o[k];
     if (o.type === 'object' && o.properties && typeof o.properties === 'object') {
       o.additionalProperties = false;
       o.required = Object.keys(o.properties as object);

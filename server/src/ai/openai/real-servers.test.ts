@@ -1,0 +1,167 @@
+import { collectChapter, type ChapterInput } from '../story-ai';
+import { FakeOpenAIServer, splitInto } from './fake-openai-server';
+import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai-story-ai';
+
+/**
+ * What real OpenAI-compatible servers do that the well-behaved fake does not: reasoning models'
+ * think blocks (with braces in them) and reasoning_content, JSON-mode-only servers that refuse
+ * json_schema, fences and preambles, small deviations from the schema. Each ends in a streamed,
+ * valid chapter (or character) — and without a second generation where none is needed.
+ */
+const server = new FakeOpenAIServer();
+let baseUrl = '';
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(() => server.stop());
+beforeEach(() => server.reset());
+
+let models = 0;
+/** A fresh model name per provider: the JSON mode a server accepts is remembered per server and model. */
+function provider(extra: Partial<OpenAIProviderOptions> = {}): OpenAIStoryAI {
+  return new OpenAIStoryAI({ apiKey: 'sk-test', baseUrl, model: `model-${++models}`, timeoutMs: 2000, retryBaseDelayMs: 5, ...extra });
+}
+
+const prose =
+  'Mara pushed the heavy door open and stepped into the drowned archive. Water dripped from the vaulted ceiling, and somewhere below the tide breathed like a sleeping animal. She followed the lanterns to the reading room, where the queen waited with folded hands. "You came," the queen said. "Then the key is still within reach."';
+const chapter = {
+  text: prose,
+  choices: ['Descend into the stacks', 'Ask about the warning', 'Wait for low tide'],
+  statIncreases: [{ stat: 'wisdom', amount: 1 }],
+  newSetting: null,
+  missionCompleted: false,
+  newMission: null,
+};
+const character = {
+  username: 'Mara',
+  stats: { strength: 12, agility: 9, endurance: 10, intellect: 14, wisdom: 11, charisma: 8 },
+  description: 'A diver with a grudge against the tide, who maps the drowned streets of Varnholt for anyone who pays.',
+  traits: ['Brave', 'Curious', 'Stubborn'],
+  strengths: ['Holds her breath for minutes', 'Reads old maps'],
+  weaknesses: ['Proud'],
+  special: { name: 'Deep Breath', description: 'Holds her breath for minutes.' },
+};
+const input: ChapterInput = {
+  worldDescription: 'In the drowned city of Varnholt, Queen Maelis bargains with the tide.',
+  character: {
+    name: 'Mara',
+    description: 'A diver.',
+    stats: { strength: 10, agility: 12, endurance: 9, intellect: 11, wisdom: 10, charisma: 8 },
+    traits: ['Brave'],
+    special: null,
+  },
+  mission: 'Find the key',
+  setting: null,
+  summary: '',
+  recentChapters: [],
+  chapterNumber: 1,
+  action: null,
+  readingLevel: 8,
+  seed: 1,
+  maxContextTokens: 8000,
+};
+const CHARACTER_INPUT = { worldDescription: 'Varnholt', questions: ['Who are you?'], answers: ['A diver'], username: 'Mara' };
+const THINK = '<think>The user wants JSON like {"text": "..."} — let me plan: { scene, choices }. Braces everywhere {}.</think>\n';
+
+describe('reasoning models', () => {
+  it('a think block with braces in the content: the chapter streams live and parses, in one request', async () => {
+    server.push({ kind: 'sse', pieces: splitInto(THINK + JSON.stringify(chapter), 12) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(result.text).toBe(prose);
+    expect(deltas.length).toBeGreaterThan(5); // streamed piece by piece, not at the end
+    expect(deltas.join('')).toBe(prose);
+    expect(deltas.join('')).not.toContain('think');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a think block before a character (non-streamed): parsed, no repair', async () => {
+    server.push({ kind: 'json', content: THINK + JSON.stringify(character) });
+    const r = await provider().generateCharacter(CHARACTER_INPUT);
+    expect(r.stats.intellect).toBe(14);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reasoning_content chunks are never shown; the content streams', async () => {
+    server.push({ kind: 'sse', reasoning: ['Thinking about {', 'the scene}…'], pieces: splitInto(JSON.stringify(chapter), 20) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(deltas.join('')).toBe(result.text);
+    expect(deltas.join('')).not.toContain('Thinking');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('local models: fences and preambles', () => {
+  it('"Sure! Here is…" and a ```json fence: the text still streams live', async () => {
+    const reply = 'Sure! Here is the next chapter {as requested}:\n```json\n' + JSON.stringify(chapter, null, 2) + '\n```\nEnjoy!';
+    server.push({ kind: 'sse', pieces: splitInto(reply, 10) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(result.text).toBe(prose);
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join('')).toBe(prose);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('JSON-mode-only servers', () => {
+  it('a 400 to json_schema falls back to json_object with the schema in the prompt, remembered, and the server’s words are logged', async () => {
+    server.rejectJsonSchema = true;
+    const warnings: string[] = [];
+    const ai = provider({ log: { warn: (msg: string, fields?: Record<string, unknown>) => void warnings.push(`${msg} ${JSON.stringify(fields ?? {})}`) } });
+    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(chapter), 15) }, { kind: 'json', content: JSON.stringify(character) });
+    const { result } = await collectChapter(ai.streamChapter(input));
+    expect(result.text).toBe(prose);
+    const formats = server.requests.map((r) => (r.body.response_format as { type?: string } | undefined)?.type);
+    expect(formats).toEqual(['json_schema', 'json_object']);
+    const prompt = JSON.stringify(server.requests[1]!.body.messages);
+    expect(prompt).toContain('JSON schema');
+    expect(prompt).toContain('statIncreases');
+    expect(warnings.join('\n')).toContain("'json_schema' is not supported");
+    // Remembered: the next call goes straight to json_object.
+    await ai.generateCharacter(CHARACTER_INPUT);
+    expect(server.requests.map((r) => (r.body.response_format as { type?: string } | undefined)?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+  });
+
+  it('a fixed OPENAI_RESPONSE_FORMAT is used as is (none: plain instructions, no response_format)', async () => {
+    server.push({ kind: 'json', content: JSON.stringify(character) });
+    await provider({ responseFormat: 'none' }).generateCharacter(CHARACTER_INPUT);
+    expect(server.requests[0]!.body.response_format).toBeUndefined();
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toContain('JSON schema');
+  });
+});
+
+describe('small deviations are repaired locally', () => {
+  it('"Strength", "2", six choices, a repeated choice, "" for none and "hearts <3": one request, a valid chapter', async () => {
+    const sloppy = {
+      ...chapter,
+      text: `${prose} Her heart went <3 at the sight.`,
+      choices: ['Climb', 'climb', 'Swim', 'Run', 'Hide', 'Sing', 'Wait'],
+      statIncreases: [
+        { stat: 'Strength', amount: '2' },
+        { stat: 'LUCK', amount: 1 },
+      ],
+      newSetting: '',
+      missionCompleted: 'false',
+    };
+    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(sloppy), 25) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(server.requests).toHaveLength(1);
+    expect(result.choices).toEqual(['Climb', 'Swim', 'Run', 'Hide']);
+    expect(result.statIncreases).toEqual({ strength: 2 });
+    expect(result.newSetting).toBeNull();
+    expect(result.missionCompleted).toBe(false);
+    expect(result.text).toContain('went ‹3 at');
+    expect(deltas.join('')).toBe(result.text);
+  });
+
+  it('when a repair call is unavoidable, the player keeps the prose they read; only the fields are taken from the repair', async () => {
+    server.push(
+      { kind: 'sse', pieces: splitInto(JSON.stringify({ ...chapter, choices: ['Only one'] }), 20) },
+      { kind: 'json', content: JSON.stringify({ ...chapter, text: `${prose} (rewritten by the repair)`, choices: ['Go left', 'Go right', 'Stay'] }) },
+    );
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(server.requests).toHaveLength(2);
+    expect(result.text).toBe(prose);
+    expect(deltas.join('')).toBe(prose);
+    expect(result.choices).toEqual(['Go left', 'Go right', 'Stay']);
+  });
+});
