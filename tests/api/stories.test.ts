@@ -580,6 +580,33 @@ describe('regenerate and undo', () => {
   });
 });
 
+describe('nothing before the first word', () => {
+  it('a model that proposes missions in its chapter gets no mission call first: the chapter brings the first mission', async () => {
+    const missionCalls: unknown[] = [];
+    const summaryCalls: unknown[] = [];
+    const ai = patchedAI((n) => (n === 0 ? { newMission: 'Find the lighthouse keeper', missionCompleted: false } : {}), {
+      missionInChapter: true,
+      generateMission: async (input) => {
+        missionCalls.push(input);
+        return { objective: 'A mission call that should not happen' };
+      },
+      summarize: async (input) => {
+        summaryCalls.push(input);
+        return { summary: 'unused' };
+      },
+    });
+    useStoryAI(t, ai);
+    const p = await player();
+    const r = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: '' }, p.token);
+    expect(r.status).toBe(200);
+    expect(missionCalls).toHaveLength(0);
+    expect(ai.calls[0]!.mission).toBeNull();
+    expect(r.body.newMission).toMatchObject({ objective: 'Find the lighthouse keeper', status: 'active' });
+    const gq = await t.gql(STORYLINE, { id: p.characterId }, p.token);
+    expect(gq.data!.character.currentMission).toEqual({ objective: 'Find the lighthouse keeper' });
+  });
+});
+
 describe('long stories stay within the tier context', () => {
   it('older chapters are folded into the stored rolling summary, incrementally', async () => {
     const ds = t.app.db.dataSource;
@@ -591,7 +618,7 @@ describe('long stories stay within the tier context', () => {
         return base.summarize(input, opts);
       },
     });
-    useStoryAI(t, ai);
+    const stories = useStoryAI(t, ai);
     const p = await player();
     // No subscription row → the Free default of 2k tokens (SPEC §9); shared tiers stay untouched.
     await ds.query(`DELETE FROM subscriptions WHERE user_id = $1`, [p.userId]);
@@ -602,6 +629,8 @@ describe('long stories stay within the tier context', () => {
       expect(r.body.newChapter.index).toBe(i);
       choice = r.body.newChapter.choices[0];
     }
+    // Folds run after commits, in the background (never before a chapter's first word).
+    await stories.idle();
     const [c] = await ds.query(`SELECT story_summary, summary_through_index FROM characters WHERE id = $1`, [p.characterId]);
     expect(c.summary_through_index).toBeGreaterThanOrEqual(0);
     expect(c.story_summary.length).toBeGreaterThan(0);

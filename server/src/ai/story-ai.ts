@@ -245,6 +245,12 @@ export interface CallOptions {
 export interface StoryAI {
   /** 'offline' or 'openai' — for logs and health output. */
   readonly kind: 'offline' | 'openai';
+  /**
+   * True when a chapter proposes the character's first mission itself (its `newMission`) instead of
+   * a mission call before it: a remote model's extra call costs the player seconds before the first
+   * word. The offline storyteller answers at once, so it keeps SPEC §4's mission-first order.
+   */
+  readonly missionInChapter?: boolean;
   generateWorldDescription(input: WorldDescriptionInput, opts?: CallOptions): Promise<WorldDescriptionResult>;
   generateWorldQuestions(input: WorldQuestionsInput, opts?: CallOptions): Promise<WorldQuestionsResult>;
   generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult>;

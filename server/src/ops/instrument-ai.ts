@@ -23,6 +23,7 @@ export function instrumentStoryAI(ai: StoryAI, metrics: Metrics): StoryAI {
     };
   return {
     kind: ai.kind,
+    missionInChapter: ai.missionInChapter,
     generateWorldDescription: timed('world_description', ai.generateWorldDescription.bind(ai)),
     generateWorldQuestions: timed('world_questions', ai.generateWorldQuestions.bind(ai)),
     generateWorldImage: timed('world_image', ai.generateWorldImage.bind(ai)),

@@ -162,6 +162,7 @@ interface Classified {
 
 export class OpenAIStoryAI implements StoryAI {
   readonly kind = 'openai' as const;
+  readonly missionInChapter = true;
   private readonly client: OpenAI;
   private readonly imageModel: string | null;
   private readonly maxRetries: number;

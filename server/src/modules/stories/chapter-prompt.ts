@@ -2,6 +2,12 @@
  * What a chapter is written from: the state before it (now, or — for a new take — before the latest
  * chapter), a mission generated first when the character has none (SPEC §4), and the story so far
  * folded to the tier's context (older chapters into the rolling summary, the recent ones verbatim).
+ *
+ * Nothing here calls the model before the chapter starts unless it must: with a remote model, a
+ * mission call or a summary call before the chapter cost the player seconds before the first word.
+ * So a model that proposes missions in its chapter answer (StoryAI.missionInChapter) gets none
+ * first, and the rolling summary is folded after a chapter is committed (foldAfter), in the
+ * background, for the chapters that follow.
  */
 import { fixedChapterTokens, planFold } from '../../ai/context-budget';
 import type { ChapterInput, PastChapter, StoryAI } from '../../ai/story-ai';
@@ -12,14 +18,23 @@ import type { LiveChapter } from './chapter-stream';
 import type { SummaryUpdate } from './chapter-commit';
 import type { GenerateMode, ParsedGenerate } from './story-input';
 import { missionBeforeTake } from './story-state';
-import type { StoryContext, StoryStore } from './story.store';
+import type { StoryContext, StoryStore, UnsummarizedChapter } from './story.store';
 
 export interface PreparedChapter {
   chapterInput: ChapterInput;
   /** The objective generated before this chapter (the character had none), if any. */
   preMission: string | null;
-  /** The rolling summary to store with the chapter, when older chapters were folded into it. */
+  /** Left null: the summary is folded after the commit (foldAfter), never before the chapter. */
   summary: SummaryUpdate | null;
+}
+
+/** What foldAfter needs of the chapter just committed and the prompt it was written from. */
+export interface FoldAfterInput {
+  character: Character;
+  /** The chapters the summary did not cover when the chapter started, then the chapter itself. */
+  unsummarized: UnsummarizedChapter[];
+  fixed: Parameters<typeof fixedChapterTokens>[0];
+  maxContextTokens: number;
 }
 
 export class ChapterPrompter {
@@ -52,8 +67,9 @@ export class ChapterPrompter {
     const seed = seedOf(live.chapterId);
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
+    // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.
     let preMission: string | null = null;
-    if (!mission) {
+    if (!mission && !this.ai.missionInChapter) {
       try {
         preMission = (
           await this.ai.generateMission(
@@ -70,55 +86,69 @@ export class ChapterPrompter {
     const character = { name: c.name, description: c.description, stats, traits: c.traits, special: c.special?.name ? c.special : null };
     const fixed = { worldDescription, character, mission, setting, action: live.action };
     const history = historyOf(ctx.unsummarized, live.index);
-    const fold = await this.fold(c, history, fixed, ctx.maxContextTokens, signal);
+    // The stored summary and every chapter after it: the provider trims the oldest lines to fit
+    // when a fold is still due (it runs after the previous commit, usually long finished).
+    // The chapter before this one always goes verbatim, even when the summary covers it (a new take
+    // of the latest chapter, after a fold): a chapter continues from its exact last lines.
+    const recentStart = Math.min(c.summaryThroughIndex + 1, Math.max(0, history.length - 1));
     return {
       chapterInput: {
         ...fixed,
-        summary: fold.summary,
-        recentChapters: history.slice(fold.recentStart),
+        summary: c.storySummary,
+        recentChapters: history.slice(recentStart),
         chapterNumber: live.index + 1,
         readingLevel: input.readingLevel,
         seed,
         maxContextTokens: ctx.maxContextTokens,
       },
       preMission,
-      summary: fold.update,
+      summary: null,
     };
   }
 
   /**
-   * Keeps the prompt within the tier's context: chapters pushed out of the verbatim window are folded
-   * into the stored rolling summary, incrementally (only the newly pushed-out ones are summarised).
+   * After a commit: folds the chapters pushed out of the verbatim window into the stored rolling
+   * summary, incrementally (only the newly pushed-out ones are summarised), for the next chapter.
+   * Runs in the background; a failure only leaves the chapters verbatim a while longer.
    */
-  private async fold(
-    c: Character,
-    history: PastChapter[],
-    fixed: Parameters<typeof fixedChapterTokens>[0],
-    maxContextTokens: number,
-    signal: AbortSignal,
-  ): Promise<{ summary: string; recentStart: number; update: SummaryUpdate | null }> {
-    const summarizedCount = Math.min(c.summaryThroughIndex + 1, history.length);
-    const plan = planFold({ chapters: history, summarizedCount, maxContextTokens, fixedTokens: fixedChapterTokens(fixed) });
-    if (plan.foldTo <= plan.foldFrom) return { summary: c.storySummary, recentStart: summarizedCount, update: null };
+  async foldAfter(f: FoldAfterInput, signal: AbortSignal): Promise<void> {
+    const c = f.character;
+    const plan = (through: number, chapters: UnsummarizedChapter[]) => {
+      const history = placed(chapters, chapters.length ? chapters[chapters.length - 1]!.index + 1 : 0);
+      const summarizedCount = Math.min(through + 1, history.length);
+      return { history, p: planFold({ chapters: history, summarizedCount, maxContextTokens: f.maxContextTokens, fixedTokens: fixedChapterTokens(f.fixed) }) };
+    };
+    // Decided from what the chapter was written from first: most chapters need no fold (no read).
+    const first = plan(c.summaryThroughIndex, f.unsummarized).p;
+    if (first.foldTo <= first.foldFrom) return;
+    // The stored state now (a fold after the previous chapter may have landed since it started).
+    const state = await this.store.summaryState(c.id);
+    if (!state) return;
+    const { history, p } = plan(state.throughIndex, state.unsummarized);
+    if (p.foldTo <= p.foldFrom) return;
     try {
       const { summary } = await this.ai.summarize(
-        { previousSummary: c.storySummary, chapters: history.slice(plan.foldFrom, plan.foldTo), maxTokens: plan.summaryMaxTokens },
+        { previousSummary: state.summary, chapters: history.slice(p.foldFrom, p.foldTo), maxTokens: p.summaryMaxTokens },
         { signal },
       );
-      return { summary, recentStart: plan.recentStart, update: { summary, through: plan.recentStart - 1, expectedThrough: c.summaryThroughIndex } };
+      const lastCovered = state.unsummarized.find((ch) => ch.index === p.recentStart - 1);
+      if (lastCovered) await this.store.storeSummary(c.id, summary, p.recentStart - 1, state.throughIndex, lastCovered.id);
     } catch (e) {
-      // Without a new summary the chapters stay verbatim; the provider trims the prompt to fit.
-      this.log.warn('summary failed; sending chapters verbatim', { characterId: c.id, err: e });
-      return { summary: c.storySummary, recentStart: summarizedCount, update: null };
+      if (!signal.aborted) this.log.warn('summary failed; chapters stay verbatim for now', { characterId: c.id, err: e });
     }
   }
 }
 
+/** Chapters placed at their indices before `length` (indices the summary covers: placeholders). */
+function placed(chapters: UnsummarizedChapter[], length: number): PastChapter[] {
+  const out: PastChapter[] = Array.from({ length: Math.max(0, length) }, () => ({ text: '', playerChoice: null }));
+  for (const r of chapters) if (r.index >= 0 && r.index < length) out[r.index] = { text: r.text, playerChoice: r.playerChoice };
+  return out;
+}
+
 /** Selected chapters before `index` that the rolling summary does not cover yet (older ones: placeholders). */
 function historyOf(unsummarized: StoryContext['unsummarized'], index: number): PastChapter[] {
-  const out: PastChapter[] = Array.from({ length: Math.max(0, index) }, () => ({ text: '', playerChoice: null }));
-  for (const r of unsummarized) if (r.index >= 0 && r.index < index) out[r.index] = { text: r.text, playerChoice: r.playerChoice };
-  return out;
+  return placed(unsummarized, index);
 }
 
 /** A stable 31-bit seed per take: the offline storyteller is deterministic per seed. */

@@ -75,6 +75,8 @@ export interface ChapterHandle {
 
 export class GenerationEngine {
   private readonly aborts = new Set<AbortController>();
+  /** Summary folds running after commits (see ChapterPrompter.foldAfter), per character. */
+  private readonly folds = new Map<string, Promise<void>>();
   private readonly lane = new GenerationLane(BACKGROUND_BUDGET_MS, BACKGROUND_ON_IO_MAX);
   private readonly prompter: ChapterPrompter;
 
@@ -193,6 +195,7 @@ export class GenerationEngine {
       );
       this.registry.remember(outcome, c.userId);
       live.end('complete', outcome.chapter.text);
+      this.foldAfter(ctx, live, outcome, prepared.chapterInput);
       return outcome;
     } catch (e) {
       await writer.stop();
@@ -240,6 +243,39 @@ export class GenerationEngine {
       first = false;
     }
     throw new Error('chapter stream ended without a result');
+  }
+
+  /**
+   * Folds the rolling summary after a commit, in the background (the next chapter starts without
+   * waiting for it). One fold per character at a time; shutdown aborts it.
+   */
+  private foldAfter(ctx: StoryContext, live: LiveChapter, outcome: ChapterOutcome, written: Parameters<StoryAI['streamChapter']>[0]): void {
+    const characterId = live.characterId;
+    if (this.folds.has(characterId)) return; // the running one reads the stored state when it needs to
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    const committed = { id: outcome.chapter.id, index: live.index, text: outcome.chapter.text, playerChoice: live.action };
+    const fold = this.prompter
+      .foldAfter(
+        {
+          character: ctx.character,
+          unsummarized: [...ctx.unsummarized.filter((ch) => ch.index < live.index), committed],
+          fixed: { worldDescription: written.worldDescription, character: written.character, mission: written.mission, setting: written.setting, action: null },
+          maxContextTokens: ctx.maxContextTokens,
+        },
+        abort.signal,
+      )
+      .catch((err: unknown) => this.log.warn('summary fold failed', { characterId, err }))
+      .finally(() => {
+        this.aborts.delete(abort);
+        this.folds.delete(characterId);
+      });
+    this.folds.set(characterId, fold);
+  }
+
+  /** Settles when no background work (summary folds) is running: tests, and shutdown. */
+  async idle(): Promise<void> {
+    while (this.folds.size > 0) await Promise.allSettled([...this.folds.values()]);
   }
 
   /** Retries marking an abandoned chapter failed with backoff (≈ 1 s … 30 s), e.g. while PostgreSQL restarts. */
@@ -305,6 +341,7 @@ export class GenerationEngine {
     }
     for (const a of this.aborts) a.abort();
     await all;
+    await this.idle();
   }
 }
 

@@ -102,6 +102,11 @@ export class StoryService {
     return this.store.failAllGenerating();
   }
 
+  /** Settles when the background work after chapters (summary folds) is done. */
+  idle(): Promise<void> {
+    return this.engine.idle();
+  }
+
   /** Shutdown: see GenerationEngine.close. */
   close(graceMs = 0): Promise<void> {
     return this.engine.close(graceMs);

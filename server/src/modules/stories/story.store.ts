@@ -59,10 +59,20 @@ export interface StoryContext {
   mission: string | null;
   /** The last completed mission's objective, read only when no mission is active (null otherwise). */
   previousMission: string | null;
-  /** Selected chapters the rolling summary does not cover yet, oldest first. */
-  unsummarized: Array<{ index: number; text: string; playerChoice: string | null }>;
+  /**
+   * Selected chapters the rolling summary does not cover yet, oldest first — and the one before the
+   * latest even if it does (a new take of the latest chapter continues from it verbatim).
+   */
+  unsummarized: UnsummarizedChapter[];
   /** The generating row this read claimed for the next chapter (see loadContext), if it did. */
   claimed: ClaimedRow | null;
+}
+
+export interface UnsummarizedChapter {
+  id: string;
+  index: number;
+  text: string;
+  playerChoice: string | null;
 }
 
 export interface RemoteState {
@@ -81,8 +91,9 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
-        (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice) ORDER BY h."index"), '[]'::json)
-           FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS x_history
+        (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)
+           FROM chapters h WHERE h.character_id = c.id AND h.is_selected
+                AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history
    FROM characters c
    LEFT JOIN worlds w ON w.id = c.world_id
    LEFT JOIN subscriptions s ON s.user_id = c.user_id
@@ -153,6 +164,7 @@ export class StoryStore {
       i: number;
       t: string;
       c: string | null;
+      id: string;
     }>;
     return {
       character: hydrate(this.dataSource, Character, row),
@@ -179,7 +191,7 @@ export class StoryStore {
       missionId: (row.x_mission_id as string | null) ?? null,
       mission: (row.x_mission as string | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
-      unsummarized: history.map((h) => ({ index: h.i, text: h.t, playerChoice: h.c })),
+      unsummarized: history.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c })),
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
     };
   }
@@ -240,6 +252,44 @@ export class StoryStore {
       [chapterId, staleAfterMs / 1000],
     )) as RemoteState[];
     return row ?? null;
+  }
+
+  /** The rolling summary's state now, with the selected chapters it does not cover yet. */
+  async summaryState(characterId: string): Promise<{ summary: string; throughIndex: number; unsummarized: UnsummarizedChapter[] } | null> {
+    const [row] = await this.dataSource.query<Array<{ story_summary: string; summary_through_index: number; history: unknown }>>(
+      `SELECT c.story_summary, c.summary_through_index,
+              (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)
+                 FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS history
+         FROM characters c WHERE c.id = $1`,
+      [characterId],
+    );
+    if (!row) return null;
+    const history = (typeof row.history === 'string' ? JSON.parse(row.history) : (row.history ?? [])) as Array<{
+      i: number;
+      t: string;
+      c: string | null;
+      id: string;
+    }>;
+    return {
+      summary: row.story_summary,
+      throughIndex: row.summary_through_index,
+      unsummarized: history.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c })),
+    };
+  }
+
+  /**
+   * Stores a new rolling summary — only if the stored one is still the one it continues and the last
+   * chapter it covers is still in the story (an undo or a new take of it since makes it wrong).
+   */
+  async storeSummary(characterId: string, summary: string, through: number, expectedThrough: number, lastCoveredId: string): Promise<boolean> {
+    const [rows] = await this.dataSource.query<[unknown[], number]>(
+      `UPDATE characters SET story_summary = $2, summary_through_index = $3
+        WHERE id = $1 AND summary_through_index = $4
+          AND EXISTS (SELECT 1 FROM chapters WHERE id = $5 AND character_id = $1 AND is_selected AND "index" = $3)
+        RETURNING id`,
+      [characterId, summary, through, expectedThrough, lastCoveredId],
+    );
+    return rows.length > 0;
   }
 
   chapter(chapterId: string): Promise<Chapter> {
