@@ -1,3 +1,4 @@
+import { AppError } from '../../server/src/common/app-error';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
@@ -54,6 +55,9 @@ const PLAY = /* GraphQL */ `
       offset
       delta
       errorCode
+      errorReason
+      errorHint
+      retryAfterSeconds
       result {
         newChapter {
           id
@@ -72,6 +76,9 @@ interface Ev {
   offset: number;
   delta: string;
   errorCode: string | null;
+  errorReason?: string | null;
+  errorHint?: string | null;
+  retryAfterSeconds?: number | null;
   result: { newChapter: { id: string; text: string } } | null;
 }
 
@@ -458,6 +465,47 @@ describe('playChapter: start and stream in one operation', () => {
     expect(c.events).toHaveLength(1);
     expect(c.events[0]).toMatchObject({ chapterId, status: 'complete', offset: 0, delta: stored.text });
     expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId })).toBe(1);
+  });
+
+  it('a chapter the storyteller fails mid-way says why: reason, hint and retry time, on the stream and on REST', async () => {
+    // What the OpenAI provider throws for an HTTP 429 with Retry-After: 30.
+    const busy = () =>
+      new AppError('GENERATION_FAILED', 'The story AI is rate-limited right now (HTTP 429).', { reason: 'http', status: 429, retryAfterSeconds: 30 });
+    const base = scriptedAI();
+    useStoryAI(
+      t,
+      scriptedAI({
+        async *streamChapter(input, opts) {
+          let n = 0;
+          for await (const ev of base.streamChapter(input, opts)) {
+            if (ev.type === 'delta' && n++ === 2) throw busy();
+            yield ev;
+          }
+        },
+      }),
+    );
+    const p = await player();
+    const client = wsClient(p.token);
+    const s = play(client, { characterId: p.characterId, expectedIndex: 0 });
+    await s.done;
+    await client.dispose();
+    const last = s.events[s.events.length - 1]!;
+    expect(last).toMatchObject({
+      status: 'failed',
+      errorCode: 'GENERATION_FAILED',
+      errorReason: 'busy',
+      retryAfterSeconds: 30,
+      errorHint: 'The storyteller is busy; try again in 30 s.',
+    });
+    const r = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: '' }, p.token);
+    expect(r.body).toMatchObject({
+      code: 'GENERATION_FAILED',
+      error: 'Failed to generate story chapter. Please try again.',
+      reason: 'busy',
+      retryAfterSeconds: 30,
+    });
+    // Nothing of the failed chapters is in the story.
+    expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId, status: 'complete' })).toBe(0);
   });
 
   it('a refused start ends the operation with its code before any event, and writes nothing', async () => {

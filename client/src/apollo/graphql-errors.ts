@@ -24,6 +24,18 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** What the player can do about a failed generation (`extensions.hint`), if the server said. */
+export function errorHint(error: unknown): string | undefined {
+  if (!CombinedGraphQLErrors.is(error)) return undefined;
+  const hint = error.errors[0]?.extensions?.hint;
+  return typeof hint === 'string' && hint ? hint : undefined;
+}
+
+/** A failure message with the server's hint after it: "Failed to … Please try again. The storyteller is busy; …" */
+export function withHint(message: string, hint: string | null | undefined): string {
+  return hint ? `${message} ${hint}` : message;
+}
+
 /** The server's human message of the first GraphQL error, if any. */
 export function errorMessage(error: unknown): string | undefined {
   if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message;

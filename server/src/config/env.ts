@@ -49,7 +49,14 @@ export interface Config {
   authRateLimit: { perIpPerWindow: number; perEmailPerWindow: number; perAccountFailuresPerWindow: number; windowSeconds: number };
   /** Credits granted to every new account on the Free tier. */
   signupCredits: number;
-  openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none' };
+  openai: {
+    apiKey?: string;
+    baseUrl?: string;
+    model: string;
+    timeoutMs: number;
+    callTimeoutMs: number;
+    responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none';
+  };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
   billingSweepSeconds: number;
@@ -261,6 +268,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       baseUrl: url('OPENAI_BASE_URL', ['http:', 'https:']),
       model: str('OPENAI_MODEL') ?? 'gpt-4o-mini',
       timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
+      callTimeoutMs: int('OPENAI_CALL_TIMEOUT_MS', 180_000, 1000, 1_800_000),
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
     },
     stripe: {

@@ -115,7 +115,19 @@ describe('story screen', () => {
     expect(channel.variables).toEqual({ input: { characterId: 'c-1', userChoice: '', readingLevel: 8, expectedIndex: 0 } });
 
     const frame = (status: string, offset: number, delta: string, result: unknown = null) => ({
-      playChapter: { __typename: 'ChapterStreamEvent', chapterId: 'ch-0', index: 0, take: 0, status, offset, delta, errorCode: null, error: null, result },
+      playChapter: {
+        __typename: 'ChapterStreamEvent',
+        chapterId: 'ch-0',
+        index: 0,
+        take: 0,
+        status,
+        offset,
+        delta,
+        errorCode: null,
+        error: null,
+        errorHint: null,
+        result,
+      },
     });
     act(() => channel.emit(frame('generating', 0, 'The storm ')));
     const live = await screen.findByTestId('live-chapter');
@@ -249,6 +261,20 @@ describe('story screen', () => {
     act(() => channel.fail(new Error('The story has moved on since you chose this action; reload it.')));
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again.'));
     expect(await screen.findByRole('button', { name: 'Start your adventure!' })).toBeTruthy();
+  });
+
+  it("a chapter that fails mid-stream says why, after the SPEC message (the server's hint)", async () => {
+    const error = jest.spyOn(toast, 'error');
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter() } }) }, { signedIn: true });
+    fireEvent.click(await screen.findByRole('button', { name: 'Start your adventure!' }));
+    const channel = await subscriptions.channel('ChapterStream_play');
+    const failed = { __typename: 'ChapterStreamEvent', chapterId: 'ch-0', index: 0, take: 0, status: 'failed', offset: 0, delta: '' };
+    act(() =>
+      channel.emit({
+        playChapter: { ...failed, errorCode: 'GENERATION_FAILED', error: 'x', errorHint: 'The storyteller is busy; try again in 30 s.', result: null },
+      }),
+    );
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again. The storyteller is busy; try again in 30 s.'));
   });
 
   it('a failed undo is shown to the player, not only logged', async () => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
-import { errorCode } from '../../apollo/graphql-errors';
+import { errorCode, withHint } from '../../apollo/graphql-errors';
 import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
@@ -75,7 +75,7 @@ export default function StoryPage() {
   );
   const onStreamEnd = useCallback(
     async (end: StreamEnd) => {
-      if (end.failed) toast.error(MESSAGES.chapterFailed);
+      if (end.failed) toast.error(withHint(MESSAGES.chapterFailed, end.hint));
       await settle(end.failed ? null : end.result);
     },
     [settle],

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { toast } from 'react-toastify/unstyled';
+import { errorHint, withHint } from '../../apollo/graphql-errors';
 
 /**
  * The story page's one error policy: a player action that fails is shown to the player (a toast with
@@ -12,7 +13,7 @@ export function usePlayerAction() {
       return true;
     } catch (e) {
       console.error(failMessage, e);
-      toast.error(failMessage);
+      toast.error(withHint(failMessage, errorHint(e)));
       return false;
     }
   }, []);

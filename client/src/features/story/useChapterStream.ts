@@ -10,6 +10,7 @@ import {
   type StoryChapterResultFieldsFragment,
   type StoryStreamEventFieldsFragment,
 } from '../../gql/graphql';
+import { errorHint } from '../../apollo/graphql-errors';
 import { applyDelta } from './story-rules';
 
 /**
@@ -30,7 +31,7 @@ export interface LiveChapter {
 }
 
 /** How a stream ended: the chapter's result, or failed (the player is told by the caller). */
-export type StreamEnd = { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true };
+export type StreamEnd = { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true; hint?: string };
 
 /**
  * Follows one chapter at a time over graphql-ws: text so far, then each piece, then the result.
@@ -67,14 +68,17 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
         setLive(null);
       };
       const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
-        if (frameError) return void finish({ failed: true });
+        if (frameError) return void finish({ failed: true, hint: errorHint(frameError) });
         if (!event || (chapterId && event.chapterId !== chapterId)) return;
         chapterId = event.chapterId;
         setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
         if (event.status === 'complete') void finish({ failed: false, result: event.result });
-        else if (event.status === 'failed') void finish({ failed: true });
+        else if (event.status === 'failed') void finish({ failed: true, hint: event.errorHint ?? undefined });
       };
-      const handlers = { error: () => void finish({ failed: true }), complete: () => void finish({ failed: false, result: null }) };
+      const handlers = {
+        error: (e: unknown) => void finish({ failed: true, hint: errorHint(e) }),
+        complete: () => void finish({ failed: false, result: null }),
+      };
       stream.current =
         source.kind === 'play'
           ? client

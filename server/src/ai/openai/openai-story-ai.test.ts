@@ -180,10 +180,16 @@ describe('OpenAI provider: transport', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('a whole non-streamed call has its own limit: a slow model still answers when the chunk limit is short', async () => {
+    server.push({ kind: 'json', content: '{"objective":"Find the key to the sea gate"}', delayMs: 700 });
+    const r = await provider({ timeoutMs: 300, callTimeoutMs: 3000 }).generateMission({ worldDescription: 'W', character: { name: 'M' } });
+    expect(r.objective).toBe('Find the key to the sea gate');
+  });
+
   it('times out a request that never answers, without retrying it', async () => {
     server.push({ kind: 'hang' });
     const t0 = performance.now();
-    const err = (await provider({ timeoutMs: 300 })
+    const err = (await provider({ timeoutMs: 300, callTimeoutMs: 300 })
       .generateMission({ worldDescription: 'W', character: { name: 'M' } })
       .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);

@@ -67,7 +67,13 @@ export interface OpenAIProviderOptions {
   /** e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM); unset → OpenAI. */
   baseUrl?: string;
   model: string;
+  /** Streams: the longest wait for the first token and between two chunks. */
   timeoutMs: number;
+  /**
+   * A whole non-streamed call (characters, worlds, missions, summaries): a slow model writes a
+   * character for many seconds without a gap to measure. Default: the larger of 120 s and timeoutMs.
+   */
+  callTimeoutMs?: number;
   /** Images API model; null disables it (procedural art). Default: gpt-image-1 on OpenAI, null elsewhere. */
   imageModel?: string | null;
   /** Transport retries after the first attempt (default 2). */
@@ -91,6 +97,8 @@ type WireMode = Exclude<ResponseFormatMode, 'auto'>;
 const FALLBACK: Record<WireMode, WireMode | null> = { json_schema: 'json_object', json_object: 'none', none: null };
 
 interface Deadline {
+  /** The limit this deadline enforces (for the player's message). */
+  ms: number;
   signal: AbortSignal;
   timedOut: () => boolean;
   /** Restarts the timer (streams: time between chunks). */
@@ -114,6 +122,7 @@ function deadline(parent: AbortSignal | undefined, ms: number): Deadline {
   else parent?.addEventListener('abort', onParent, { once: true });
   arm();
   return {
+    ms,
     signal: ctl.signal,
     timedOut: () => timedOut,
     touch: arm,
@@ -168,9 +177,12 @@ export class OpenAIStoryAI implements StoryAI {
   private readonly maxRetries: number;
   private readonly baseDelay: number;
   private readonly maxDelay: number;
+  private readonly callTimeoutMs: number;
 
   constructor(private readonly opts: OpenAIProviderOptions) {
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
+    this.callTimeoutMs = opts.callTimeoutMs ?? Math.max(120_000, opts.timeoutMs);
+    // Our deadlines decide (per call, per chunk); the SDK's own limit only backs them up.
+    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: Math.max(this.callTimeoutMs, opts.timeoutMs) + 1000 });
     this.imageModel = opts.imageModel !== undefined ? opts.imageModel : opts.baseUrl ? null : 'gpt-image-1';
     this.maxRetries = opts.maxRetries ?? 2;
     this.baseDelay = opts.retryBaseDelayMs ?? 500;
@@ -185,9 +197,9 @@ export class OpenAIStoryAI implements StoryAI {
     if (parent?.aborted) return { error: cancelled(), retryable: false, retryAfterMs: null };
     if (dl.timedOut() || e instanceof OpenAI.APIConnectionTimeoutError) {
       return {
-        error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s.`, {
+        error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(dl.ms / 1000)} s.`, {
           reason: 'timeout',
-          timeoutMs: this.opts.timeoutMs,
+          timeoutMs: dl.ms,
         }),
         retryable: false,
         retryAfterMs: null,
@@ -257,7 +269,7 @@ export class OpenAIStoryAI implements StoryAI {
   private async withRetry<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let retry = 0; ; retry++) {
       if (signal?.aborted) throw cancelled();
-      const dl = deadline(signal, this.opts.timeoutMs);
+      const dl = deadline(signal, this.callTimeoutMs);
       try {
         return await fn(dl.signal);
       } catch (e) {

@@ -3,13 +3,14 @@
  * running on this instance is followed from memory; one elsewhere is followed by polling its row; a
  * finished chapter arrives at once, complete, with its outcome.
  */
-import { AppError } from '../../common/app-error';
+import { AppError, isAppError } from '../../common/app-error';
 import { findOwnedCharacter } from '../characters/owned-character';
 import { isUuid } from '../shared/input';
 import type { Chapter } from './chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import { finalFrame, pollChapter, type StreamFrame } from './chapter-stream';
 import type { GenerationEngine } from './generation-engine';
+import { CHAPTER_FAILED } from './generation-failure';
 import type { GenerationRegistry, Running } from './generation-registry';
 import type { StoryStore } from './story.store';
 
@@ -21,7 +22,13 @@ export interface StreamEvent extends StreamFrame {
   outcome: ChapterOutcome | null;
   errorCode: string | null;
   error: string | null;
+  /** Why it failed, for the player (see generation-failure.ts); null otherwise. */
+  errorReason: string | null;
+  errorHint: string | null;
+  retryAfterSeconds: number | null;
 }
+
+const NO_ERROR = { errorCode: null, error: null, errorReason: null, errorHint: null, retryAfterSeconds: null };
 
 interface Target {
   id: string;
@@ -72,7 +79,7 @@ export class ChapterStreams {
   /** The stream of a chapter already committed: the whole text and the outcome, at once. */
   private async *finished(characterId: string, chapter: Chapter, outcome: ChapterOutcome): AsyncGenerator<StreamEvent> {
     const frame = finalFrame('', 'complete', chapter.text);
-    yield { ...frame, chapterId: chapter.id, characterId, index: chapter.index, take: chapter.take, outcome, errorCode: null, error: null };
+    yield { ...frame, chapterId: chapter.id, characterId, index: chapter.index, take: chapter.take, outcome, ...NO_ERROR };
   }
 
   private async *follow(characterId: string, target: Target, signal?: AbortSignal, local?: Running): AsyncGenerator<StreamEvent> {
@@ -87,12 +94,27 @@ export class ChapterStreams {
           signal,
         );
     for await (const frame of frames) {
-      const base = { ...frame, chapterId: target.id, characterId, index: target.index, take: target.take, outcome: null, errorCode: null, error: null };
+      const base = { ...frame, chapterId: target.id, characterId, index: target.index, take: target.take, outcome: null, ...NO_ERROR };
       if (frame.status === 'complete') {
         // A local generation hands over the outcome it committed; otherwise it is read back.
         yield { ...base, outcome: local ? await local.done : await this.engine.outcome(target.id) };
       } else if (frame.status === 'failed') {
-        yield { ...base, errorCode: 'GENERATION_FAILED', error: 'Failed to generate story chapter. Please try again.' };
+        // A generation on this instance says why it failed; one elsewhere is only seen as failed.
+        const why = local
+          ? await local.done.then(
+              () => null,
+              (e: unknown) => e,
+            )
+          : null;
+        const d = isAppError(why) ? why.details : undefined;
+        yield {
+          ...base,
+          errorCode: 'GENERATION_FAILED',
+          error: CHAPTER_FAILED,
+          errorReason: typeof d?.reason === 'string' ? d.reason : null,
+          errorHint: typeof d?.hint === 'string' ? d.hint : null,
+          retryAfterSeconds: typeof d?.retryAfterSeconds === 'number' ? d.retryAfterSeconds : null,
+        };
       } else {
         yield base;
       }

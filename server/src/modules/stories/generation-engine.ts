@@ -14,6 +14,7 @@ import { commitChapter } from './chapter-commit';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
 import { LiveChapter } from './chapter-stream';
+import { CHAPTER_FAILED, generationError } from './generation-failure';
 import { GenerationLane } from './generation-lane';
 import type { GenerationRegistry, Running } from './generation-registry';
 import type { StoryGate } from './story-gate';
@@ -55,7 +56,6 @@ const BACKGROUND_ON_IO_MAX = 4;
 /** Up to this many chapters running on this instance, each chunk of each one gets its own loop turn. */
 const PER_CHUNK_YIELD_MAX_RUNNING = 2;
 const BUSY = 'A chapter is already being written for this character; wait for it to finish.';
-const FAILED = 'Failed to generate story chapter. Please try again.';
 
 export interface StartOptions {
   /** When the request reached the server (ms epoch); default now. Decides whether it raced a chapter. */
@@ -299,7 +299,7 @@ export class GenerationEngine {
       const local = this.registry.chapter(chapterId);
       if (local) return local.done;
       const row = await this.remoteState(chapterId, 'status');
-      if (!row || row.status === 'failed') throw new AppError('GENERATION_FAILED', FAILED);
+      if (!row || row.status === 'failed') throw new AppError('GENERATION_FAILED', CHAPTER_FAILED);
       if (row.status === 'complete') return this.outcome(chapterId);
       await new Promise((r) => setTimeout(r, this.options.pollIntervalMs));
     }
@@ -365,9 +365,4 @@ function settled(outcome: ChapterOutcome, joined: boolean): ChapterHandle {
 
 function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function generationError(e: unknown): AppError {
-  if (isAppError(e) && (e.code === 'CONFLICT' || e.code === 'NOT_FOUND' || e.code === 'BAD_USER_INPUT')) return e;
-  return new AppError('GENERATION_FAILED', FAILED);
 }

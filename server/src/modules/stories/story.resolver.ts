@@ -47,6 +47,9 @@ function presentStreamEvent(e: StreamEvent): ChapterStreamEvent {
     result: e.outcome ? presentOutcome(e.outcome) : null,
     errorCode: e.errorCode,
     error: e.error,
+    errorReason: e.errorReason,
+    errorHint: e.errorHint,
+    retryAfterSeconds: e.retryAfterSeconds,
   };
 }
 

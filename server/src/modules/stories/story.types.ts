@@ -120,6 +120,15 @@ export class ChapterStreamEvent {
 
   @Field(() => String, { nullable: true })
   error: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the chapter failed: timeout, busy, unavailable, misconfigured, invalid_output or failed.' })
+  errorReason: string | null;
+
+  @Field(() => String, { nullable: true, description: 'What the player can do about it, in words (e.g. "The storyteller is busy; try again in 30 s.").' })
+  errorHint: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'When a retry may succeed, if the storyteller said so.' })
+  retryAfterSeconds: number | null;
 }
 
 @ObjectType({ description: 'SPEC §3 storyline: a page of chapters (oldest first) and where the story stands.' })
