@@ -119,6 +119,8 @@ export interface ChapterCharacter {
   description: string;
   stats: Record<string, number>;
   traits: string[];
+  strengths?: string[];
+  weaknesses?: string[];
   special?: { name: string; description: string } | null;
 }
 export interface PastChapter {
@@ -213,6 +215,8 @@ export interface SummarizeInput {
   chapters: PastChapter[];
   /** Soft cap on the summary length in tokens (see context-budget.ts); default 400. */
   maxTokens?: number;
+  /** The story the chapters belong to: names, places and the mission keep the summary accurate. */
+  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null };
 }
 export const SUMMARY_MAX_CHARS = 4000;
 export const summarySchema = z.object({ summary: plainText(1, SUMMARY_MAX_CHARS) });

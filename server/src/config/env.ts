@@ -55,6 +55,7 @@ export interface Config {
     model: string;
     timeoutMs: number;
     callTimeoutMs: number;
+    temperature?: number;
     responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none';
   };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
@@ -156,6 +157,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     if (['false', '0', 'no', 'off'].includes(raw)) return false;
     problems.push(`${name} must be true or false (got "${raw}")`);
     return def;
+  };
+  const fraction = (name: string, min: number, max: number): number | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return undefined;
+    }
+    return n;
   };
   const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
     const raw = str(name)?.toLowerCase();
@@ -269,6 +280,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       model: str('OPENAI_MODEL') ?? 'gpt-4o-mini',
       timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
       callTimeoutMs: int('OPENAI_CALL_TIMEOUT_MS', 180_000, 1000, 1_800_000),
+      temperature: fraction('OPENAI_TEMPERATURE', 0, 2),
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
     },
     stripe: {

@@ -277,6 +277,43 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(a[a.length - 1]?.content).toContain('ACTION-MARKER');
   });
 
+  it("after the story: the chapter's rules (second person, the player's agency, length), then the turn; strengths, weaknesses and stat meanings are in", async () => {
+    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+    const input = chapterInput();
+    input.character = { ...input.character, strengths: ['STRENGTH-MARKER'], weaknesses: ['WEAKNESS-MARKER'] };
+    await collectChapter(provider({ temperature: 0.8 }).streamChapter(input));
+    const m = messagesOf(0);
+    const rules = m[m.length - 2]!;
+    expect(rules.role).toBe('system');
+    expect(rules.content).toMatch(/second person/);
+    expect(rules.content).toMatch(/Never decide, say or think anything for the player character/);
+    const flat = m.map((x) => x.content).join('\n');
+    expect(flat).toContain('STRENGTH-MARKER');
+    expect(flat).toContain('WEAKNESS-MARKER');
+    expect(flat).toMatch(/agility speed and dexterity/);
+    // max_tokens from the tier's output reserve; the configured temperature.
+    expect(server.requests[0]!.body.max_tokens).toBe(900);
+    expect(server.requests[0]!.body.temperature).toBe(0.8);
+  });
+
+  it("a summary of a story shares the chapter prompts' prefix (rules, world, character) and knows the mission", async () => {
+    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] }, { kind: 'json', content: JSON.stringify({ summary: 'Mara found the archive.' }) });
+    const ai = provider();
+    const input = chapterInput();
+    await collectChapter(ai.streamChapter(input));
+    await ai.summarize({
+      previousSummary: '',
+      chapters: [{ text: chapterText }],
+      story: { worldDescription: input.worldDescription, character: input.character, mission: input.mission },
+    });
+    const chapter = messagesOf(0);
+    const summary = messagesOf(1);
+    expect(summary[0]).toEqual(chapter[0]);
+    expect(summary[1]).toEqual(chapter[1]);
+    expect(summary.map((x) => x.content).join('\n')).toContain('Find the key to the sea gate');
+    expect(server.requests[0]!.body.temperature).toBeUndefined();
+  });
+
   it('repairs an invalid streamed chapter; the final event carries the repaired result', async () => {
     const bad = JSON.stringify({ ...validChapter, choices: ['Only one'] });
     server.push({ kind: 'sse', pieces: splitInto(bad, 50) }, { kind: 'json', content: JSON.stringify(validChapter) });

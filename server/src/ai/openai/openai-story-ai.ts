@@ -54,6 +54,7 @@ import {
   type WorldQuestionsInput,
   type WorldQuestionsResult,
 } from '../story-ai';
+import { outputReserve } from '../context-budget';
 import { sanitizeStyles } from '../style-guard';
 import { JsonTextFieldStream } from './json-text-stream';
 import { parseModelJson, plainAngles, ThinkFilter } from './model-output';
@@ -88,6 +89,8 @@ export interface OpenAIProviderOptions {
    * server and model for the life of the process. A fixed mode is used as is.
    */
   responseFormat?: ResponseFormatMode;
+  /** Sampling temperature for every call; unset: the server's default. */
+  temperature?: number;
   /** Where the server's own error texts and format fallbacks are reported. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -326,6 +329,10 @@ export class OpenAIStoryAI implements StoryAI {
     return true;
   }
 
+  private sampling(): { temperature?: number } {
+    return this.opts.temperature === undefined ? {} : { temperature: this.opts.temperature };
+  }
+
   /** The schemas never change at runtime: derive each JSON schema once (it costs ~1 ms). */
   private static schemas = new Map<string, Record<string, unknown>>();
   private static schemaOf(name: keyof typeof wire): Record<string, unknown> {
@@ -368,7 +375,7 @@ export class OpenAIStoryAI implements StoryAI {
       const mode = this.mode();
       try {
         res = await this.withRetry(
-          (s) => this.client.chat.completions.create({ model: this.opts.model, ...this.jsonRequest(name, messages, mode) }, { signal: s }),
+          (s) => this.client.chat.completions.create({ model: this.opts.model, ...this.jsonRequest(name, messages, mode), ...this.sampling() }, { signal: s }),
           signal,
         );
         break;
@@ -569,7 +576,15 @@ export class OpenAIStoryAI implements StoryAI {
       const mode = this.mode();
       try {
         const stream = await this.client.chat.completions.create(
-          { model: this.opts.model, ...this.jsonRequest('chapter', messages, mode), stream: true, stream_options: { include_usage: true } },
+          {
+            model: this.opts.model,
+            ...this.jsonRequest('chapter', messages, mode),
+            ...this.sampling(),
+            // The tier's output reserve: the chapter fits the context the prompt was budgeted for.
+            max_tokens: outputReserve(input.maxContextTokens),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
           { signal: dl.signal },
         );
         let chunkUsage: OpenAI.Completions.CompletionUsage | null = null;

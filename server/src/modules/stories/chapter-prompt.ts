@@ -83,7 +83,15 @@ export class ChapterPrompter {
       }
     }
 
-    const character = { name: c.name, description: c.description, stats, traits: c.traits, special: c.special?.name ? c.special : null };
+    const character = {
+      name: c.name,
+      description: c.description,
+      stats,
+      traits: c.traits,
+      strengths: c.strengths,
+      weaknesses: c.weaknesses,
+      special: c.special?.name ? c.special : null,
+    };
     const fixed = { worldDescription, character, mission, setting, action: live.action };
     const history = historyOf(ctx.unsummarized, live.index);
     // The stored summary and every chapter after it: the provider trims the oldest lines to fit
@@ -128,7 +136,12 @@ export class ChapterPrompter {
     if (p.foldTo <= p.foldFrom) return;
     try {
       const { summary } = await this.ai.summarize(
-        { previousSummary: state.summary, chapters: history.slice(p.foldFrom, p.foldTo), maxTokens: p.summaryMaxTokens },
+        {
+          previousSummary: state.summary,
+          chapters: history.slice(p.foldFrom, p.foldTo),
+          maxTokens: p.summaryMaxTokens,
+          story: { worldDescription: f.fixed.worldDescription, character: f.fixed.character, mission: f.fixed.mission },
+        },
         { signal },
       );
       const lastCovered = state.unsummarized.find((ch) => ch.index === p.recentStart - 1);
