@@ -580,6 +580,73 @@ describe('regenerate and undo', () => {
   });
 });
 
+describe('story memory', () => {
+  const MEMORY = /* GraphQL */ `
+    mutation Memory($id: ID!, $input: StoryMemoryInput!) {
+      updateStoryMemory(characterId: $id, input: $input) {
+        plotEssentials
+        authorsNote
+        summary
+        summaryCoversChapters
+      }
+    }
+  `;
+  const READ = /* GraphQL */ `
+    query Read($id: ID!) {
+      character(id: $id) {
+        storyMemory {
+          plotEssentials
+          authorsNote
+          summary
+          summaryCoversChapters
+        }
+      }
+    }
+  `;
+
+  it("plot essentials and the author's note are the player's to edit, and every next chapter is written with them", async () => {
+    const ai = scriptedAI();
+    useStoryAI(t, ai);
+    const p = await player();
+    const set = await t.gql(
+      MEMORY,
+      { id: p.characterId, input: { plotEssentials: 'Ayla is the lost heir of the Collegium.', authorsNote: 'Dark and tense; short sentences.' } },
+      p.token,
+    );
+    expect(set.errors).toBeUndefined();
+    expect(set.data!.updateStoryMemory).toEqual({
+      plotEssentials: 'Ayla is the lost heir of the Collegium.',
+      authorsNote: 'Dark and tense; short sentences.',
+      summary: '',
+      summaryCoversChapters: 0,
+    });
+    // A field left out keeps its value; the summary is editable too.
+    await t.gql(MEMORY, { id: p.characterId, input: { summary: 'Ayla reached the tower.' } }, p.token);
+    const read = await t.gql(READ, { id: p.characterId }, p.token);
+    expect(read.data!.character.storyMemory).toMatchObject({ plotEssentials: 'Ayla is the lost heir of the Collegium.', summary: 'Ayla reached the tower.' });
+
+    const r = await t.rest('POST', '/api/stories/generate-chapter', { characterId: p.characterId, userChoice: '' }, p.token);
+    expect(r.status).toBe(200);
+    expect(ai.calls[0]).toMatchObject({
+      plotEssentials: 'Ayla is the lost heir of the Collegium.',
+      authorsNote: 'Dark and tense; short sentences.',
+      summary: 'Ayla reached the tower.',
+    });
+
+    // Too long, or someone else's story: refused, nothing changed.
+    const long = await t.gql(MEMORY, { id: p.characterId, input: { authorsNote: 'x'.repeat(501) } }, p.token);
+    expect(long.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const stranger = await signUp(t);
+    const theirs = await t.gql(MEMORY, { id: p.characterId, input: { plotEssentials: 'hijacked' } }, stranger.accessToken);
+    expect(theirs.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const after = await t.gql(READ, { id: p.characterId }, p.token);
+    expect(after.data!.character.storyMemory).toMatchObject({
+      plotEssentials: 'Ayla is the lost heir of the Collegium.',
+      authorsNote: 'Dark and tense; short sentences.',
+    });
+  });
+});
+
 describe('nothing before the first word', () => {
   it('a model that proposes missions in its chapter gets no mission call first: the chapter brings the first mission', async () => {
     const missionCalls: unknown[] = [];

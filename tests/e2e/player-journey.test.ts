@@ -143,6 +143,15 @@ describe('player journeys', () => {
     await story.editMission('Find the lost lighthouse keeper before the storm.');
     await shot(page, '09-mission-edited');
 
+    // Story memory: plot essentials saved for the story (and sent with every next chapter's prompt).
+    const memory = page.getByTestId('story-memory');
+    await memory.getByText('Story Memory').click();
+    await memory.getByLabel('Plot essentials').fill('Lyra is the lost heir of the Argent Collegium.');
+    await memory.getByRole('button', { name: 'Save Memory' }).click();
+    await page.getByText('Story memory saved.').waitFor();
+    await shot(page, '09b-story-memory');
+    await memory.getByText('Story Memory').click(); // fold it away again
+
     const before = await story.chapters.last().textContent();
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByRole('group', { name: 'Versions of this chapter' }).getByText('Version 2 of 2').waitFor({ timeout: 30_000 });

@@ -4,4 +4,7 @@ export const CHARACTER_GENERATION_COST = 3;
 export const WORLD_DESCRIPTION_MAX = 1200;
 export const ACTION_MAX = 500;
 export const OBJECTIVE_MAX = 240;
+export const PLOT_ESSENTIALS_MAX = 2000;
+export const AUTHORS_NOTE_MAX = 500;
+export const STORY_SUMMARY_MAX = 4000;
 export const DEFAULT_READING_LEVEL = 8;

@@ -36,6 +36,8 @@ export const MESSAGES = {
   selectTakeFailed: 'Failed to switch to that version. Please try again.',
   undoFailed: 'Failed to undo the last chapter. Please try again.',
   exportFailed: 'Failed to export the story. Please try again.',
+  storyMemorySaved: 'Story memory saved.',
+  storyMemoryFailed: 'Failed to save the story memory. Please try again.',
   // SPEC §8: a failed mission update keeps edit mode open; we also say so next to the field.
   missionSaveFailed: 'Failed to save the mission. Please try again.',
 

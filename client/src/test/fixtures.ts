@@ -75,6 +75,7 @@ export function storyCharacter({
     worldName: 'Aethermoor',
     currentSetting: setting,
     currentMission,
+    storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0 },
     storyline: {
       __typename: 'Storyline',
       chapters,

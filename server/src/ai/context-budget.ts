@@ -152,7 +152,7 @@ export function planFold(input: FoldPlanInput): FoldPlan {
 
 /** Tokens of the stable and changing parts of a chapter prompt that are not history. */
 export function fixedChapterTokens(
-  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action'>,
+  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote'>,
   instructionsTokens = 350,
 ): number {
   const c = input.character;
@@ -167,6 +167,8 @@ export function fixedChapterTokens(
     estimateTokens(input.mission ?? '') +
     estimateTokens(input.setting ?? '') +
     estimateTokens(input.action ?? '') +
+    estimateTokens(input.plotEssentials ?? '') +
+    estimateTokens(input.authorsNote ?? '') +
     40
   );
 }

@@ -148,6 +148,10 @@ export interface ChapterInput {
   seed: number;
   /** The tier's context budget; the provider keeps the prompt within it. */
   maxContextTokens: number;
+  /** The player's plot essentials: facts that always hold (story memory). */
+  plotEssentials?: string;
+  /** The player's author's note: style and direction for this chapter. */
+  authorsNote?: string;
 }
 
 const CHAPTER_TEXT_MAX = 6000;

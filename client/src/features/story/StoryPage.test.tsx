@@ -277,6 +277,33 @@ describe('story screen', () => {
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again. The storyteller is busy; try again in 30 s.'));
   });
 
+  it("story memory: plot essentials and an author's note are saved for the story", async () => {
+    const success = jest.spyOn(toast, 'success');
+    const { calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0)] }) } }),
+        StoryMemoryPanel_update: (call) => ({
+          data: { updateStoryMemory: { __typename: 'StoryMemory', ...(call.variables.input as object), summaryCoversChapters: 0 } },
+        }),
+      },
+      { signedIn: true },
+    );
+    const panel = await screen.findByTestId('story-memory');
+    fireEvent.click(within(panel).getByText('Story Memory'));
+    const save = within(panel).getByRole('button', { name: 'Save Memory' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true); // nothing changed yet
+    fireEvent.change(within(panel).getByLabelText('Plot essentials'), { target: { value: 'Lyra is the lost heir.' } });
+    fireEvent.change(within(panel).getByLabelText("Author's note"), { target: { value: 'Keep it tense.' } });
+    fireEvent.click(save);
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Story memory saved.'));
+    const sent = calls.find((c) => c.operationName === 'StoryMemoryPanel_update');
+    expect(sent?.variables).toMatchObject({
+      characterId: 'c-1',
+      input: { plotEssentials: 'Lyra is the lost heir.', authorsNote: 'Keep it tense.', summary: '' },
+    });
+  });
+
   it('a failed undo is shown to the player, not only logged', async () => {
     const error = jest.spyOn(toast, 'error');
     const chapters = [chapter(0), chapter(1)];

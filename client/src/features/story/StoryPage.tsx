@@ -23,6 +23,7 @@ import { Composer } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
 import { StoryExport } from './StoryExport';
+import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { usePlayerAction } from './player-action';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
@@ -188,6 +189,7 @@ export default function StoryPage() {
         <aside className="story-side" aria-label="Mission and stats">
           <MissionPanel objective={character.currentMission?.objective ?? null} completedObjective={completed} onSave={onSaveMission} disabled={busy} />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
         </aside>
 
         <section className="story-main" aria-label="Story">

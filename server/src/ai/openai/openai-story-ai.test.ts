@@ -281,6 +281,8 @@ describe('OpenAI provider: streamed chapters', () => {
     server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
     const input = chapterInput();
     input.character = { ...input.character, strengths: ['STRENGTH-MARKER'], weaknesses: ['WEAKNESS-MARKER'] };
+    input.plotEssentials = 'ESSENTIALS-MARKER';
+    input.authorsNote = 'NOTE-MARKER';
     await collectChapter(provider({ temperature: 0.8 }).streamChapter(input));
     const m = messagesOf(0);
     const rules = m[m.length - 2]!;
@@ -291,6 +293,11 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(flat).toContain('STRENGTH-MARKER');
     expect(flat).toContain('WEAKNESS-MARKER');
     expect(flat).toMatch(/agility speed and dexterity/);
+    // Plot essentials with the story; the author's note in the turn, right before the action.
+    expect(m[2]!.content).toContain('ESSENTIALS-MARKER');
+    const turn = m[m.length - 1]!.content;
+    expect(turn).toContain('NOTE-MARKER');
+    expect(turn.indexOf('NOTE-MARKER')).toBeLessThan(turn.indexOf('ACTION-MARKER'));
     // max_tokens from the tier's output reserve; the configured temperature.
     expect(server.requests[0]!.body.max_tokens).toBe(900);
     expect(server.requests[0]!.body.temperature).toBe(0.8);

@@ -82,6 +82,7 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}`,
+    input.plotEssentials?.trim() ? `PLOT ESSENTIALS (always true in this story):\n${block(input.plotEssentials.trim())}` : '',
     ctx.summary ? `STORY SO FAR (summary of older chapters):\n${block(ctx.summary)}` : '',
     ...ctx.recentChapters.map(
       (ch, i) =>
@@ -93,6 +94,7 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
   const turn = [
     input.setting ? `CURRENT SETTING: ${block(input.setting)}` : '',
     readingLevelGuide(clampReadingLevel(input.readingLevel)),
+    input.authorsNote?.trim() ? `AUTHOR'S NOTE (style and direction for this chapter): ${block(input.authorsNote.trim())}` : '',
     input.action?.trim()
       ? `Write chapter ${input.chapterNumber}. PLAYER ACTION: ${block(input.action.trim())}`
       : `Write chapter ${input.chapterNumber}, the opening of the story.`,

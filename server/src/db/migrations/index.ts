@@ -6,6 +6,7 @@ import { CommitNextChapter1795269152214 } from './1795269152214-CommitNextChapte
 import { CheckoutHandoff1795300000000 } from './1795300000000-CheckoutHandoff';
 import { PendingCharges1795300000001 } from './1795300000001-PendingCharges';
 import { CommitChapterDocument1795400000000 } from './1795400000000-CommitChapterDocument';
+import { StoryMemory1795400000001 } from './1795400000001-StoryMemory';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CheckoutHandoff1795300000000,
   PendingCharges1795300000001,
   CommitChapterDocument1795400000000,
+  StoryMemory1795400000001,
 ];

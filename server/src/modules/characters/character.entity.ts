@@ -77,6 +77,14 @@ export class Character {
   @Column({ type: 'integer', default: -1 })
   summaryThroughIndex: number;
 
+  /** The player's plot essentials: always in the chapter prompt (story memory, owner only). */
+  @Column({ type: 'text', default: '' })
+  plotEssentials: string;
+
+  /** The player's author's note: style and direction, placed right before the action. */
+  @Column({ type: 'text', default: '' })
+  authorsNote: string;
+
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

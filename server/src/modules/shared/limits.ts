@@ -13,11 +13,27 @@ const SHARED_LIMITS = {
   ACTION_MAX: 500,
   /** Characters in a mission objective the player edits. */
   OBJECTIVE_MAX: 240,
+  /** Characters of a story's plot essentials (always in the chapter prompt). */
+  PLOT_ESSENTIALS_MAX: 2000,
+  /** Characters of a story's author's note (placed right before the action). */
+  AUTHORS_NOTE_MAX: 500,
+  /** Characters of the rolling summary the player may edit. */
+  STORY_SUMMARY_MAX: 4000,
   /** Reading level of a new player's settings. */
   DEFAULT_READING_LEVEL: 8,
 } as const;
 
-export const { WORLD_CREATION_COST, CHARACTER_GENERATION_COST, WORLD_DESCRIPTION_MAX, ACTION_MAX, OBJECTIVE_MAX, DEFAULT_READING_LEVEL } = SHARED_LIMITS;
+export const {
+  WORLD_CREATION_COST,
+  CHARACTER_GENERATION_COST,
+  WORLD_DESCRIPTION_MAX,
+  ACTION_MAX,
+  OBJECTIVE_MAX,
+  DEFAULT_READING_LEVEL,
+  PLOT_ESSENTIALS_MAX,
+  AUTHORS_NOTE_MAX,
+  STORY_SUMMARY_MAX,
+} = SHARED_LIMITS;
 
 /** The client's copy of SHARED_LIMITS, as TypeScript source. */
 export function clientLimitsSource(): string {

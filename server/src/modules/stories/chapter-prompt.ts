@@ -92,7 +92,7 @@ export class ChapterPrompter {
       weaknesses: c.weaknesses,
       special: c.special?.name ? c.special : null,
     };
-    const fixed = { worldDescription, character, mission, setting, action: live.action };
+    const fixed = { worldDescription, character, mission, setting, action: live.action, plotEssentials: c.plotEssentials, authorsNote: c.authorsNote };
     const history = historyOf(ctx.unsummarized, live.index);
     // The stored summary and every chapter after it: the provider trims the oldest lines to fit
     // when a fold is still due (it runs after the previous commit, usually long finished).

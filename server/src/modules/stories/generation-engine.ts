@@ -260,7 +260,15 @@ export class GenerationEngine {
         {
           character: ctx.character,
           unsummarized: [...ctx.unsummarized.filter((ch) => ch.index < live.index), committed],
-          fixed: { worldDescription: written.worldDescription, character: written.character, mission: written.mission, setting: written.setting, action: null },
+          fixed: {
+            worldDescription: written.worldDescription,
+            character: written.character,
+            mission: written.mission,
+            setting: written.setting,
+            action: null,
+            plotEssentials: written.plotEssentials,
+            authorsNote: written.authorsNote,
+          },
           maxContextTokens: ctx.maxContextTokens,
         },
         abort.signal,

@@ -18,6 +18,8 @@ import {
   RegenerateChapterInput,
   StoryExportFile,
   StoryExportFormat,
+  StoryMemory,
+  StoryMemoryInput,
   Storyline,
   StyleSetType,
   SuggestMissionInput,
@@ -171,6 +173,17 @@ export class StoryResolver {
   }
 
   @Authorized()
+  @Mutation(() => StoryMemory, { description: "Edits the story's memory; fields left out keep their value, an empty string clears one." })
+  updateStoryMemory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('input', () => StoryMemoryInput) input: StoryMemoryInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<StoryMemory> {
+    const raw = Object.fromEntries(Object.entries({ ...input }).filter(([, v]) => v !== undefined && v !== null));
+    return ctx.services.stories.updateStoryMemory(requireUser(ctx).id, characterId, raw);
+  }
+
+  @Authorized()
   @Query(() => StoryExportFile, {
     description: 'The story as Markdown or as one self-contained, script-free HTML page (also GET /api/stories/export/{characterId}).',
   })
@@ -201,6 +214,12 @@ export class CharacterStoryResolver {
   missionHistory(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<Mission[]> {
     assertOwnedBy(c, ctx.user?.id);
     return ctx.services.stories.missionHistoryOf(c, ctx.loaders);
+  }
+
+  @FieldResolver(() => StoryMemory, { description: "The story's memory: plot essentials, author's note, the rolling summary." })
+  storyMemory(@Root() c: Character, @Ctx() ctx: GraphQLContext): StoryMemory {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.storyMemoryOf(c);
   }
 
   @FieldResolver(() => Mission, { nullable: true, description: 'The active mission, if any.' })

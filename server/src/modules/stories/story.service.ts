@@ -7,7 +7,8 @@
  *   what runs here; story-gate.ts: shutdown and rate limits)
  * - chapter-commit.ts — the one commit rule (planCommit + the commit_chapter database function)
  * - chapter-streams.ts — following a chapter as it is written
- * - story-editing.ts — takes and undo; mission.service.ts — missions
+ * - story-editing.ts — takes and undo; mission.service.ts — missions; story-memory.ts — plot
+ *   essentials, author's note, the editable summary
  * - story-reads.ts — storyline, styles, export
  * - story.store.ts — the module's SQL and row mapping; story-input.ts — input parsing
  */
@@ -25,6 +26,7 @@ import { GenerationRegistry } from './generation-registry';
 import type { Mission } from './mission.entity';
 import { MissionService } from './mission.service';
 import { StoryEditing } from './story-editing';
+import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './story-memory';
 import type { StoryExport } from './story-export';
 import { StoryGate } from './story-gate';
 import { parseStorylinePage, type GenerateMode } from './story-input';
@@ -43,6 +45,7 @@ export class StoryService {
   private readonly editing: StoryEditing;
   private readonly missions: MissionService;
   private readonly reads: StoryReads;
+  private readonly memory: StoryMemoryService;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,6 +62,7 @@ export class StoryService {
     this.editing = new StoryEditing(dataSource, registry);
     this.missions = new MissionService(this.store, gate, deps.ai, log);
     this.reads = new StoryReads(this.store, gate, deps.ai);
+    this.memory = new StoryMemoryService(dataSource);
   }
 
   // Generating and following chapters
@@ -134,6 +138,17 @@ export class StoryService {
 
   replaceMissionHistory(userId: string, characterId: unknown, list: unknown): Promise<Mission[]> {
     return this.missions.replaceHistory(userId, characterId, list);
+  }
+
+  // Story memory
+
+  /** The story memory of a character already owner-checked (GraphQL field). */
+  storyMemoryOf(c: Character): StoryMemoryView {
+    return storyMemoryOf(c);
+  }
+
+  updateStoryMemory(userId: string, characterId: unknown, input: unknown): Promise<StoryMemoryView> {
+    return this.memory.update(userId, characterId, input);
   }
 
   // Reads

@@ -219,3 +219,30 @@ export enum StoryExportFormat {
   html = 'html',
 }
 registerEnumType(StoryExportFormat, { name: 'StoryExportFormat' });
+
+@ObjectType({ description: "A story's memory: what the storyteller always keeps in mind, the player's to edit." })
+export class StoryMemory {
+  @Field({ description: 'Facts that must always hold (always in the chapter prompt).' })
+  plotEssentials: string;
+
+  @Field({ description: "Style and direction for the storyteller, placed right before the player's action." })
+  authorsNote: string;
+
+  @Field({ description: 'The rolling summary of older chapters (the storyteller updates it; the player may correct it).' })
+  summary: string;
+
+  @Field(() => Int, { description: 'How many chapters, from the first, the summary covers.' })
+  summaryCoversChapters: number;
+}
+
+@InputType()
+export class StoryMemoryInput {
+  @Field(() => String, { nullable: true })
+  plotEssentials?: string | null;
+
+  @Field(() => String, { nullable: true })
+  authorsNote?: string | null;
+
+  @Field(() => String, { nullable: true })
+  summary?: string | null;
+}
