@@ -39,7 +39,7 @@ describe('the story AI times out', () => {
     const baseUrl = await fake.start();
     fake.fallback = { kind: 'hang' }; // accepts the request, never answers
     const base = loadConfig({ NODE_ENV: 'test' });
-    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, timeoutMs: 1000 } });
+    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, timeoutMs: 1000, callTimeoutMs: 1000 } });
   });
   afterAll(async () => {
     await t?.close();
