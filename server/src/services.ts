@@ -50,7 +50,11 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const limiter = createRateLimiter(config, createLogger(config).child({ component: 'rate-limit' }));
   meterCredits(dataSource, metrics);
   const ai = instrumentStoryAI(
-    createStoryAI({ openai: { ...config.openai, log: createLogger(config).child({ component: 'story-ai' }) }, onUsage: metrics.recordUsage }),
+    createStoryAI({
+      openai: { ...config.openai, log: createLogger(config).child({ component: 'story-ai' }) },
+      onUsage: metrics.recordUsage,
+      onTrim: metrics.recordTrim,
+    }),
     metrics,
   );
   const credits = new CreditsService(dataSource);

@@ -10,15 +10,17 @@ import type { StoryAI, Usage } from './story-ai';
 
 export interface StoryAIOptions {
   /** The provider's own options; without an API key, the offline storyteller. */
-  openai?: Omit<OpenAIProviderOptions, 'apiKey' | 'onUsage'> & { apiKey?: string };
+  openai?: Omit<OpenAIProviderOptions, 'apiKey' | 'onUsage' | 'onTrim'> & { apiKey?: string };
   /** Called once per provider request with its token usage (for metering and logs). */
   onUsage?: (usage: Usage) => void;
+  /** Called when a chapter prompt had to be cut to fit the tier's context. */
+  onTrim?: (provider: 'openai') => void;
 }
 
 export function createStoryAI(options: StoryAIOptions = {}): StoryAI {
   const o = options.openai;
   if (o?.apiKey) {
-    return new OpenAIStoryAI({ ...o, apiKey: o.apiKey, onUsage: options.onUsage });
+    return new OpenAIStoryAI({ ...o, apiKey: o.apiKey, onUsage: options.onUsage, onTrim: options.onTrim });
   }
   return new OfflineStoryAI({ onUsage: options.onUsage });
 }

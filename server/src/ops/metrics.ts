@@ -52,6 +52,12 @@ export class Metrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  private readonly promptTrims = new Counter({
+    name: 'taleforge_prompt_trims_total',
+    help: "Chapter prompts cut to fit the tier's context (the oldest verbatim lines, the summary or the character description), by provider.",
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
   private readonly rateLimited = new Counter({
     name: 'taleforge_rate_limited_total',
     help: 'Requests refused by the per-IP or per-player rate limits.',
@@ -104,6 +110,11 @@ export class Metrics {
     if (usage.promptTokens > 0) this.tokens.inc({ provider, kind: 'prompt' }, usage.promptTokens);
     if (usage.completionTokens > 0) this.tokens.inc({ provider, kind: 'completion' }, usage.completionTokens);
     if (usage.cachedPromptTokens > 0) this.tokens.inc({ provider, kind: 'cached_prompt' }, usage.cachedPromptTokens);
+  };
+
+  /** Hook: a chapter prompt was cut to fit the tier's context (StoryAIOptions.onTrim). */
+  recordTrim = (provider: string): void => {
+    this.promptTrims.inc({ provider });
   };
 
   /** Hook: a committed ledger row (see credit-metrics.ts). Negative deltas are spending. */

@@ -91,6 +91,8 @@ export interface OpenAIProviderOptions {
   responseFormat?: ResponseFormatMode;
   /** Sampling temperature for every call; unset: the server's default. */
   temperature?: number;
+  /** Called when a chapter prompt had to be cut to fit the tier's context (metrics). */
+  onTrim?: (provider: 'openai') => void;
   /** Where the server's own error texts and format fallbacks are reported. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -560,7 +562,12 @@ export class OpenAIStoryAI implements StoryAI {
    * event carries the repaired, authoritative text.
    */
   async *streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent> {
-    const { messages } = P.chapterMessages(input);
+    const { messages, trimmed } = P.chapterMessages(input);
+    if (trimmed) {
+      // Counted and logged: a story that keeps hitting this needs a larger tier or a shorter description.
+      this.opts.onTrim?.('openai');
+      this.opts.log?.warn("chapter prompt cut to fit the tier's context", { maxContextTokens: input.maxContextTokens, chapterNumber: input.chapterNumber });
+    }
     const usage: Usage[] = [];
     let raw: string;
     /** The prose the player has read so far (what the deltas carried). */

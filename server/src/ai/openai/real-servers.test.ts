@@ -165,3 +165,18 @@ describe('small deviations are repaired locally', () => {
     expect(result.choices).toEqual(['Go left', 'Go right', 'Stay']);
   });
 });
+
+describe('small tiers', () => {
+  it('a chapter prompt cut to fit the tier is counted and logged (and a roomy one is not)', async () => {
+    const trims: string[] = [];
+    const warnings: string[] = [];
+    const ai = provider({ onTrim: (p) => void trims.push(p), log: { warn: (msg: string) => void warnings.push(msg) } });
+    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] }, { kind: 'sse', pieces: [JSON.stringify(chapter)] });
+    await collectChapter(ai.streamChapter(input));
+    expect(trims).toEqual([]);
+    const long = Array.from({ length: 8 }, (_, i) => ({ text: `${prose} `.repeat(6) + `Chapter ${i}.`, playerChoice: 'Go on' }));
+    await collectChapter(ai.streamChapter({ ...input, recentChapters: long, chapterNumber: 9, maxContextTokens: 2000 }));
+    expect(trims).toEqual(['openai']);
+    expect(warnings.join('\n')).toContain("cut to fit the tier's context");
+  });
+});
