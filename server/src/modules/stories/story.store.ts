@@ -82,6 +82,14 @@ export interface RemoteState {
   dead: boolean;
 }
 
+/** Selected chapters as one JSON list (SELECT list of a subquery over `chapters h`); read by chaptersOf. */
+const HISTORY_JSON = `COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)`;
+
+function chaptersOf(raw: unknown): UnsummarizedChapter[] {
+  const list = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as Array<{ i: number; t: string; c: string | null; id: string }>;
+  return list.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c }));
+}
+
 const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
@@ -91,7 +99,7 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
-        (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)
+        (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
                 AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history
    FROM characters c
@@ -160,12 +168,6 @@ export class StoryStore {
   }
 
   private contextOf(row: Record<string, unknown>, claimedAt: Date): StoryContext {
-    const history = (typeof row.x_history === 'string' ? JSON.parse(row.x_history) : (row.x_history ?? [])) as Array<{
-      i: number;
-      t: string;
-      c: string | null;
-      id: string;
-    }>;
     return {
       character: hydrate(this.dataSource, Character, row),
       worldDescription: (row.x_world_description as string | null) ?? null,
@@ -191,7 +193,7 @@ export class StoryStore {
       missionId: (row.x_mission_id as string | null) ?? null,
       mission: (row.x_mission as string | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
-      unsummarized: history.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c })),
+      unsummarized: chaptersOf(row.x_history),
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
     };
   }
@@ -258,23 +260,13 @@ export class StoryStore {
   async summaryState(characterId: string): Promise<{ summary: string; throughIndex: number; unsummarized: UnsummarizedChapter[] } | null> {
     const [row] = await this.dataSource.query<Array<{ story_summary: string; summary_through_index: number; history: unknown }>>(
       `SELECT c.story_summary, c.summary_through_index,
-              (SELECT COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)
+              (SELECT ${HISTORY_JSON}
                  FROM chapters h WHERE h.character_id = c.id AND h.is_selected AND h."index" > c.summary_through_index) AS history
          FROM characters c WHERE c.id = $1`,
       [characterId],
     );
     if (!row) return null;
-    const history = (typeof row.history === 'string' ? JSON.parse(row.history) : (row.history ?? [])) as Array<{
-      i: number;
-      t: string;
-      c: string | null;
-      id: string;
-    }>;
-    return {
-      summary: row.story_summary,
-      throughIndex: row.summary_through_index,
-      unsummarized: history.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c })),
-    };
+    return { summary: row.story_summary, throughIndex: row.summary_through_index, unsummarized: chaptersOf(row.history) };
   }
 
   /**
