@@ -1,5 +1,6 @@
 import { commitChapter, type CommitInput, type StateBefore } from '../../server/src/modules/stories/chapter-commit';
 import type { MissionEffects } from '../../server/src/modules/stories/chapter.entity';
+import { cardsOf } from '../../server/src/modules/stories/story-cards';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -27,6 +28,10 @@ const STORY: Step[] = [
       newSetting: 'A misty harbour at dawn.',
       missionCompleted: false,
       newMission: null,
+      cast: [
+        { name: 'Odo', role: 'harbourmaster', description: 'A gruff old man with a lantern.', status: 'watching' },
+        { name: 'Ayla', role: null, description: null, status: null },
+      ],
     },
   },
   // Completes the mission and brings the next one.
@@ -38,6 +43,10 @@ const STORY: Step[] = [
       newSetting: null,
       missionCompleted: true,
       newMission: 'Reach the lighthouse',
+      cast: [
+        { name: 'Odo Brand', role: 'harbourmaster', description: 'A grey-bearded harbourmaster.', status: 'helpful' },
+        { name: 'Mira', role: 'keeper', description: 'Keeper of the light.', status: 'wary' },
+      ],
     },
   },
   // A new mission while one is active completes the active one (SPEC §4); a stat at its cap stays.
@@ -49,6 +58,7 @@ const STORY: Step[] = [
       newSetting: 'The lighthouse stairwell.',
       missionCompleted: false,
       newMission: 'Light the lamp',
+      cast: [{ name: 'Mira', role: 'keeper', description: null, status: 'ally' }],
     },
   },
   // Completes it with nothing after; the rolling summary folds the first two chapters.
@@ -61,6 +71,7 @@ const STORY: Step[] = [
       newSetting: null,
       missionCompleted: true,
       newMission: null,
+      cast: [],
     },
   },
   // No mission again: the one generated first is completed by the same chapter.
@@ -73,6 +84,7 @@ const STORY: Step[] = [
       newSetting: 'Open sea.',
       missionCompleted: true,
       newMission: null,
+      cast: [{ name: 'The Gull', role: 'ship', description: 'A fast sloop.', status: 'at sea' }],
     },
   },
 ];
@@ -84,10 +96,19 @@ const OTHER: Step = {
     newSetting: 'Elsewhere.',
     missionCompleted: true,
     newMission: 'A different mission',
+    cast: [
+      { name: 'Mira', role: 'smuggler', description: 'Someone else entirely.', status: 'hostile' },
+      { name: 'Stranger', role: null, description: 'A stranger.', status: null },
+    ],
   },
 };
 
 const STATS = { strength: 12, agility: 10, endurance: 11, intellect: 19, wisdom: 9, charisma: 13 };
+
+async function ownerOf(characterId: string): Promise<string> {
+  const [r] = (await t.app.db.dataSource.query(`SELECT user_id FROM characters WHERE id = $1`, [characterId])) as Array<{ user_id: string }>;
+  return r!.user_id;
+}
 
 async function character() {
   const s = await signUp(t);
@@ -111,7 +132,7 @@ async function stateOf(characterId: string): Promise<StateBefore> {
     `SELECT stats, current_setting, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
     [characterId],
   )) as Array<{ stats: Record<string, number>; current_setting: string | null; active: string | null }>;
-  return { stats: c!.stats, setting: c!.current_setting, activeMissionId: c!.active };
+  return { stats: c!.stats, setting: c!.current_setting, activeMissionId: c!.active, cards: await cardsOf(t.app.db.dataSource, characterId) };
 }
 
 /** Commits `step` as chapter `index`: 'one-call' as a next chapter whose context is known, 'locked' through the transaction. */
@@ -128,6 +149,7 @@ async function commit(characterId: string, index: number, step: Step, path: 'one
     result: step.result,
     preMission: step.preMission ?? null,
     summary: step.summary ?? null,
+    heroName: 'Ayla Storm',
   };
   const ds = t.app.db.dataSource;
   const transaction = jest.spyOn(ds, 'transaction');
@@ -153,15 +175,20 @@ async function snapshot(characterId: string) {
   )) as Array<Record<string, unknown> & { id: string; objective: string }>;
   const name = new Map(missions.map((m) => [m.id, m.objective]));
   const chapters = (await ds.query(
-    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, completed_at IS NOT NULL AS has_completed_at
+    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, cast_members, jsonb_array_length(card_effects) AS card_effects, completed_at IS NOT NULL AS has_completed_at
        FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`,
     [characterId],
   )) as Array<Record<string, unknown> & { mission_effects: MissionEffects }>;
   const failedOrGenerating = (await ds.query(`SELECT COUNT(*)::int AS n FROM chapters WHERE character_id = $1 AND status <> 'complete'`, [
     characterId,
   ])) as Array<{ n: number }>;
+  const cards = (await ds.query(
+    `SELECT kind, name, aliases, description, role, status, pinned, source, edited, last_seen_index FROM story_cards WHERE character_id = $1 ORDER BY name`,
+    [characterId],
+  )) as Array<Record<string, unknown>>;
   return {
     character: c,
+    cards,
     chapters: chapters.map(({ mission_effects: e, ...rest }) => ({
       ...rest,
       effects: {
@@ -207,6 +234,68 @@ describe('one chapter-commit rule', () => {
       { pre: null, completed: 'Light the lamp', next: null },
       { pre: 'Sail north', completed: 'Sail north', next: null },
     ]);
+    // The cast keeps a card per person: the hero never gets one, a longer form of a name is the same
+    // person (an alias), and updates follow the chapters.
+    expect(s.cards).toEqual([
+      {
+        kind: 'character',
+        name: 'Mira',
+        aliases: [],
+        description: 'Keeper of the light.',
+        role: 'keeper',
+        status: 'ally',
+        pinned: false,
+        source: 'model',
+        edited: false,
+        last_seen_index: 2,
+      },
+      {
+        kind: 'character',
+        name: 'Odo',
+        aliases: ['Odo Brand'],
+        description: 'A grey-bearded harbourmaster.',
+        role: 'harbourmaster',
+        status: 'helpful',
+        pinned: false,
+        source: 'model',
+        edited: false,
+        last_seen_index: 1,
+      },
+      {
+        kind: 'character',
+        name: 'The Gull',
+        aliases: [],
+        description: 'A fast sloop.',
+        role: 'ship',
+        status: 'at sea',
+        pinned: false,
+        source: 'model',
+        edited: false,
+        last_seen_index: 4,
+      },
+    ]);
+    expect(s.chapters.map((c) => (c as Record<string, unknown>).card_effects)).toEqual([1, 2, 1, 0, 1]);
+  });
+
+  it('a card the player edited keeps their text when a chapter names that person; undo takes back only what the chapters did', async () => {
+    const id = await character();
+    await commit(id, 0, STORY[0]!, 'one-call');
+    const svc = t.app.services.stories;
+    const [odo] = await svc.listStoryCards(await ownerOf(id), id);
+    await svc.updateStoryCard(await ownerOf(id), odo!.id, { description: 'Odo lies about the tides.' });
+    await commit(id, 1, STORY[1]!, 'one-call');
+    const after = await cardsOf(t.app.db.dataSource, id);
+    expect(after.find((c) => c.name === 'Odo')).toMatchObject({
+      description: 'Odo lies about the tides.',
+      status: 'helpful',
+      edited: true,
+      aliases: ['Odo Brand'],
+    });
+    // Undo chapter 2: Mira (made by it) goes; Odo is back to the player's card as it was before chapter 2.
+    await svc.undoLastChapter(await ownerOf(id), id);
+    const undone = await cardsOf(t.app.db.dataSource, id);
+    expect(undone.map((c) => c.name)).toEqual(['Odo']);
+    expect(undone[0]).toMatchObject({ description: 'Odo lies about the tides.', status: 'watching', aliases: [], edited: true });
   });
 
   it('a regenerated take stores exactly what the same result stores as the first take', async () => {
@@ -244,6 +333,7 @@ describe('one chapter-commit rule', () => {
         result: STORY[1]!.result,
         preMission: null,
         summary: null,
+        heroName: 'Ayla Storm',
       },
       stale,
     );

@@ -1,4 +1,15 @@
-import { buildChapterContext, chapterTokens, countWords, estimateTokens, estimateTokensJoined, FOLD_TARGET, outputReserve, planFold } from './context-budget';
+import {
+  buildChapterContext,
+  chapterTokens,
+  countWords,
+  estimateTokens,
+  estimateTokensJoined,
+  FOLD_TARGET,
+  outputReserve,
+  planFold,
+  tokenizerName,
+  useTokenizer,
+} from './context-budget';
 import type { ChapterInput, PastChapter } from './story-ai';
 
 const chapter = (i: number, words = 250): PastChapter => ({
@@ -115,5 +126,48 @@ describe('buildChapterContext', () => {
     expect(ctx.trimmed).toBe(false);
     expect(ctx.summary).toBe('Short.');
     expect(ctx.recentChapters).toEqual(small.recentChapters);
+  });
+  it('on a small tier the summary survives and the previous chapter is cut to its last lines first; pinned cards outlast triggered ones', () => {
+    const card = (name: string, pinned: boolean) => ({
+      kind: 'character' as const,
+      name,
+      aliases: [],
+      description: `${name} is someone who matters. `.repeat(6),
+      role: null,
+      status: null,
+      pinned,
+    });
+    const small: ChapterInput = {
+      ...base,
+      character: { ...base.character, description: 'A diver with a grudge.' },
+      worldDescription: 'A drowned city.',
+      summary: 'SUMMARY-START Mara lost the key and swore to find it. '.repeat(12),
+      recentChapters: [{ text: 'FIRST-LINES ' + 'The water rose around the gate. '.repeat(200) + 'LAST-LINES the lamp went out.', playerChoice: 'dive' }],
+      storyCards: [card('Pinned Ilse', true), card('Triggered Oren', false)],
+    };
+    const ctx = buildChapterContext(small);
+    expect(ctx.estimatedPromptTokens).toBeLessThanOrEqual(2048 - outputReserve(2048));
+    expect(ctx.summary).toBe(small.summary);
+    const last = ctx.recentChapters[0]!.text;
+    expect(last).toContain('LAST-LINES the lamp went out.');
+    expect(last).not.toContain('FIRST-LINES');
+    expect(ctx.cards.map((c) => c.name)).toEqual(['Pinned Ilse']);
+  });
+});
+
+describe('the tokenizer', () => {
+  afterEach(() => useTokenizer('estimate'));
+  it('counts with a real BPE vocabulary once a remote model asks for it, and the estimate otherwise', () => {
+    const prose = 'The quick brown fox jumps over the lazy dog near the riverbank at dawn.';
+    expect(tokenizerName()).toBe('estimate');
+    const estimated = estimateTokens(prose);
+    useTokenizer('o200k_base');
+    expect(tokenizerName()).toBe('o200k_base');
+    // o200k_base: one token per word (riverbank is two) and one for the full stop.
+    expect(estimateTokens(prose)).toBe(16);
+    expect(estimated).toBeGreaterThan(16);
+    const long = 'The tide rises over the drowned city of Varnholt. '.repeat(40);
+    expect(estimateTokens(long)).toBe(estimateTokens(long)); // cached counts stay the same
+    expect(estimateTokensJoined([prose, prose], '\n')).toBe(33);
   });
 });

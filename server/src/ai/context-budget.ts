@@ -10,24 +10,62 @@
  * uses at most FOLD_TARGET of its share, so a summary call happens every few chapters rather than on
  * every chapter.
  */
-import type { ChapterInput, PastChapter } from './story-ai';
+import type { ChapterInput, PastChapter, PromptCard } from './story-ai';
 
 /**
- * Token estimate without a tokenizer dependency: English BPE vocabularies (cl100k, o200k, Llama 3)
- * average ≈4 characters per token on prose; short-word text runs closer to 0.75 words per token, so
- * we take the larger of chars/4 and words×4/3. It errs high, which is the safe side for a budget.
+ * Token counts. With a remote model the prompt is counted by a real BPE tokenizer (gpt-tokenizer's
+ * o200k_base by default: GPT-4o and later; cl100k_base for older OpenAI models and close to most open
+ * models' vocabularies), so a tier's budget is used, not guessed: the chars/4 estimate ran ~20% high
+ * and left 16k/32k tiers half used. The tokenizer's tables cost ~70 MB and ~130 ms to load, so it is
+ * loaded only when a provider asks for it (useTokenizer, from createStoryAI with an API key); the
+ * offline storyteller sends nothing anywhere and keeps the estimate.
+ */
+export type TokenizerName = 'o200k_base' | 'cl100k_base' | 'estimate';
+let tokenizer: { name: TokenizerName; count: (text: string) => number } | null = null;
+
+export function useTokenizer(name: TokenizerName): void {
+  if (name === 'estimate') {
+    tokenizer = null;
+  } else if (tokenizer?.name !== name) {
+    // Required here, not imported at the top: the tables load only for a remote model (see above).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const mod = (name === 'o200k_base' ? require('gpt-tokenizer/cjs/encoding/o200k_base') : require('gpt-tokenizer/cjs/encoding/cl100k_base')) as {
+      countTokens: (text: string) => number;
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    tokenizer = { name, count: (text) => mod.countTokens(text) };
+  }
+  tokenCache.clear();
+}
+
+/** The tokenizer in use ('estimate' when none is loaded). */
+export function tokenizerName(): TokenizerName {
+  return tokenizer?.name ?? 'estimate';
+}
+
+/**
+ * Tokens of `text`: the loaded tokenizer's count, else an estimate — English BPE vocabularies average
+ * ≈4 characters per token on prose and short-word text runs closer to 0.75 words per token, so the
+ * larger of chars/4 and words×4/3 (it errs high, the safe side for a budget).
  */
 export function estimateTokens(text: string): number {
   if (text.length === 0) return 0;
+  if (tokenizer) return countCached(text, tokenizer.count);
   return Math.ceil(Math.max(text.length / 4, (wordsOf(text) * 4) / 3));
 }
 
 /**
  * estimateTokens(parts.join(separator)) without building the string: the words of whitespace-joined
  * parts are the words of each part. A chapter's usage is the world, the summary and the recent
- * chapters, which are the same strings chapter after chapter (and counted once, see wordsOf).
+ * chapters, which are the same strings chapter after chapter (and counted once, see wordsOf). With a
+ * tokenizer, the parts' counts plus one token per separator (BPE merges across a newline are rare).
  */
 export function estimateTokensJoined(parts: readonly string[], separator: '\n' | ' '): number {
+  if (tokenizer) {
+    let n = 0;
+    for (const p of parts) n += estimateTokens(p);
+    return n + Math.max(0, parts.length - 1);
+  }
   let length = 0;
   let words = 0;
   for (const p of parts) {
@@ -36,6 +74,20 @@ export function estimateTokensJoined(parts: readonly string[], separator: '\n' |
   }
   length += separator.length * Math.max(0, parts.length - 1);
   return length === 0 ? 0 : Math.ceil(Math.max(length / 4, (words * 4) / 3));
+}
+
+/** Token counts of long texts, kept like word counts (the same chapters are counted every turn). */
+const tokenCache = new Map<string, number>();
+
+function countCached(text: string, count: (text: string) => number): number {
+  if (text.length < WORD_CACHE_MIN_CHARS) return count(text);
+  let n = tokenCache.get(text);
+  if (n === undefined) {
+    n = count(text);
+    tokenCache.set(text, n);
+    if (tokenCache.size > WORD_CACHE_MAX) tokenCache.delete(tokenCache.keys().next().value as string);
+  }
+  return n;
 }
 
 /**
@@ -150,10 +202,18 @@ export function planFold(input: FoldPlanInput): FoldPlan {
   return { foldFrom: start, foldTo: recentStart, recentStart, summaryMaxTokens, recentBudget };
 }
 
-/** Tokens of the stable and changing parts of a chapter prompt that are not history. */
+/** Tokens of one story card's prompt line (see prompts.ts cardLine). */
+export function cardTokens(card: PromptCard): number {
+  return estimateTokens(`${card.name} ${card.kind} ${card.aliases.join(', ')} ${card.role ?? ''} ${card.description} ${card.status ?? ''}`) + 8;
+}
+
+/**
+ * Tokens of the parts of a chapter prompt that are not history: instructions, world, character,
+ * mission, setting, action, plot essentials, author's note and the story cards given.
+ */
 export function fixedChapterTokens(
-  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote'>,
-  instructionsTokens = 350,
+  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote' | 'storyCards'>,
+  instructionsTokens = INSTRUCTIONS_TOKENS,
 ): number {
   const c = input.character;
   return (
@@ -163,44 +223,76 @@ export function fixedChapterTokens(
     estimateTokens(c.description) +
     estimateTokens(JSON.stringify(c.stats)) +
     estimateTokens(c.traits.join(', ')) +
+    estimateTokens([...(c.strengths ?? []), ...(c.weaknesses ?? [])].join('; ')) +
     (c.special ? estimateTokens(c.special.name + c.special.description) : 0) +
     estimateTokens(input.mission ?? '') +
     estimateTokens(input.setting ?? '') +
     estimateTokens(input.action ?? '') +
     estimateTokens(input.plotEssentials ?? '') +
     estimateTokens(input.authorsNote ?? '') +
+    (input.storyCards ?? []).reduce((n, card) => n + cardTokens(card), 0) +
     40
   );
 }
 
+/** The rules, the schema and the labels around the story's own text (measured on the OpenAI prompt). */
+const INSTRUCTIONS_TOKENS = 700;
+/** On small tiers the previous chapter is cut to its last lines before the summary is touched. */
+const LAST_CHAPTER_TAIL_TOKENS = 160;
+
 export interface BuiltContext {
   summary: string;
   recentChapters: PastChapter[];
+  /** The story cards that fit, in the order given. */
+  cards: PromptCard[];
   /** Whether anything had to be cut at prompt-building time (the caller's fold plan was stale). */
   trimmed: boolean;
   estimatedPromptTokens: number;
 }
 
 /**
- * Last line of defence at prompt-building time: given what the caller passed, returns a summary and
- * verbatim chapters that fit. Drops the oldest verbatim chapters first, then shortens the summary
- * from its start (the end of a rolling summary is the most recent, most relevant part), then cuts the
- * character description. Never drops the world description: it is the stable prefix.
+ * Last line of defence at prompt-building time: given what the caller passed, returns a summary,
+ * story cards and verbatim chapters that fit, cutting the least important first:
+ * 1. the oldest verbatim chapters (the newest always stays);
+ * 2. story cards that are only triggered, from the end (least relevant);
+ * 3. the newest chapter, down to its last lines (what the next chapter continues from);
+ * 4. the summary, from its start (its end is the most recent part);
+ * 5. the character description, down to 200 characters;
+ * 6. pinned cards, from the end; 7. the newest chapter down to its last 200 characters.
+ * On small tiers the summary thus survives, and the last chapter's tail is sent, rather than the
+ * other way round. Never drops the world description or the plot essentials.
  */
-export function buildChapterContext(input: ChapterInput, instructionsTokens = 350): BuiltContext & { characterDescription: string } {
+export function buildChapterContext(input: ChapterInput, instructionsTokens = INSTRUCTIONS_TOKENS): BuiltContext & { characterDescription: string } {
   const max = Math.max(MIN_CONTEXT_TOKENS, input.maxContextTokens);
   const budget = max - outputReserve(max);
   let characterDescription = input.character.description;
-  const fixed = () => fixedChapterTokens({ ...input, character: { ...input.character, description: characterDescription } }, instructionsTokens);
+  const fixed = () =>
+    fixedChapterTokens({ ...input, storyCards: [], character: { ...input.character, description: characterDescription } }, instructionsTokens);
   let trimmed = false;
   const recent = [...input.recentChapters];
+  const cards = [...(input.storyCards ?? [])];
   let summary = input.summary;
-  const total = () => fixed() + estimateTokens(summary) + recent.reduce((n, c) => n + chapterTokens(c), 0);
+  const total = () => fixed() + estimateTokens(summary) + recent.reduce((n, c) => n + chapterTokens(c), 0) + cards.reduce((n, card) => n + cardTokens(card), 0);
+  const cutLast = (minChars: number) => {
+    if (recent.length !== 1 || total() <= budget) return;
+    const only = recent[0] as PastChapter;
+    const keep = Math.max(minChars, only.text.length - (total() - budget) * 4 - 16);
+    if (keep >= only.text.length) return;
+    // Keep the end of the previous chapter: the story continues from its last lines.
+    recent[0] = { ...only, text: trimStart(only.text, keep) };
+    trimmed = true;
+  };
 
   while (total() > budget && recent.length > 1) {
     recent.shift();
     trimmed = true;
   }
+  for (let i = cards.length - 1; i >= 0 && total() > budget; i--) {
+    if (cards[i]?.pinned) continue;
+    cards.splice(i, 1);
+    trimmed = true;
+  }
+  cutLast(LAST_CHAPTER_TAIL_TOKENS * 4);
   if (total() > budget && summary.length > 0) {
     const over = total() - budget;
     summary = trimStart(summary, Math.max(0, summary.length - over * 4 - 16));
@@ -211,16 +303,13 @@ export function buildChapterContext(input: ChapterInput, instructionsTokens = 35
     characterDescription = characterDescription.slice(0, Math.max(200, characterDescription.length - over * 4 - 16));
     trimmed = true;
   }
-  if (total() > budget && recent.length === 1) {
-    const only = recent[0] as PastChapter;
-    const over = total() - budget;
-    // Keep the end of the previous chapter: the story continues from its last lines.
-    recent[0] = { ...only, text: trimStart(only.text, Math.max(200, only.text.length - over * 4 - 16)) };
+  while (total() > budget && cards.length > 0) {
+    cards.pop();
     trimmed = true;
   }
-  return { summary, recentChapters: recent, trimmed, estimatedPromptTokens: total(), characterDescription };
+  cutLast(200);
+  return { summary, recentChapters: recent, cards, trimmed, estimatedPromptTokens: total(), characterDescription };
 }
-
 /** Keeps the last `keepChars` characters, starting at a sentence boundary where possible. */
 function trimStart(text: string, keepChars: number): string {
   if (keepChars >= text.length) return text;

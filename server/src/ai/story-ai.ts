@@ -128,6 +128,27 @@ export interface PastChapter {
   /** The action the player took before this chapter was written (null for the first chapter). */
   playerChoice?: string | null;
 }
+/** What a story card is about (AI Dungeon's story cards, SillyTavern's world info entries). */
+export const STORY_CARD_KINDS = ['character', 'place', 'item', 'faction', 'lore'] as const;
+export type StoryCardKind = (typeof STORY_CARD_KINDS)[number];
+
+/** A story card as the prompt gets it: chosen by the engine (pinned, or triggered by a name). */
+export interface PromptCard {
+  kind: StoryCardKind;
+  name: string;
+  aliases: string[];
+  description: string;
+  /** For people: what they are in the story ("innkeeper", "rival"); else null. */
+  role: string | null;
+  /** Where they stand now ("ally, wounded", "missing"); else null. */
+  status: string | null;
+  pinned: boolean;
+}
+
+/** The narration's person and tense; second person present by default, as AI Dungeon does. */
+export const POINTS_OF_VIEW = ['second', 'first', 'third'] as const;
+export type PointOfView = (typeof POINTS_OF_VIEW)[number];
+
 export interface ChapterInput {
   worldDescription: string;
   character: ChapterCharacter;
@@ -152,9 +173,26 @@ export interface ChapterInput {
   plotEssentials?: string;
   /** The player's author's note: style and direction for this chapter. */
   authorsNote?: string;
+  /** Story cards for this chapter, most important first (pinned, then triggered); trimmed from the end to fit. */
+  storyCards?: PromptCard[];
+  /** Narration person; 'second' when not given. */
+  pointOfView?: PointOfView;
 }
 
 const CHAPTER_TEXT_MAX = 6000;
+/** Most people a chapter reports in its cast (the chapter's named cast, not a crowd). */
+export const CAST_MAX = 8;
+/**
+ * Someone who appears in a chapter, besides the player character: the engine keeps a story card per
+ * person from these (story-cards.ts), and REST answers them as `updatedCurrentCharacters`.
+ */
+export const castMemberSchema = z.object({
+  name: shortLine(60),
+  role: shortLine(80).nullable(),
+  description: plainText(1, 400).nullable(),
+  status: shortLine(80).nullable(),
+});
+export type CastMember = z.infer<typeof castMemberSchema>;
 const statIncreasesSchema = z.partialRecord(z.enum(STAT_NAMES), z.number().int().min(1).max(3));
 export const chapterResultSchema = z.object({
   text: plainText(200, CHAPTER_TEXT_MAX),
@@ -169,6 +207,8 @@ export const chapterResultSchema = z.object({
   missionCompleted: z.boolean(),
   /** The next objective when the mission completed (or when there was none); null otherwise. */
   newMission: shortLine(240).nullable(),
+  /** The named people in the chapter other than the player character (may be empty). */
+  cast: z.array(castMemberSchema).max(CAST_MAX),
 });
 export type ChapterResult = z.infer<typeof chapterResultSchema>;
 
@@ -220,7 +260,7 @@ export interface SummarizeInput {
   /** Soft cap on the summary length in tokens (see context-budget.ts); default 400. */
   maxTokens?: number;
   /** The story the chapters belong to: names, places and the mission keep the summary accurate. */
-  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null };
+  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null; cards?: PromptCard[] };
 }
 export const SUMMARY_MAX_CHARS = 4000;
 export const summarySchema = z.object({ summary: plainText(1, SUMMARY_MAX_CHARS) });

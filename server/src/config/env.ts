@@ -57,6 +57,8 @@ export interface Config {
     callTimeoutMs: number;
     temperature?: number;
     responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none';
+    /** How prompts are counted against a tier's context: a BPE vocabulary, or the chars/4 estimate. */
+    tokenizer: 'o200k_base' | 'cl100k_base' | 'estimate';
   };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
@@ -282,6 +284,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       callTimeoutMs: int('OPENAI_CALL_TIMEOUT_MS', 180_000, 1000, 1_800_000),
       temperature: fraction('OPENAI_TEMPERATURE', 0, 2),
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
+      tokenizer: oneOf('OPENAI_TOKENIZER', ['o200k_base', 'cl100k_base', 'estimate'] as const, 'o200k_base'),
     },
     stripe: {
       secretKey: stripeSecretKey,

@@ -12,6 +12,7 @@ import { UserCharacterProfile } from '../modules/profile/character-profile.entit
 import { UserSettings } from '../modules/profile/user-settings.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
 import { Mission } from '../modules/stories/mission.entity';
+import { StoryCard } from '../modules/stories/story-card.entity';
 import { SupportMessage } from '../modules/support/support-message.entity';
 import { World } from '../modules/worlds/world.entity';
 
@@ -28,6 +29,7 @@ export const ENTITIES = [
   Character,
   Chapter,
   Mission,
+  StoryCard,
   Tier,
   Subscription,
   CreditTransaction,

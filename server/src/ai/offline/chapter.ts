@@ -118,8 +118,35 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       newSetting,
       missionCompleted,
       newMission,
+      cast: castOf(s, text),
     },
   };
+}
+
+/**
+ * Who the chapter shows besides the hero: the chapter's named person when the prose names them. A
+ * person with a story card keeps their card's description (null: unchanged); a new one is described
+ * by their role, and where they were last seen is their status.
+ */
+function castOf(s: Setup, text: string): ChapterResult['cast'] {
+  if (!new RegExp(`\\b${escapeRegExp(s.npc)}\\b`).test(text)) return [];
+  const role = s.role.replace(/^(a|an|the)\s+/i, '');
+  return [
+    {
+      name: s.npcFull,
+      role,
+      description: s.npcCard ? null : `${upperFirst(s.role)} the hero met near ${s.place}.`,
+      status: `last seen near ${s.place}`,
+    },
+  ];
+}
+
+function withArticle(role: string): string {
+  return /^(the|a|an)\s/i.test(role) ? role : `the ${role}`;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 type Setup = ReturnType<typeof setUp>;
@@ -156,11 +183,22 @@ function setUp(input: ChapterInput, level: number) {
 
   // Cast for this chapter: keep someone from the previous chapter around half the time.
   const prevText = input.recentChapters[input.recentChapters.length - 1]?.text ?? input.summary;
-  const knownInPrev = world.people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
-  const npcFull = knownInPrev.length > 0 && rng.chance(0.5) ? rng.pick(knownInPrev) : rng.pick(world.people.filter((p) => shortName(p) !== name));
+  // People the story cards know (the player's and those earlier chapters reported) recur, with the
+  // role their card gives them; a story without cards draws from the world's names alone.
+  const cardPeople = (input.storyCards ?? []).filter((c) => c.kind === 'character' && shortName(c.name) !== name && !world.places.includes(c.name));
+  const people = cardPeople.length > 0 ? [...new Set([...cardPeople.map((c) => c.name), ...world.people])] : world.people;
+  const knownInPrev = people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
+  const fromCards = knownInPrev.length === 0 && cardPeople.length > 0 && rng.chance(0.5);
+  const npcFull = fromCards
+    ? rng.pick(cardPeople).name
+    : knownInPrev.length > 0 && rng.chance(0.5)
+      ? rng.pick(knownInPrev)
+      : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
-  const role = rng.pick(genre.allies);
+  const npcCard = cardPeople.find((c) => c.name === npcFull);
+  const drawnRole = rng.pick(genre.allies);
+  const role = npcCard?.role ? withArticle(npcCard.role) : drawnRole;
   const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
   const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
   const place = settingPlace ?? rng.pick(genre.places);
@@ -215,7 +253,26 @@ function setUp(input: ChapterInput, level: number) {
     newPlaceName: rng.pick(world.places),
   };
   const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
-  return { input, world, genre, rng, action, hasAction, isOpening, knownInPrev, settingPlace, place, nameSet, mission, slots, ctx };
+  return {
+    input,
+    world,
+    genre,
+    rng,
+    action,
+    hasAction,
+    isOpening,
+    knownInPrev,
+    settingPlace,
+    place,
+    nameSet,
+    mission,
+    slots,
+    ctx,
+    npc,
+    npcFull,
+    npcCard,
+    role,
+  };
 }
 
 /** What happens in the chapter, decided before writing so prose and structured result agree. */

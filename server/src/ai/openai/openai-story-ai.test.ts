@@ -269,12 +269,15 @@ describe('OpenAI provider: streamed chapters', () => {
     const b = messagesOf(1);
     expect(a[0]?.role).toBe('system');
     expect(a[0]).toEqual(b[0]);
-    expect(a[1]).toEqual(b[1]);
-    expect(a[1]?.content).toContain('WORLD-MARKER');
+    expect(a[0]?.content).toContain('WORLD-MARKER');
     const flat = a.map((m) => m.content).join('\n');
     expect(flat.indexOf('WORLD-MARKER')).toBeLessThan(flat.indexOf('Mara'));
     expect(flat.lastIndexOf('ACTION-MARKER')).toBeGreaterThan(flat.indexOf('Find the key'));
-    expect(a[a.length - 1]?.content).toContain('ACTION-MARKER');
+    // The history as turns: the earlier action as the player's, the chapter as the storyteller's own reply.
+    expect(b.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(b[1]?.content).toContain('open the archive door');
+    expect(b[2]?.content).toBe(chapterText);
+    expect(b[b.length - 1]?.content).toContain('ACTION-MARKER');
   });
 
   it("after the story: the chapter's rules (second person, the player's agency, length), then the turn; strengths, weaknesses and stat meanings are in", async () => {
@@ -285,25 +288,51 @@ describe('OpenAI provider: streamed chapters', () => {
     input.authorsNote = 'NOTE-MARKER';
     await collectChapter(provider({ temperature: 0.8 }).streamChapter(input));
     const m = messagesOf(0);
-    const rules = m[m.length - 2]!;
-    expect(rules.role).toBe('system');
-    expect(rules.content).toMatch(/second person/);
-    expect(rules.content).toMatch(/Never decide, say or think anything for the player character/);
+    // Strictly alternating, one system message first: the chat templates of many open models refuse anything else.
+    expect(m.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    const turn = m[m.length - 1]!.content as string;
+    expect(turn).toMatch(/second person/);
+    expect(turn).toMatch(/Never decide, say or think anything for the player character/);
     const flat = m.map((x) => x.content).join('\n');
     expect(flat).toContain('STRENGTH-MARKER');
     expect(flat).toContain('WEAKNESS-MARKER');
     expect(flat).toMatch(/agility speed and dexterity/);
-    // Plot essentials with the story; the author's note in the turn, right before the action.
-    expect(m[2]!.content).toContain('ESSENTIALS-MARKER');
-    const turn = m[m.length - 1]!.content;
-    expect(turn).toContain('NOTE-MARKER');
+    // Plot essentials open the story (before the earlier chapters); the author's note is in the turn after the rules, right before the action.
+    expect(m[1]!.content).toContain('ESSENTIALS-MARKER');
+    expect(turn.indexOf('second person')).toBeLessThan(turn.indexOf('NOTE-MARKER'));
     expect(turn.indexOf('NOTE-MARKER')).toBeLessThan(turn.indexOf('ACTION-MARKER'));
     // max_tokens from the tier's output reserve; the configured temperature.
     expect(server.requests[0]!.body.max_tokens).toBe(900);
     expect(server.requests[0]!.body.temperature).toBe(0.8);
   });
 
-  it("a summary of a story shares the chapter prompts' prefix (rules, world, character) and knows the mission", async () => {
+  it("story cards go into the turn (pinned first); the point of view is the story's", async () => {
+    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+    const input = chapterInput({
+      pointOfView: 'third',
+      storyCards: [
+        {
+          kind: 'character',
+          name: 'Queen Maelis',
+          aliases: ['the Tide Queen'],
+          description: 'CARD-MARKER bargains in drowned coin.',
+          role: 'ruler',
+          status: 'watching',
+          pinned: true,
+        },
+        { kind: 'place', name: 'Sea Gate', aliases: [], description: 'GATE-MARKER a rusted portcullis.', role: null, status: null, pinned: false },
+      ],
+    });
+    await collectChapter(provider().streamChapter(input));
+    const turn = messagesOf(0).at(-1)!.content as string;
+    expect(turn).toMatch(/STORY CARDS/);
+    expect(turn).toContain('- Queen Maelis (character; also called the Tide Queen) ruler — CARD-MARKER bargains in drowned coin. [now: watching]');
+    expect(turn.indexOf('CARD-MARKER')).toBeLessThan(turn.indexOf('GATE-MARKER'));
+    expect(turn).toMatch(/third person, past tense/);
+    expect(turn).not.toMatch(/second person/);
+  });
+
+  it("a summary of a story shares the chapter prompts' system message (rules, world, character) and knows the mission", async () => {
     server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] }, { kind: 'json', content: JSON.stringify({ summary: 'Mara found the archive.' }) });
     const ai = provider();
     const input = chapterInput();
@@ -316,7 +345,6 @@ describe('OpenAI provider: streamed chapters', () => {
     const chapter = messagesOf(0);
     const summary = messagesOf(1);
     expect(summary[0]).toEqual(chapter[0]);
-    expect(summary[1]).toEqual(chapter[1]);
     expect(summary.map((x) => x.content).join('\n')).toContain('Find the key to the sea gate');
     expect(server.requests[0]!.body.temperature).toBeUndefined();
   });

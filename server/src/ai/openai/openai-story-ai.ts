@@ -351,14 +351,15 @@ export class OpenAIStoryAI implements StoryAI {
   ): { messages: Msg[]; response_format?: OpenAI.ResponseFormatJSONSchema | OpenAI.ResponseFormatJSONObject } {
     const schema = OpenAIStoryAI.schemaOf(name);
     if (mode === 'json_schema') return { messages, response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } } };
-    // Without a schema the server enforces, the prompt carries it (json_object also needs "JSON" in it).
-    const withSchema: Msg[] = [
-      ...messages,
-      {
-        role: 'system',
-        content: `Reply with one JSON object only — no code fence, no text before or after it — matching this JSON schema:\n${JSON.stringify(schema)}`,
-      },
-    ];
+    // Without a schema the server enforces, the prompt carries it (json_object also needs "JSON" in
+    // it), inside the last user message: a second system message, or two user messages in a row,
+    // are refused by many open models' chat templates.
+    const schemaNote = `Reply with one JSON object only — no code fence, no text before or after it — matching this JSON schema:\n${JSON.stringify(schema)}`;
+    const last = messages[messages.length - 1];
+    const withSchema: Msg[] =
+      last?.role === 'user' && typeof last.content === 'string'
+        ? [...messages.slice(0, -1), { role: 'user', content: `${last.content}\n\n${schemaNote}` }]
+        : [...messages, { role: 'user', content: schemaNote }];
     return mode === 'json_object' ? { messages: withSchema, response_format: { type: 'json_object' } } : { messages: withSchema };
   }
 

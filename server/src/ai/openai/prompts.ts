@@ -2,9 +2,11 @@
  * Prompts for the OpenAI-compatible provider. Layout rule: the stable part first, the changing part
  * last. Providers cache prompt prefixes (OpenAI automatically above 1024 tokens; vLLM with prefix
  * caching; llama.cpp's slot cache), so every chapter request of a story starts with byte-identical
- * text: shared rules → world → character → stats, mission, summary, recent chapters → the chapter's
- * rules (point of view, length, the player's agency: right before the turn, where they weigh most)
- * → this turn. Summary calls of the same story share the first two messages.
+ * text: one system message (shared rules → world → character), then the plot essentials and summary
+ * and the recent chapters as alternating action/narration turns, then the turn itself: stats,
+ * mission, story cards, the chapter's rules (point of view, length, the player's agency: right
+ * before the action, where they weigh most), the author's note, the action. Summary calls of the
+ * same story share the system message.
  *
  * Everything the player wrote is passed as data inside clearly delimited blocks, and the rules tell
  * the model to treat it as story material, never as instructions.
@@ -17,6 +19,8 @@ import {
   STAT_NAMES,
   type ChapterInput,
   type CharacterInput,
+  type PointOfView,
+  type PromptCard,
   type MissionInput,
   type StylesInput,
   type SummarizeInput,
@@ -37,16 +41,25 @@ const BASE_RULES = [
 ].join('\n');
 
 /** After the story so far: what every chapter must be (the post-history block). */
-const CHAPTER_RULES = [
-  'Write the next chapter of the story: 150–400 words in 2–4 paragraphs separated by blank lines, in the register of the world (its genre, its names).',
-  'Continue directly from the previous chapter. The player action must visibly shape what happens. Name the character. Advance the current mission.',
-  'Then give 3–4 distinct suggested next actions as short imperative phrases.',
-  'statIncreases: usually empty; 1–3 points to a stat only when the chapter earned it. newSetting: a 1–3 sentence description of a new location only if the story moved somewhere new, else null.',
-  'missionCompleted: true only if this chapter completes the current mission; then newMission is the next objective (one sentence). If there is no current mission, propose one in newMission. Otherwise newMission is null.',
-  'Point of view: second person, present tense ("you step into the hall"); the player character is "you".',
-  "Never decide, say or think anything for the player character beyond the player's action: end the chapter at a moment where the player chooses what to do next.",
-  "Use the character's strengths and weaknesses when they matter.",
-].join('\n');
+function chapterRules(pov: PointOfView): string {
+  return [
+    'Write the next chapter of the story: 150–400 words in 2–4 paragraphs separated by blank lines, in the register of the world (its genre, its names).',
+    'Continue directly from the previous chapter. The player action must visibly shape what happens: show what was attempted and what came of it. Name the character. Advance the current mission.',
+    'Then give 3–4 distinct suggested next actions as short imperative phrases.',
+    'statIncreases: usually empty; 1–3 points to a stat only when the chapter earned it. newSetting: a 1–3 sentence description of a new location only if the story moved somewhere new, else null.',
+    'missionCompleted: true only if this chapter completes the current mission; then newMission is the next objective (one sentence). If there is no current mission, propose one in newMission. Otherwise newMission is null.',
+    'cast: every named person other than the player character who appears or speaks in this chapter — name as written in the text, role (what they are, a few words), description (one sentence, consistent with their story card if they have one), status (where they stand now, a few words); [] when nobody. Places, factions and the world are never people.',
+    POV_RULES[pov],
+    "Never decide, say or think anything for the player character beyond the player's action: end the chapter at a moment where the player chooses what to do next.",
+    "Use the character's strengths and weaknesses when they matter.",
+  ].join('\n');
+}
+
+const POV_RULES: Record<PointOfView, string> = {
+  second: 'Point of view: second person, present tense ("you step into the hall"); the player character is "you".',
+  first: 'Point of view: first person, past tense ("I stepped into the hall"); the player character is "I".',
+  third: 'Point of view: third person, past tense ("Mara stepped into the hall"); call the player character by name.',
+};
 
 /** The part of every story prompt that never changes during a story: world and character. */
 function storyPrefix(worldDescription: string, c: ChapterInput['character'], description: string): string {
@@ -70,45 +83,60 @@ function readingLevelGuide(level: number): string {
   return `Reading level ${level}: varied, longer sentences (about 20 words) and rich literary vocabulary.`;
 }
 
-/** Returns the messages plus the parts the tests and the budget care about. */
+/** The first message of every call about a story: the rules, then the story's stable prefix. */
+function storySystem(worldDescription: string, c: ChapterInput['character'], description: string): Msg {
+  return { role: 'system', content: `${BASE_RULES}\n\n${storyPrefix(worldDescription, c, description)}` };
+}
+
+/** A story card as one prompt line: name (kind; aka …), role — description [status]. */
+function cardLine(card: PromptCard): string {
+  const aka = card.aliases.length ? `; also called ${card.aliases.join(', ')}` : '';
+  const role = card.role ? ` ${card.role} —` : ' —';
+  return `- ${card.name} (${card.kind}${aka})${role} ${card.description.replace(/\s+/g, ' ').trim()}${card.status ? ` [now: ${card.status}]` : ''}`;
+}
+
+/**
+ * Returns the messages plus whether the history had to be cut. The layout alternates strictly —
+ * system, then user/assistant turns (each earlier player action, then the chapter it got as the
+ * storyteller's own reply), ending with the user's turn — because many open models' chat templates
+ * (Mistral, Gemma, some Llama builds) refuse consecutive same-role messages or a system message
+ * after the first. The system message (rules, world, character) is the same for every call of a
+ * story; the history after it only grows between folds; what changes every turn (stats, mission,
+ * cards, the chapter's rules, the author's note, the action) comes last.
+ */
 export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed: boolean } {
   const ctx = buildChapterContext(input);
   const c = input.character;
-  const stable = storyPrefix(input.worldDescription, c, ctx.characterDescription);
-  // Stats and mission change now and then (stat gains, completed missions), so they come after the
-  // parts that never change during a story.
-  const story = [
+  const memory = [
+    input.plotEssentials?.trim() ? `PLOT ESSENTIALS (always true in this story):\n${block(input.plotEssentials.trim())}` : '',
+    ctx.summary ? `STORY SO FAR (summary of older chapters):\n${block(ctx.summary)}` : '',
+  ].filter(Boolean);
+  const history: Msg[] = [];
+  ctx.recentChapters.forEach((ch, i) => {
+    const number = input.chapterNumber - ctx.recentChapters.length + i;
+    const ask = ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}` : number <= 1 ? 'Begin the story.' : 'Continue the story.';
+    history.push({ role: 'user', content: [...(i === 0 ? memory : []), `Chapter ${number}. ${ask}`].join('\n\n') });
+    history.push({ role: 'assistant', content: ch.text });
+  });
+  const turn = [
+    ...(history.length === 0 ? memory : []),
     `CURRENT STATS: ${Object.entries(c.stats)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}`,
-    input.plotEssentials?.trim() ? `PLOT ESSENTIALS (always true in this story):\n${block(input.plotEssentials.trim())}` : '',
-    ctx.summary ? `STORY SO FAR (summary of older chapters):\n${block(ctx.summary)}` : '',
-    ...ctx.recentChapters.map(
-      (ch, i) =>
-        `${ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}\n` : ''}CHAPTER ${input.chapterNumber - ctx.recentChapters.length + i}:\n${block(ch.text)}`,
-    ),
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-  const turn = [
+    ctx.cards.length ? `STORY CARDS (people, places and things of this story; keep them consistent):\n${block(ctx.cards.map(cardLine).join('\n'))}` : '',
     input.setting ? `CURRENT SETTING: ${block(input.setting)}` : '',
+    chapterRules(input.pointOfView ?? 'second'),
     readingLevelGuide(clampReadingLevel(input.readingLevel)),
     input.authorsNote?.trim() ? `AUTHOR'S NOTE (style and direction for this chapter): ${block(input.authorsNote.trim())}` : '',
     input.action?.trim()
-      ? `Write chapter ${input.chapterNumber}. PLAYER ACTION: ${block(input.action.trim())}`
-      : `Write chapter ${input.chapterNumber}, the opening of the story.`,
+      ? `Write chapter ${input.chapterNumber} as the JSON object. PLAYER ACTION: ${block(input.action.trim())}`
+      : `Write chapter ${input.chapterNumber}, the opening of the story, as the JSON object.`,
   ]
     .filter(Boolean)
-    .join('\n');
+    .join('\n\n');
   return {
-    messages: [
-      { role: 'system', content: BASE_RULES },
-      { role: 'user', content: stable },
-      { role: 'user', content: story || 'No chapters yet.' },
-      { role: 'system', content: CHAPTER_RULES },
-      { role: 'user', content: turn },
-    ],
+    messages: [storySystem(input.worldDescription, c, ctx.characterDescription), ...history, { role: 'user', content: turn }],
     trimmed: ctx.trimmed,
   };
 }
@@ -171,20 +199,14 @@ export function stylesMessages(input: StylesInput): Msg[] {
 export function summaryMessages(input: SummarizeInput): Msg[] {
   const maxWords = Math.round(((input.maxTokens ?? 400) * 3) / 4);
   const s = input.story;
-  // With the story's own prefix (the chapter prompts' first two messages), the names are right and
+  // With the story's own system message (the chapter prompts' first), the names are right and
   // the server's prompt cache serves the prefix.
-  const story: Msg[] = s
-    ? [
-        { role: 'user', content: storyPrefix(s.worldDescription, s.character, s.character.description) },
-        { role: 'user', content: `CURRENT MISSION: ${s.mission ? block(s.mission) : 'none'}` },
-      ]
-    : [];
+  const cards = s?.cards?.length ? `\nSTORY CARDS (spell names as here):\n${block(s.cards.map(cardLine).join('\n'))}` : '';
   return [
-    { role: 'system', content: BASE_RULES },
-    ...story,
+    s ? storySystem(s.worldDescription, s.character, s.character.description) : { role: 'system', content: BASE_RULES },
     {
       role: 'user',
-      content: `Update the running summary of a story. Keep names, places, open threads, promises and the current mission; drop flourishes. At most ${maxWords} words.\nCURRENT SUMMARY:\n${block(input.previousSummary || '(empty)')}\nNEW CHAPTERS TO FOLD IN:\n${input.chapters.map((c) => `${c.playerChoice ? `Player action: ${block(c.playerChoice)}\n` : ''}${block(c.text)}`).join('\n')}`,
+      content: `${s ? `CURRENT MISSION: ${s.mission ? block(s.mission) : 'none'}${cards}\n` : ''}Update the running summary of a story. Keep names, places, open threads, promises and the current mission; drop flourishes. At most ${maxWords} words.\nCURRENT SUMMARY:\n${block(input.previousSummary || '(empty)')}\nNEW CHAPTERS TO FOLD IN:\n${input.chapters.map((c) => `${c.playerChoice ? `Player action: ${block(c.playerChoice)}\n` : ''}${block(c.text)}`).join('\n')}`,
     },
   ];
 }

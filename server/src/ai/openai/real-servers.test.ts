@@ -127,6 +127,44 @@ describe('JSON-mode-only servers', () => {
     expect(server.requests[0]!.body.response_format).toBeUndefined();
     expect(JSON.stringify(server.requests[0]!.body.messages)).toContain('JSON schema');
   });
+
+  it('with the schema in the prompt, the messages still alternate (one system message first, the schema in the last user turn)', async () => {
+    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] });
+    const withHistory = {
+      ...input,
+      chapterNumber: 3,
+      recentChapters: [
+        { text: prose, playerChoice: null },
+        { text: prose, playerChoice: 'Follow the gull' },
+      ],
+    };
+    await collectChapter(provider({ responseFormat: 'json_object' }).streamChapter(withHistory));
+    const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
+    // Mistral's and Gemma's chat templates refuse a second system message or two user turns in a row.
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(messages[messages.length - 1]!.content).toContain('JSON schema');
+    expect(messages[1]!.content).toContain('Begin the story.');
+  });
+});
+
+describe('the cast a chapter reports', () => {
+  it('is read however the model shapes it (a map of name → description, a bare name), without a repair call', async () => {
+    const reply = { ...chapter, cast: { 'Queen Maelis': 'The tide-queen, smiling too widely.', Oren: { role: 'ferryman', status: 'afraid' } } };
+    server.push({ kind: 'sse', pieces: [JSON.stringify(reply)] });
+    const { result } = await collectChapter(provider().streamChapter(input));
+    expect(result.cast).toEqual([
+      { name: 'Queen Maelis', role: null, description: 'The tide-queen, smiling too widely.', status: null },
+      { name: 'Oren', role: 'ferryman', description: null, status: 'afraid' },
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a model that leaves the cast out still gives a chapter (an empty cast)', async () => {
+    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] });
+    const { result } = await collectChapter(provider().streamChapter(input));
+    expect(result.cast).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
 });
 
 describe('small deviations are repaired locally', () => {

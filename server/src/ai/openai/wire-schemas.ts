@@ -5,7 +5,7 @@
  * (with their plain-text and distinctness refinements) still validate the converted result.
  */
 import { z } from 'zod';
-import { STAT_NAMES, STYLE_FIELDS, type ChapterResult, type StyleField } from '../story-ai';
+import { CAST_MAX, STAT_NAMES, STYLE_FIELDS, type ChapterResult, type StyleField } from '../story-ai';
 import { plainAngles } from './model-output';
 
 export const wire = {
@@ -29,6 +29,16 @@ export const wire = {
     newSetting: z.string().max(800).nullable(),
     missionCompleted: z.boolean(),
     newMission: z.string().max(240).nullable(),
+    cast: z
+      .array(
+        z.object({
+          name: z.string().min(1).max(60),
+          role: z.string().max(80).nullable(),
+          description: z.string().max(400).nullable(),
+          status: z.string().max(80).nullable(),
+        }),
+      )
+      .max(CAST_MAX),
   }),
   mission: z.object({ objective: z.string().min(5).max(240) }),
   styles: z.object(Object.fromEntries(STYLE_FIELDS.map((f) => [f, z.string().max(120)])) as Record<StyleField, z.ZodString>),
@@ -46,6 +56,7 @@ export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult 
     newSetting: nullIfBlank(w.newSetting),
     missionCompleted: w.missionCompleted,
     newMission: nullIfBlank(w.newMission),
+    cast: w.cast.map((m) => ({ name: m.name.trim(), role: nullIfBlank(m.role), description: nullIfBlank(m.description), status: nullIfBlank(m.status) })),
   };
 }
 
@@ -68,6 +79,7 @@ export function normaliseWire(name: keyof typeof wire, value: unknown): unknown 
     v.missionCompleted = booleanOf(v.missionCompleted);
     v.newSetting = blankToNull(v.newSetting);
     v.newMission = blankToNull(v.newMission);
+    v.cast = castOf(v.cast);
   } else if (name === 'character') {
     if (isObject(v.stats)) v.stats = statsOf(v.stats);
     for (const [k, max] of [
@@ -80,6 +92,33 @@ export function normaliseWire(name: keyof typeof wire, value: unknown): unknown 
     v.questions = distinct(v.questions).slice(0, 5);
   }
   return v;
+}
+
+/**
+ * The cast as a list of people with a name (a model that leaves it out, or sends a name list or a
+ * map of name → description, still reports who was there); over-long fields are cut, not refused.
+ */
+function castOf(v: unknown): unknown {
+  const entries: unknown[] = Array.isArray(v)
+    ? v
+    : isObject(v)
+      ? Object.entries(v).map(([name, d]) => (isObject(d) ? { name, ...d } : { name, description: d }))
+      : [];
+  const seen = new Set<string>();
+  const out: JsonObject[] = [];
+  for (const e of entries) {
+    const m: JsonObject = typeof e === 'string' ? { name: e } : isObject(e) ? e : {};
+    const name = typeof m.name === 'string' ? m.name.trim().slice(0, 60) : '';
+    if (!name || name.includes('\n') || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const field = (x: unknown, max: number, oneLine: boolean) => {
+      if (typeof x !== 'string') return null;
+      const t = (oneLine ? x.replace(/\s+/g, ' ') : x).trim();
+      return t ? t.slice(0, max).trim() : null;
+    };
+    out.push({ name, role: field(m.role, 80, true), description: field(m.description, 400, false), status: field(m.status, 80, true) });
+  }
+  return out.slice(0, CAST_MAX);
 }
 
 function plainStrings(v: unknown): unknown {

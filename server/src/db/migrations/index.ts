@@ -7,6 +7,7 @@ import { CheckoutHandoff1795300000000 } from './1795300000000-CheckoutHandoff';
 import { PendingCharges1795300000001 } from './1795300000001-PendingCharges';
 import { CommitChapterDocument1795400000000 } from './1795400000000-CommitChapterDocument';
 import { StoryMemory1795400000001 } from './1795400000001-StoryMemory';
+import { StoryCards1795618777340 } from './1795618777340-StoryCards';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   PendingCharges1795300000001,
   CommitChapterDocument1795400000000,
   StoryMemory1795400000001,
+  StoryCards1795618777340,
 ];

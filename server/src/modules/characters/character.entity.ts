@@ -1,3 +1,4 @@
+import type { PointOfView } from '../../ai/story-ai';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
@@ -84,6 +85,10 @@ export class Character {
   /** The player's author's note: style and direction, placed right before the action. */
   @Column({ type: 'text', default: '' })
   authorsNote: string;
+
+  /** The narration's person and tense (second person by default). */
+  @Column({ type: 'varchar', length: 8, default: 'second' })
+  pointOfView: PointOfView;
 
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })

@@ -19,6 +19,16 @@ const SHARED_LIMITS = {
   AUTHORS_NOTE_MAX: 500,
   /** Characters of the rolling summary the player may edit. */
   STORY_SUMMARY_MAX: 4000,
+  /** Story cards per story (the player's and those chapters add). */
+  STORY_CARDS_MAX: 100,
+  /** A story card's name and each alias. */
+  STORY_CARD_NAME_MAX: 60,
+  /** Aliases per story card. */
+  STORY_CARD_ALIASES_MAX: 8,
+  /** A story card's description. */
+  STORY_CARD_DESCRIPTION_MAX: 1000,
+  /** A story card's role and status. */
+  STORY_CARD_LINE_MAX: 80,
   /** Reading level of a new player's settings. */
   DEFAULT_READING_LEVEL: 8,
 } as const;
@@ -33,6 +43,11 @@ export const {
   PLOT_ESSENTIALS_MAX,
   AUTHORS_NOTE_MAX,
   STORY_SUMMARY_MAX,
+  STORY_CARDS_MAX,
+  STORY_CARD_NAME_MAX,
+  STORY_CARD_ALIASES_MAX,
+  STORY_CARD_DESCRIPTION_MAX,
+  STORY_CARD_LINE_MAX,
 } = SHARED_LIMITS;
 
 /** The client's copy of SHARED_LIMITS, as TypeScript source. */

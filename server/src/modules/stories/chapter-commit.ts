@@ -17,11 +17,12 @@
  * text and five JSON columns encoded, and this thread their decoding).
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ChapterResult } from '../../ai/story-ai';
+import type { CastMember, ChapterResult } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';
-import { Chapter, type MissionEffects } from './chapter.entity';
+import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects } from './chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import type { GenerateMode } from './story-input';
+import { castEffects, cardsOf } from './story-cards';
 import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './story-state';
 import { sqlState } from './story.store';
 
@@ -42,10 +43,12 @@ export interface CommitInput {
   action: string | null;
   createdAt: Date;
   mode: GenerateMode;
-  result: Pick<ChapterResult, 'text' | 'choices' | 'statIncreases' | 'newSetting' | 'missionCompleted' | 'newMission'>;
+  result: Pick<ChapterResult, 'text' | 'choices' | 'statIncreases' | 'newSetting' | 'missionCompleted' | 'newMission' | 'cast'>;
   /** An objective generated before the chapter because the character had none. */
   preMission: string | null;
   summary: SummaryUpdate | null;
+  /** The player character's name: never a story card of their own story. */
+  heroName: string;
 }
 
 /** The state a take is written over. */
@@ -53,6 +56,12 @@ export interface StateBefore {
   stats: Record<string, number>;
   setting: string | null;
   activeMissionId: string | null;
+  /**
+   * The story's cards. Read with the context for a next chapter's one call, where they may have
+   * changed since: each effect writes only over the card state it was decided from (revision), so a
+   * stale one is skipped, never written over the player's change.
+   */
+  cards: CardSnapshot[];
 }
 
 /** commit_chapter's document: everything a take writes, decided once. */
@@ -71,6 +80,8 @@ interface CommitPlan {
   statIncreases: Record<string, number>;
   missionEffects: MissionEffects;
   summary: SummaryUpdate | null;
+  cast: CastMember[];
+  cardEffects: CardEffect[];
 }
 
 function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
@@ -90,6 +101,8 @@ function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitP
     statIncreases: applied,
     missionEffects: decideMissionEffects(before.activeMissionId ? { id: before.activeMissionId } : null, input.preMission, input.result, now),
     summary: input.summary,
+    cast: input.result.cast,
+    cardEffects: castEffects(before.cards, input.result.cast, input.index, input.heroName),
   };
 }
 
@@ -138,11 +151,18 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
   if (ch.chapter_status !== 'generating') throw new AppError('CONFLICT', ABANDONED);
   const expectedLatest = input.mode === 'next' ? input.index - 1 : input.index;
   if (Number(ch.latest_index) !== expectedLatest) throw new AppError('CONFLICT', CHANGED);
-  if (input.mode === 'next') return { stats: ch.stats, setting: ch.current_setting, activeMissionId: ch.active_mission };
+  if (input.mode === 'next') {
+    return { stats: ch.stats, setting: ch.current_setting, activeMissionId: ch.active_mission, cards: await cardsOf(m, input.characterId) };
+  }
   const prev = await m.getRepository(Chapter).findOneByOrFail({ characterId: input.characterId, index: input.index, isSelected: true });
   await unapplyTake(m, prev);
   await m.getRepository(Chapter).update({ id: prev.id }, { isSelected: false });
-  return { stats: prev.statsBefore, setting: prev.settingBefore, activeMissionId: (await activeMission(m, input.characterId))?.id ?? null };
+  return {
+    stats: prev.statsBefore,
+    setting: prev.settingBefore,
+    activeMissionId: (await activeMission(m, input.characterId))?.id ?? null,
+    cards: await cardsOf(m, input.characterId),
+  };
 }
 
 /** commit_chapter: true when written, false when its check refused the plan (nothing written). */
@@ -177,6 +197,9 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     statsBefore: plan.statsBefore,
     settingBefore: plan.settingBefore,
     missionEffects: plan.missionEffects,
+    castMembers: plan.cast,
+    // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
+    cardEffects: plan.cardEffects,
     completedAt: now,
     createdAt: input.createdAt,
     updatedAt: now,

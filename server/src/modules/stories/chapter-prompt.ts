@@ -14,9 +14,11 @@ import type { ChapterInput, PastChapter, StoryAI } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
 import type { Character } from '../characters/character.entity';
+import type { CardSnapshot } from './chapter.entity';
 import type { LiveChapter } from './chapter-stream';
 import type { SummaryUpdate } from './chapter-commit';
 import type { GenerateMode, ParsedGenerate } from './story-input';
+import { cardsBeforeTake, promptCards } from './story-cards';
 import { missionBeforeTake } from './story-state';
 import type { StoryContext, StoryStore, UnsummarizedChapter } from './story.store';
 
@@ -26,6 +28,8 @@ export interface PreparedChapter {
   preMission: string | null;
   /** Left null: the summary is folded after the commit (foldAfter), never before the chapter. */
   summary: SummaryUpdate | null;
+  /** The story's cards as the chapter is written over them (before the take, for a new take). */
+  cards: CardSnapshot[];
 }
 
 /** What foldAfter needs of the chapter just committed and the prompt it was written from. */
@@ -55,11 +59,13 @@ export class ChapterPrompter {
     let setting = c.currentSetting;
     let mission: string | null = ctx.mission;
     let previousMission = ctx.previousMission;
+    let cards = ctx.cards;
     if (mode === 'regenerate') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
       stats = prev.statsBefore;
       setting = prev.settingBefore;
       mission = await missionBeforeTake(this.store.dataSource.manager, prev);
+      cards = cardsBeforeTake(cards, prev.cardEffects ?? []);
       // The context reads the last completed mission only when none is active; before this take
       // there may have been none although there is one now.
       if (!mission && ctx.missionId) previousMission = await this.store.lastCompletedObjective(c.id);
@@ -92,8 +98,23 @@ export class ChapterPrompter {
       weaknesses: c.weaknesses,
       special: c.special?.name ? c.special : null,
     };
-    const fixed = { worldDescription, character, mission, setting, action: live.action, plotEssentials: c.plotEssentials, authorsNote: c.authorsNote };
     const history = historyOf(ctx.unsummarized, live.index);
+    const storyCards = promptCards(cards, {
+      action: live.action,
+      mission,
+      recentTexts: history.slice(-3).map((h) => h.text),
+      index: live.index,
+    });
+    const fixed = {
+      worldDescription,
+      character,
+      mission,
+      setting,
+      action: live.action,
+      plotEssentials: c.plotEssentials,
+      authorsNote: c.authorsNote,
+      storyCards,
+    };
     // The stored summary and every chapter after it: the provider trims the oldest lines to fit
     // when a fold is still due (it runs after the previous commit, usually long finished).
     // The chapter before this one always goes verbatim, even when the summary covers it (a new take
@@ -108,9 +129,11 @@ export class ChapterPrompter {
         readingLevel: input.readingLevel,
         seed,
         maxContextTokens: ctx.maxContextTokens,
+        pointOfView: c.pointOfView,
       },
       preMission,
       summary: null,
+      cards,
     };
   }
 
@@ -140,7 +163,7 @@ export class ChapterPrompter {
           previousSummary: state.summary,
           chapters: history.slice(p.foldFrom, p.foldTo),
           maxTokens: p.summaryMaxTokens,
-          story: { worldDescription: f.fixed.worldDescription, character: f.fixed.character, mission: f.fixed.mission },
+          story: { worldDescription: f.fixed.worldDescription, character: f.fixed.character, mission: f.fixed.mission, cards: f.fixed.storyCards },
         },
         { signal },
       );

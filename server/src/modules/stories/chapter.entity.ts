@@ -1,7 +1,40 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { CastMember } from '../../ai/story-ai';
 import { Character } from '../characters/character.entity';
+
+/** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
+export interface CardSnapshot {
+  id: string;
+  kind: string;
+  name: string;
+  aliases: string[];
+  description: string;
+  role: string | null;
+  status: string | null;
+  pinned: boolean;
+  source: string;
+  edited: boolean;
+  lastSeenIndex: number | null;
+  revision: string;
+}
+export interface CardEffect {
+  before: CardSnapshot | null;
+  after: CardSnapshot;
+}
+
+@ObjectType('CastMember', { description: 'Someone a chapter showed besides the player character.' })
+export class CastMemberType {
+  @Field()
+  name: string;
+  @Field(() => String, { nullable: true })
+  role: string | null;
+  @Field(() => String, { nullable: true })
+  description: string | null;
+  @Field(() => String, { nullable: true })
+  status: string | null;
+}
 
 export type ChapterStatus = 'generating' | 'complete' | 'failed';
 
@@ -99,6 +132,18 @@ export class Chapter {
    */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   missionEffects: MissionEffects;
+
+  /** The people the chapter showed besides the hero, as the model (or storyteller) reported them. */
+  @Field(() => [CastMemberType], { description: 'The named people of this chapter besides the player character (REST: updatedCurrentCharacters).' })
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  castMembers: CastMember[];
+
+  /**
+   * What this take did to story cards, as applied: each a card's state before (null: the take created
+   * it) and after. Undo applies them backwards; re-selecting the take applies them again.
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  cardEffects: CardEffect[];
 
   /** When the take was committed; null while generating or failed. */
   @Column({ type: 'timestamptz', nullable: true })

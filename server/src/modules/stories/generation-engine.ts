@@ -189,9 +189,10 @@ export class GenerationEngine {
           result,
           preMission: prepared.preMission,
           summary: prepared.summary,
+          heroName: c.name,
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
-        mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId } : null,
+        mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId, cards: prepared.cards } : null,
       );
       this.registry.remember(outcome, c.userId);
       live.end('complete', outcome.chapter.text);
@@ -268,6 +269,7 @@ export class GenerationEngine {
             action: null,
             plotEssentials: written.plotEssentials,
             authorsNote: written.authorsNote,
+            storyCards: written.storyCards,
           },
           maxContextTokens: ctx.maxContextTokens,
         },

@@ -1,9 +1,12 @@
 /**
  * Story memory the player keeps (like AI Dungeon's plot essentials and author's note): plot
  * essentials go into every chapter prompt, the author's note right before the action, and the rolling
- * summary the engine folds is theirs to read and correct. Owner only; written under the story lock.
+ * summary the engine folds is theirs to read and correct, and the narration's point of view is theirs
+ * to choose. Owner only; written under the story lock.
  */
 import type { DataSource } from 'typeorm';
+import { POINTS_OF_VIEW, type PointOfView } from '../../ai/story-ai';
+import { AppError } from '../../common/app-error';
 import { Character } from '../characters/character.entity';
 import { findOwnedCharacter } from '../characters/owned-character';
 import { object, text } from '../shared/input';
@@ -16,10 +19,17 @@ export interface StoryMemoryView {
   summary: string;
   /** How many chapters (from the first) the summary covers. */
   summaryCoversChapters: number;
+  pointOfView: PointOfView;
 }
 
 export function storyMemoryOf(c: Character): StoryMemoryView {
-  return { plotEssentials: c.plotEssentials, authorsNote: c.authorsNote, summary: c.storySummary, summaryCoversChapters: c.summaryThroughIndex + 1 };
+  return {
+    plotEssentials: c.plotEssentials,
+    authorsNote: c.authorsNote,
+    summary: c.storySummary,
+    summaryCoversChapters: c.summaryThroughIndex + 1,
+    pointOfView: c.pointOfView,
+  };
 }
 
 export class StoryMemoryService {
@@ -29,10 +39,16 @@ export class StoryMemoryService {
   async update(userId: string, characterId: unknown, raw: unknown): Promise<StoryMemoryView> {
     const character = await findOwnedCharacter(this.dataSource, userId, characterId);
     const input = object(raw, 'input');
-    const changes: Partial<Pick<Character, 'plotEssentials' | 'authorsNote' | 'storySummary'>> = {};
+    const changes: Partial<Pick<Character, 'plotEssentials' | 'authorsNote' | 'storySummary' | 'pointOfView'>> = {};
     if (input.plotEssentials !== undefined) changes.plotEssentials = text(input.plotEssentials, 'plotEssentials', { max: PLOT_ESSENTIALS_MAX });
     if (input.authorsNote !== undefined) changes.authorsNote = text(input.authorsNote, 'authorsNote', { max: AUTHORS_NOTE_MAX });
     if (input.summary !== undefined) changes.storySummary = text(input.summary, 'summary', { max: STORY_SUMMARY_MAX });
+    if (input.pointOfView !== undefined) {
+      if (!(POINTS_OF_VIEW as readonly unknown[]).includes(input.pointOfView)) {
+        throw AppError.badInput(`pointOfView must be one of ${POINTS_OF_VIEW.join(', ')}.`, 'pointOfView');
+      }
+      changes.pointOfView = input.pointOfView as PointOfView;
+    }
     if (Object.keys(changes).length === 0) return storyMemoryOf(character);
     const updated = await this.dataSource.transaction(async (m) => {
       await lockCharacter(m, character.id);

@@ -9,6 +9,7 @@ import { findOwnedCharacter } from '../characters/owned-character';
 import { text } from '../shared/input';
 import type { Chapter } from './chapter.entity';
 import type { Mission } from './mission.entity';
+import type { StoryCard } from './story-card.entity';
 import { renderStoryHtml, renderStoryMarkdown, type StoryExport } from './story-export';
 import type { StoryGate } from './story-gate';
 import { parseExportFormat, SETTING_DESCRIPTION_MAX, type StorylinePage } from './story-input';
@@ -64,6 +65,11 @@ export class StoryReads {
 
   missionHistoryOf(c: Character, requestScope: object): Promise<Mission[]> {
     return storyLoaders(requestScope, this.store.dataSource).missions.load(c.id);
+  }
+
+  /** A story's cards (pinned first, then by name), batched per request. */
+  storyCardsOf(c: Character, requestScope: object): Promise<StoryCard[]> {
+    return storyLoaders(requestScope, this.store.dataSource).cards.load(c.id);
   }
 
   /** SPEC fetch-styles: the validated style set for a setting; the default set on any failure. */

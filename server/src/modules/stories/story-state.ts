@@ -14,6 +14,7 @@ import type { EntityManager } from 'typeorm';
 import { STAT_MAX } from '../../ai/story-ai';
 import type { Chapter, MissionEffects, MissionSnapshot } from './chapter.entity';
 import { Mission } from './mission.entity';
+import { applyCardEffects } from './story-cards';
 
 /**
  * Applies the model's stat increases to the stats the character actually has (matched without case),
@@ -109,11 +110,13 @@ export async function unapplyTake(m: EntityManager, take: Chapter): Promise<void
     JSON.stringify(take.statsBefore),
     take.settingBefore,
   ]);
+  await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'backward');
 }
 
 /** Re-applies a complete take recorded earlier (switching back to it): its exact after-state. */
 export async function applyTake(m: EntityManager, take: Chapter): Promise<void> {
   await applyMissionEffects(m, take.characterId, take.index, take.missionEffects ?? {});
+  await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'forward');
   await m.query(`UPDATE characters SET stats = $2, current_setting = $3 WHERE id = $1`, [take.characterId, JSON.stringify(take.statsAfter), take.setting]);
 }
 

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { In, type DataSource } from 'typeorm';
 import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
+import { StoryCard } from './story-card.entity';
 
 interface StorylineMeta {
   totalChapters: number;
@@ -17,6 +18,7 @@ interface StorylineMeta {
 export interface StoryLoaders {
   meta: DataLoader<string, StorylineMeta>;
   missions: DataLoader<string, Mission[]>;
+  cards: DataLoader<string, StoryCard[]>;
   latestTakes: DataLoader<string, Chapter[]>;
   /** Key: `${characterId}|${limit}|${beforeIndex ?? ''}`. */
   page: DataLoader<string, Chapter[]>;
@@ -52,6 +54,10 @@ function createStoryLoaders(dataSource: DataSource): StoryLoaders {
     missions: new DataLoader(async (ids) => {
       const rows = await dataSource.getRepository(Mission).find({ where: { characterId: In([...ids]) }, order: { startedAt: 'ASC', createdAt: 'ASC' } });
       return ids.map((id) => rows.filter((m) => m.characterId === id));
+    }),
+    cards: new DataLoader(async (ids) => {
+      const rows = await dataSource.getRepository(StoryCard).find({ where: { characterId: In([...ids]) }, order: { pinned: 'DESC', name: 'ASC' } });
+      return ids.map((id) => rows.filter((c) => c.characterId === id));
     }),
     latestTakes: new DataLoader(async (ids) => {
       const rows = await chapters

@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../../graphql/context';
 import { Character } from '../characters/character.entity';
 import { assertOwnedBy } from '../characters/owned-character';
 import { Mission } from './mission.entity';
+import { StoryCard } from './story-card.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
 import { STORYLINE_PAGE_MAX } from './story-input';
 import {
@@ -20,6 +21,7 @@ import {
   StoryExportFormat,
   StoryMemory,
   StoryMemoryInput,
+  StoryCardInput,
   Storyline,
   StyleSetType,
   SuggestMissionInput,
@@ -179,8 +181,29 @@ export class StoryResolver {
     @Arg('input', () => StoryMemoryInput) input: StoryMemoryInput,
     @Ctx() ctx: GraphQLContext,
   ): Promise<StoryMemory> {
-    const raw = Object.fromEntries(Object.entries({ ...input }).filter(([, v]) => v !== undefined && v !== null));
-    return ctx.services.stories.updateStoryMemory(requireUser(ctx).id, characterId, raw);
+    return ctx.services.stories.updateStoryMemory(requireUser(ctx).id, characterId, given(input));
+  }
+
+  @Authorized()
+  @Mutation(() => StoryCard, { description: 'Adds a story card to one of your stories (at most 100; names unique per story).' })
+  createStoryCard(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('input', () => StoryCardInput) input: StoryCardInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<StoryCard> {
+    return ctx.services.stories.createStoryCard(requireUser(ctx).id, characterId, given(input));
+  }
+
+  @Authorized()
+  @Mutation(() => StoryCard, { description: 'Edits a story card; fields left out keep their value. Edited cards keep their text when chapters update them.' })
+  updateStoryCard(@Arg('id', () => ID) id: string, @Arg('input', () => StoryCardInput) input: StoryCardInput, @Ctx() ctx: GraphQLContext): Promise<StoryCard> {
+    return ctx.services.stories.updateStoryCard(requireUser(ctx).id, id, given(input));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Deletes a story card.' })
+  deleteStoryCard(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return ctx.services.stories.deleteStoryCard(requireUser(ctx).id, id);
   }
 
   @Authorized()
@@ -194,6 +217,11 @@ export class StoryResolver {
   ): Promise<StoryExportFile> {
     return ctx.services.stories.exportStory(requireUser(ctx).id, characterId, format);
   }
+}
+
+/** The fields an input object gave (GraphQL null, like a field left out, keeps the value). */
+function given(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries({ ...input }).filter(([, v]) => v !== undefined && v !== null));
 }
 
 /** SPEC §3 "character in the storyline": the storyline and mission history on Character. */
@@ -220,6 +248,12 @@ export class CharacterStoryResolver {
   storyMemory(@Root() c: Character, @Ctx() ctx: GraphQLContext): StoryMemory {
     assertOwnedBy(c, ctx.user?.id);
     return ctx.services.stories.storyMemoryOf(c);
+  }
+
+  @FieldResolver(() => [StoryCard], { description: "The story's cards: pinned first, then by name." })
+  storyCards(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<StoryCard[]> {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.storyCardsOf(c, ctx.loaders);
   }
 
   @FieldResolver(() => Mission, { nullable: true, description: 'The active mission, if any.' })

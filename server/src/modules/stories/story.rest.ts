@@ -22,8 +22,9 @@ function outcomeBody(o: ChapterOutcome) {
     newChapter: chapterBody(o.chapter),
     updatedStats: o.updatedStats,
     newIncreases: o.newIncreases,
-    // The story AI does not track a cast of side characters; the field is kept for SPEC clients.
-    updatedCurrentCharacters: [],
+    // The chapter's cast (the people besides the hero, as the storyteller reported them); each
+    // also updated or added a story card.
+    updatedCurrentCharacters: o.chapter.castMembers ?? [],
     newSettingGenerated: o.newSettingGenerated,
     settingText: o.settingText,
     newMission: o.newMission ? missionBody(o.newMission) : null,

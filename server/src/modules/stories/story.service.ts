@@ -27,6 +27,8 @@ import type { Mission } from './mission.entity';
 import { MissionService } from './mission.service';
 import { StoryEditing } from './story-editing';
 import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './story-memory';
+import type { StoryCard } from './story-card.entity';
+import { StoryCardService } from './story-cards';
 import type { StoryExport } from './story-export';
 import { StoryGate } from './story-gate';
 import { parseStorylinePage, type GenerateMode } from './story-input';
@@ -46,6 +48,7 @@ export class StoryService {
   private readonly missions: MissionService;
   private readonly reads: StoryReads;
   private readonly memory: StoryMemoryService;
+  private readonly cards: StoryCardService;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,6 +66,7 @@ export class StoryService {
     this.missions = new MissionService(this.store, gate, deps.ai, log);
     this.reads = new StoryReads(this.store, gate, deps.ai);
     this.memory = new StoryMemoryService(dataSource);
+    this.cards = new StoryCardService(dataSource);
   }
 
   // Generating and following chapters
@@ -149,6 +153,27 @@ export class StoryService {
 
   updateStoryMemory(userId: string, characterId: unknown, input: unknown): Promise<StoryMemoryView> {
     return this.memory.update(userId, characterId, input);
+  }
+
+  /** The story cards of a character already owner-checked (GraphQL field), batched per request. */
+  storyCardsOf(c: Character, requestScope: object): Promise<StoryCard[]> {
+    return this.reads.storyCardsOf(c, requestScope);
+  }
+
+  listStoryCards(userId: string, characterId: unknown): Promise<StoryCard[]> {
+    return this.cards.list(userId, characterId);
+  }
+
+  createStoryCard(userId: string, characterId: unknown, input: unknown): Promise<StoryCard> {
+    return this.cards.create(userId, characterId, input);
+  }
+
+  updateStoryCard(userId: string, cardId: unknown, input: unknown): Promise<StoryCard> {
+    return this.cards.update(userId, cardId, input);
+  }
+
+  deleteStoryCard(userId: string, cardId: unknown): Promise<boolean> {
+    return this.cards.remove(userId, cardId);
   }
 
   // Reads

@@ -9,7 +9,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { Character } from '../characters/character.entity';
 import { isUuid } from '../shared/input';
-import { Chapter } from './chapter.entity';
+import { Chapter, type CardSnapshot } from './chapter.entity';
 import { hydrate } from './hydrate';
 import { Mission } from './mission.entity';
 import type { ParsedGenerate } from './story-input';
@@ -66,6 +66,8 @@ export interface StoryContext {
   unsummarized: UnsummarizedChapter[];
   /** The generating row this read claimed for the next chapter (see loadContext), if it did. */
   claimed: ClaimedRow | null;
+  /** Every story card of the story (story-cards.ts picks the prompt's). */
+  cards: CardSnapshot[];
 }
 
 export interface UnsummarizedChapter {
@@ -85,6 +87,11 @@ export interface RemoteState {
 /** Selected chapters as one JSON list (SELECT list of a subquery over `chapters h`); read by chaptersOf. */
 const HISTORY_JSON = `COALESCE(json_agg(json_build_object('i', h."index", 't', h.text, 'c', h.player_choice, 'id', h.id) ORDER BY h."index"), '[]'::json)`;
 
+/** A story's cards as one JSON list (over `story_cards k`), in CardSnapshot's shape. */
+const CARDS_JSON = `COALESCE(json_agg(json_build_object('id', k.id, 'kind', k.kind, 'name', k.name, 'aliases', k.aliases, 'description', k.description,
+   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index,
+   'revision', k.revision) ORDER BY k.name), '[]'::json)`;
+
 function chaptersOf(raw: unknown): UnsummarizedChapter[] {
   const list = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as Array<{ i: number; t: string; c: string | null; id: string }>;
   return list.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c }));
@@ -101,7 +108,8 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
         END AS x_previous_mission,
         (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
-                AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history
+                AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history,
+        (SELECT ${CARDS_JSON} FROM story_cards k WHERE k.character_id = c.id) AS x_cards
    FROM characters c
    LEFT JOIN worlds w ON w.id = c.world_id
    LEFT JOIN subscriptions s ON s.user_id = c.user_id
@@ -194,6 +202,7 @@ export class StoryStore {
       mission: (row.x_mission as string | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       unsummarized: chaptersOf(row.x_history),
+      cards: (typeof row.x_cards === 'string' ? JSON.parse(row.x_cards) : (row.x_cards ?? [])) as CardSnapshot[],
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
     };
   }

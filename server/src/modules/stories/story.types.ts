@@ -1,7 +1,12 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { PointOfView } from '../../ai/story-ai';
 import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
+
+/** Values are the stored ones (POINTS_OF_VIEW). */
+export const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;
+registerEnumType(PointOfViewEnum, { name: 'PointOfView', description: 'Narration person: second (you), first (I) or third (by name).' });
 
 @InputType({ description: 'SPEC §7 generate-chapter.' })
 export class GenerateChapterInput {
@@ -220,6 +225,7 @@ export enum StoryExportFormat {
 }
 registerEnumType(StoryExportFormat, { name: 'StoryExportFormat' });
 
+
 @ObjectType({ description: "A story's memory: what the storyteller always keeps in mind, the player's to edit." })
 export class StoryMemory {
   @Field({ description: 'Facts that must always hold (always in the chapter prompt).' })
@@ -233,6 +239,9 @@ export class StoryMemory {
 
   @Field(() => Int, { description: 'How many chapters, from the first, the summary covers.' })
   summaryCoversChapters: number;
+
+  @Field(() => PointOfViewEnum, { description: 'The narration: second person present (default), first person past or third person past.' })
+  pointOfView: PointOfView;
 }
 
 @InputType()
@@ -245,4 +254,26 @@ export class StoryMemoryInput {
 
   @Field(() => String, { nullable: true })
   summary?: string | null;
+
+  @Field(() => PointOfViewEnum, { nullable: true })
+  pointOfView?: PointOfView | null;
+}
+
+/** A new story card; kind defaults to character. */
+@InputType()
+export class StoryCardInput {
+  @Field(() => String, { nullable: true, description: 'character (default), place, item, faction or lore.' })
+  kind?: string | null;
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+  @Field(() => [String], { nullable: true })
+  aliases?: string[] | null;
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+  @Field(() => String, { nullable: true })
+  role?: string | null;
+  @Field(() => String, { nullable: true })
+  status?: string | null;
+  @Field(() => Boolean, { nullable: true })
+  pinned?: boolean | null;
 }

@@ -1,0 +1,334 @@
+/**
+ * Story cards: the story's people, places, items, factions and lore, kept per story (story-card.entity.ts).
+ *
+ * - Into the prompt (promptCards): pinned cards always; others when their name or an alias appears in
+ *   the action, the mission or the latest chapters, or when a chapter's cast showed them within the
+ *   last few chapters (so they stay a while) — AI Dungeon's triggers, SillyTavern's world info. The
+ *   prompt keeps them by priority within the tier's budget (context-budget.ts).
+ * - From each chapter (castEffects): the model reports its cast; a person with a card gets its status
+ *   (and, unless the player wrote the card, role and description) updated, a new person gets a card.
+ *   Places and factions never become people. The effects are decided once, written by the database
+ *   function apply_card_state with the chapter (commit_chapter), recorded on the take, and taken back
+ *   exactly on undo (applyCardEffects backwards).
+ * - By the player (StoryCardService): list, add, edit, pin, delete; owner only, under the story lock.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { STORY_CARD_KINDS, type CastMember, type PromptCard, type StoryCardKind } from '../../ai/story-ai';
+import { AppError } from '../../common/app-error';
+import { findOwnedCharacter } from '../characters/owned-character';
+import { bool, isUuid, object, text, textList } from '../shared/input';
+import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../shared/limits';
+import type { CardEffect, CardSnapshot } from './chapter.entity';
+import { StoryCard } from './story-card.entity';
+import { lockCharacter } from './story.store';
+
+/** A card stays in the prompt this many chapters after a chapter's cast last showed it. */
+const STAYS_FOR_CHAPTERS = 3;
+/** Most cards one prompt gets (the budget may keep fewer). */
+const PROMPT_CARDS_MAX = 24;
+/** Most new cards one chapter may add (a crowd scene does not flood the story's cards). */
+const NEW_CARDS_PER_CHAPTER = 4;
+
+export function snapshotOf(c: StoryCard): CardSnapshot {
+  return {
+    id: c.id,
+    kind: c.kind,
+    name: c.name,
+    aliases: c.aliases,
+    description: c.description,
+    role: c.role,
+    status: c.status,
+    pinned: c.pinned,
+    source: c.source,
+    edited: c.edited,
+    lastSeenIndex: c.lastSeenIndex,
+    revision: c.revision,
+  };
+}
+
+const key = (s: string) => s.trim().toLowerCase();
+
+/** Whether `name` (a whole word or phrase) occurs in `text`, without case. */
+function mentions(text: string, name: string): boolean {
+  const n = name.trim();
+  if (n.length < 2) return false;
+  const escaped = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+export interface CardTriggers {
+  /** The player's action for this chapter. */
+  action: string | null;
+  mission: string | null;
+  /** The latest chapters' text, newest last. */
+  recentTexts: string[];
+  /** Index of the chapter being written. */
+  index: number;
+}
+
+/** The cards this chapter's prompt gets, most important first (see the header). */
+export function promptCards(cards: readonly CardSnapshot[], t: CardTriggers): PromptCard[] {
+  const scored: Array<{ card: CardSnapshot; score: number }> = [];
+  const latest = t.recentTexts.slice(-STAYS_FOR_CHAPTERS);
+  for (const card of cards) {
+    const names = [card.name, ...card.aliases];
+    const hit = (s: string | null | undefined) => Boolean(s) && names.some((n) => mentions(s as string, n));
+    let score = 0;
+    if (card.pinned) score += 100;
+    if (hit(t.action)) score += 8;
+    if (hit(t.mission)) score += 6;
+    latest.forEach((s, i) => {
+      if (hit(s)) score += 2 + i;
+    });
+    if (card.lastSeenIndex !== null && card.lastSeenIndex >= t.index - STAYS_FOR_CHAPTERS && card.lastSeenIndex < t.index) score += 1 + (card.lastSeenIndex - t.index + STAYS_FOR_CHAPTERS);
+    if (score > 0) scored.push({ card, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.card.name.localeCompare(b.card.name));
+  return scored.slice(0, PROMPT_CARDS_MAX).map(({ card }) => ({
+    kind: card.kind as StoryCardKind,
+    name: card.name,
+    aliases: card.aliases,
+    description: card.description,
+    role: card.role,
+    status: card.status,
+    pinned: card.pinned,
+  }));
+}
+
+/**
+ * What a chapter's cast does to the story's cards (pure; the take records the result). The player
+ * character is never a card of their own story, and a name that is a place, item, faction or lore
+ * card is never made a person.
+ */
+export function castEffects(cards: readonly CardSnapshot[], cast: readonly CastMember[], index: number, heroName: string): CardEffect[] {
+  const hero = key(heroName);
+  const heroFirst = hero.split(/\s+/)[0] ?? hero;
+  const effects: CardEffect[] = [];
+  let count = cards.length;
+  let added = 0;
+  const made = new Set<string>();
+  for (const m of cast) {
+    const name = m.name.trim();
+    const k = key(name);
+    if (!k || k === hero || k === heroFirst || k === 'you' || made.has(k)) continue;
+    made.add(k);
+    const card = findCard(cards, name);
+    if (card && card.kind !== 'character') continue;
+    if (card) {
+      const after: CardSnapshot = {
+        ...card,
+        role: card.edited ? card.role : (m.role ?? card.role),
+        description: card.edited || !m.description ? card.description : m.description,
+        status: m.status ?? card.status,
+        lastSeenIndex: index,
+        aliases: withAlias(card, name),
+        revision: randomUUID(),
+      };
+      effects.push({ before: card, after });
+    } else if (count < STORY_CARDS_MAX && added < NEW_CARDS_PER_CHAPTER) {
+      count++;
+      added++;
+      effects.push({
+        before: null,
+        after: {
+          id: randomUUID(),
+          kind: 'character',
+          name: name.slice(0, STORY_CARD_NAME_MAX),
+          aliases: [],
+          description: m.description ?? (m.role ? `${m.role[0]?.toUpperCase()}${m.role.slice(1)}.` : ''),
+          role: m.role,
+          status: m.status,
+          pinned: false,
+          source: 'model',
+          edited: false,
+          lastSeenIndex: index,
+          revision: randomUUID(),
+        },
+      });
+    }
+  }
+  return effects;
+}
+
+/**
+ * The card a name refers to: its name or an alias (any case), or — for people — the same person by a
+ * longer or shorter form of the name ("Dorian" and "Dorian Vale", "Captain Ilse" and "Ilse").
+ */
+function findCard(cards: readonly CardSnapshot[], name: string): CardSnapshot | undefined {
+  const k = key(name);
+  const exact = cards.find((c) => key(c.name) === k || c.aliases.some((a) => key(a) === k));
+  if (exact) return exact;
+  const words = k.split(/\s+/);
+  return cards.find((c) => {
+    if (c.kind !== 'character') return false;
+    const cw = key(c.name).split(/\s+/);
+    const [short, long] = cw.length < words.length ? [cw, words] : [words, cw];
+    if (short.length === long.length || short.join(' ').length < 3) return false;
+    const s = short.join(' ');
+    return long.join(' ').startsWith(`${s} `) || long.join(' ').endsWith(` ${s}`);
+  });
+}
+
+function withAlias(card: CardSnapshot, name: string): string[] {
+  if (key(card.name) === key(name) || card.aliases.some((a) => key(a) === key(name)) || card.aliases.length >= STORY_CARD_ALIASES_MAX) return card.aliases;
+  return [...card.aliases, name.slice(0, STORY_CARD_NAME_MAX)];
+}
+
+/**
+ * Writes a take's card effects (forward: as the take makes them) or takes them back (backward, in
+ * reverse order), each only over the exact state it expects. In the caller's transaction, with the
+ * character locked.
+ */
+export async function applyCardEffects(m: EntityManager, characterId: string, effects: readonly CardEffect[], direction: 'forward' | 'backward'): Promise<void> {
+  const list = direction === 'forward' ? effects : [...effects].reverse();
+  for (const e of list) {
+    const [from, to] = direction === 'forward' ? [e.before, e.after] : [e.after, e.before];
+    await m.query(`SELECT apply_card_state($1, $2::jsonb, $3::jsonb)`, [characterId, JSON.stringify(from), JSON.stringify(to)]);
+  }
+}
+
+/** Every card of a story, as snapshots (name order). */
+export async function cardsOf(m: EntityManager | DataSource, characterId: string): Promise<CardSnapshot[]> {
+  const rows = await m.getRepository(StoryCard).find({ where: { characterId }, order: { name: 'ASC' } });
+  return rows.map(snapshotOf);
+}
+
+export class StoryCardService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(userId: string, characterId: unknown): Promise<StoryCard[]> {
+    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
+    return this.dataSource.getRepository(StoryCard).find({ where: { characterId: c.id }, order: { pinned: 'DESC', name: 'ASC' } });
+  }
+
+  async create(userId: string, characterId: unknown, raw: unknown): Promise<StoryCard> {
+    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
+    const input = cardInput(raw, true);
+    return this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, c.id);
+      const cards = await cardsOf(m, c.id);
+      if (cards.length >= STORY_CARDS_MAX) throw AppError.badInput(`A story can have at most ${STORY_CARDS_MAX} story cards.`, 'name');
+      assertNameFree(cards, input.name as string, input.aliases ?? [], null);
+      const snap: CardSnapshot = {
+        id: randomUUID(),
+        kind: input.kind ?? 'character',
+        name: input.name as string,
+        aliases: input.aliases ?? [],
+        description: input.description ?? '',
+        role: input.role ?? null,
+        status: input.status ?? null,
+        pinned: input.pinned ?? false,
+        source: 'player',
+        edited: true,
+        lastSeenIndex: null,
+        revision: randomUUID(),
+      };
+      await applyCardEffects(m, c.id, [{ before: null, after: snap }], 'forward');
+      return m.getRepository(StoryCard).findOneByOrFail({ id: snap.id });
+    });
+  }
+
+  /** Changes the fields given; the card is then the player's (chapters update only its status). */
+  async update(userId: string, cardId: unknown, raw: unknown): Promise<StoryCard> {
+    const card = await this.ownedCard(userId, cardId);
+    const input = cardInput(raw, false);
+    return this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, card.characterId);
+      const cards = await cardsOf(m, card.characterId);
+      const before = cards.find((x) => x.id === card.id);
+      if (!before) throw AppError.notFound('Story card');
+      const after: CardSnapshot = { ...before, ...input, revision: randomUUID() };
+      // Pinning alone does not make a card the player's: its text is still the model's.
+      if (Object.keys(input).some((k) => k !== 'pinned')) after.edited = true;
+      assertNameFree(cards, after.name, after.aliases, card.id);
+      await applyCardEffects(m, card.characterId, [{ before, after }], 'forward');
+      return m.getRepository(StoryCard).findOneByOrFail({ id: card.id });
+    });
+  }
+
+  async remove(userId: string, cardId: unknown): Promise<boolean> {
+    const card = await this.ownedCard(userId, cardId);
+    await this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, card.characterId);
+      await m.getRepository(StoryCard).delete({ id: card.id });
+    });
+    return true;
+  }
+
+  private async ownedCard(userId: string, cardId: unknown): Promise<StoryCard> {
+    if (!isUuid(cardId)) throw AppError.notFound('Story card');
+    const card = await this.dataSource.getRepository(StoryCard).findOne({ where: { id: cardId }, relations: { character: true } });
+    if (!card || card.character?.userId !== userId) throw AppError.notFound('Story card');
+    return card;
+  }
+}
+
+/** Cards imported with a character (Character Card V3 character_book entries), written as the player's. */
+export async function importCards(m: EntityManager, characterId: string, entries: Array<Partial<CardSnapshot> & { name: string }>): Promise<number> {
+  const cards = await cardsOf(m, characterId);
+  const effects: CardEffect[] = [];
+  for (const e of entries) {
+    if (cards.length + effects.length >= STORY_CARDS_MAX) break;
+    if (findCard([...cards, ...effects.map((x) => x.after)], e.name)) continue;
+    effects.push({
+      before: null,
+      after: {
+        id: randomUUID(),
+        kind: (STORY_CARD_KINDS as readonly string[]).includes(e.kind ?? '') ? (e.kind as string) : 'lore',
+        name: e.name,
+        aliases: e.aliases ?? [],
+        description: e.description ?? '',
+        role: null,
+        status: null,
+        pinned: e.pinned ?? false,
+        source: 'import',
+        edited: true,
+        lastSeenIndex: null,
+        revision: randomUUID(),
+      },
+    });
+  }
+  await applyCardEffects(m, characterId, effects, 'forward');
+  return effects.length;
+}
+
+function assertNameFree(cards: readonly CardSnapshot[], name: string, aliases: readonly string[], self: string | null): void {
+  for (const n of [name, ...aliases]) {
+    const other = cards.find((c) => c.id !== self && (key(c.name) === key(n) || c.aliases.some((a) => key(a) === key(n))));
+    if (other) throw AppError.badInput(`Another story card is already called "${n}".`, 'name');
+  }
+}
+
+type CardInput = Partial<Pick<CardSnapshot, 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned'>> & { kind?: StoryCardKind };
+
+function cardInput(raw: unknown, creating: boolean): CardInput {
+  const o = object(raw, 'input');
+  const out: CardInput = {};
+  if (creating || o.name !== undefined) out.name = text(o.name, 'name', { required: 'A story card needs a name.', max: STORY_CARD_NAME_MAX, name: true });
+  if (o.kind !== undefined) {
+    if (!(STORY_CARD_KINDS as readonly unknown[]).includes(o.kind)) throw AppError.badInput(`kind must be one of ${STORY_CARD_KINDS.join(', ')}.`, 'kind');
+    out.kind = o.kind as StoryCardKind;
+  }
+  if (o.aliases !== undefined) {
+    out.aliases = [
+      ...new Set(textList(o.aliases, 'aliases', STORY_CARD_ALIASES_MAX, { max: STORY_CARD_NAME_MAX, name: true }).filter(Boolean)),
+    ];
+  }
+  if (o.description !== undefined) out.description = text(o.description, 'description', { max: STORY_CARD_DESCRIPTION_MAX });
+  if (o.role !== undefined) out.role = text(o.role, 'role', { max: STORY_CARD_LINE_MAX }) || null;
+  if (o.status !== undefined) out.status = text(o.status, 'status', { max: STORY_CARD_LINE_MAX }) || null;
+  if (o.pinned !== undefined) out.pinned = bool(o.pinned, 'pinned');
+  return out;
+}
+
+/** The cards as they were before a take (its applied effects taken back), for a new take of it. */
+export function cardsBeforeTake(cards: readonly CardSnapshot[], effects: readonly CardEffect[]): CardSnapshot[] {
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  for (const e of [...effects].reverse()) {
+    if (byId.get(e.after.id)?.revision !== e.after.revision) continue; // changed since: it stays
+    if (e.before) byId.set(e.before.id, e.before);
+    else byId.delete(e.after.id);
+  }
+  return [...byId.values()];
+}
