@@ -38,6 +38,11 @@ export const MESSAGES = {
   exportFailed: 'Failed to export the story. Please try again.',
   storyMemorySaved: 'Story memory saved.',
   storyMemoryFailed: 'Failed to save the story memory. Please try again.',
+  storyCardSaved: 'Story card saved.',
+  storyCardSaveFailed: 'Failed to save the story card. Please try again.',
+  storyCardDeleted: 'Story card deleted.',
+  storyCardDeleteFailed: 'Failed to delete the story card. Please try again.',
+  storyCardDeleteConfirm: 'Delete this story card? The storyteller will forget it.',
   // SPEC §8: a failed mission update keeps edit mode open; we also say so next to the field.
   missionSaveFailed: 'Failed to save the mission. Please try again.',
 

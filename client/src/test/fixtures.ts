@@ -64,6 +64,7 @@ export function storyCharacter({
   mission: currentMission = null as null | Mission,
   generatingChapterId = null as string | null,
   setting = null as string | null,
+  storyCards = [] as Array<Record<string, unknown>>,
 } = {}) {
   return {
     __typename: 'Character',
@@ -75,7 +76,20 @@ export function storyCharacter({
     worldName: 'Aethermoor',
     currentSetting: setting,
     currentMission,
-    storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0 },
+    storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0, pointOfView: 'second' },
+    storyCards: storyCards.map((c) => ({
+      __typename: 'StoryCard',
+      kind: 'character',
+      aliases: [],
+      description: '',
+      role: null,
+      status: null,
+      pinned: false,
+      source: 'model',
+      edited: false,
+      lastSeenChapter: 1,
+      ...c,
+    })),
     storyline: {
       __typename: 'Storyline',
       chapters,

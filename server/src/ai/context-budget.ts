@@ -203,7 +203,7 @@ export function planFold(input: FoldPlanInput): FoldPlan {
 }
 
 /** Tokens of one story card's prompt line (see prompts.ts cardLine). */
-export function cardTokens(card: PromptCard): number {
+function cardTokens(card: PromptCard): number {
   return estimateTokens(`${card.name} ${card.kind} ${card.aliases.join(', ')} ${card.role ?? ''} ${card.description} ${card.status ?? ''}`) + 8;
 }
 

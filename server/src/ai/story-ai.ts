@@ -186,7 +186,7 @@ export const CAST_MAX = 8;
  * Someone who appears in a chapter, besides the player character: the engine keeps a story card per
  * person from these (story-cards.ts), and REST answers them as `updatedCurrentCharacters`.
  */
-export const castMemberSchema = z.object({
+const castMemberSchema = z.object({
   name: shortLine(60),
   role: shortLine(80).nullable(),
   description: plainText(1, 400).nullable(),

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { useStoryMemoryPanel_updateMutation, type StoryMemoryFieldsFragment } from '../../gql/graphql';
+import { useStoryMemoryPanel_updateMutation, type PointOfView, type StoryMemoryFieldsFragment } from '../../gql/graphql';
 import { AUTHORS_NOTE_MAX, PLOT_ESSENTIALS_MAX, STORY_SUMMARY_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
@@ -18,15 +18,28 @@ export function StoryMemoryPanel({ characterId, memory }: { characterId: string;
   // A new memory from the server (a chapter folded the summary) replaces an unchanged draft.
   if (memory !== saved) {
     setSaved(memory);
-    if (draft.plotEssentials === saved.plotEssentials && draft.authorsNote === saved.authorsNote && draft.summary === saved.summary) setDraft(memory);
+    if (
+      draft.plotEssentials === saved.plotEssentials &&
+      draft.authorsNote === saved.authorsNote &&
+      draft.summary === saved.summary &&
+      draft.pointOfView === saved.pointOfView
+    )
+      setDraft(memory);
   }
   const [update, { loading }] = useStoryMemoryPanel_updateMutation();
-  const dirty = draft.plotEssentials !== memory.plotEssentials || draft.authorsNote !== memory.authorsNote || draft.summary !== memory.summary;
+  const dirty =
+    draft.plotEssentials !== memory.plotEssentials ||
+    draft.authorsNote !== memory.authorsNote ||
+    draft.summary !== memory.summary ||
+    draft.pointOfView !== memory.pointOfView;
 
   const save = () =>
     run(MESSAGES.storyMemoryFailed, async () => {
       const { data } = await update({
-        variables: { characterId, input: { plotEssentials: draft.plotEssentials, authorsNote: draft.authorsNote, summary: draft.summary } },
+        variables: {
+          characterId,
+          input: { plotEssentials: draft.plotEssentials, authorsNote: draft.authorsNote, summary: draft.summary, pointOfView: draft.pointOfView },
+        },
       });
       if (data) setDraft(data.updateStoryMemory);
       toast.success(MESSAGES.storyMemorySaved);
@@ -55,6 +68,14 @@ export function StoryMemoryPanel({ characterId, memory }: { characterId: string;
         <h2>Story Memory</h2>
       </summary>
       {field('plotEssentials', 'Plot essentials', 'Facts the storyteller always keeps in mind.', PLOT_ESSENTIALS_MAX, 4)}
+      <div className="memory-field">
+        <label htmlFor={`${ids}-pov`}>Narration</label>
+        <select id={`${ids}-pov`} value={draft.pointOfView} onChange={(e) => setDraft({ ...draft, pointOfView: e.target.value as PointOfView })}>
+          <option value="second">Second person, present (“you step inside”)</option>
+          <option value="first">First person, past (“I stepped inside”)</option>
+          <option value="third">Third person, past (by name)</option>
+        </select>
+      </div>
       {field('authorsNote', "Author's note", 'Style and direction for the next chapters.', AUTHORS_NOTE_MAX, 2)}
       {field(
         'summary',

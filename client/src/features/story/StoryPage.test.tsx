@@ -295,13 +295,67 @@ describe('story screen', () => {
     expect(save.disabled).toBe(true); // nothing changed yet
     fireEvent.change(within(panel).getByLabelText('Plot essentials'), { target: { value: 'Lyra is the lost heir.' } });
     fireEvent.change(within(panel).getByLabelText("Author's note"), { target: { value: 'Keep it tense.' } });
+    fireEvent.change(within(panel).getByLabelText('Narration'), { target: { value: 'third' } });
     fireEvent.click(save);
     await waitFor(() => expect(success).toHaveBeenCalledWith('Story memory saved.'));
     const sent = calls.find((c) => c.operationName === 'StoryMemoryPanel_update');
     expect(sent?.variables).toMatchObject({
       characterId: 'c-1',
-      input: { plotEssentials: 'Lyra is the lost heir.', authorsNote: 'Keep it tense.', summary: '' },
+      input: { plotEssentials: 'Lyra is the lost heir.', authorsNote: 'Keep it tense.', summary: '', pointOfView: 'third' },
     });
+  });
+
+  it('story cards: the cast is listed; the player adds a card, pins one and sees a failed delete', async () => {
+    const success = jest.spyOn(toast, 'success');
+    const error = jest.spyOn(toast, 'error');
+    jest.spyOn(window, 'confirm').mockReturnValue(true);
+    const oren = { id: 'k-1', name: 'Oren', role: 'ferryman', status: 'waiting', description: 'A nervous ferryman.' };
+    const card = (input: Record<string, unknown>, id = 'k-2') => ({
+      __typename: 'StoryCard',
+      id,
+      kind: 'character',
+      aliases: [],
+      description: '',
+      role: null,
+      status: null,
+      pinned: false,
+      source: 'player',
+      edited: true,
+      lastSeenChapter: null,
+      ...input,
+    });
+    const { calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0)], storyCards: [oren] }) } }),
+        StoryCardsPanel_create: (call) => ({ data: { createStoryCard: card(call.variables.input as Record<string, unknown>) } }),
+        StoryCardsPanel_update: (call) => ({ data: { updateStoryCard: card({ ...oren, ...(call.variables.input as object) }, 'k-1') } }),
+        StoryCardsPanel_delete: () => ({ errors: [{ message: 'boom', extensions: { code: 'INTERNAL' } }] }),
+      },
+      { signedIn: true },
+    );
+    const panel = await screen.findByTestId('story-cards');
+    fireEvent.click(within(panel).getByText('Story Cards (1)'));
+    expect(within(panel).getByText('Oren')).toBeTruthy();
+    expect(within(panel).getByText('A nervous ferryman.')).toBeTruthy();
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Add Card' }));
+    fireEvent.change(within(panel).getByLabelText('Kind'), { target: { value: 'place' } });
+    fireEvent.change(within(panel).getByLabelText('Name'), { target: { value: 'Sea Gate' } });
+    fireEvent.change(within(panel).getByLabelText('Other names'), { target: { value: 'the Gate, Old Gate' } });
+    fireEvent.change(within(panel).getByLabelText('Description'), { target: { value: 'A rusted portcullis.' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Save Card' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Story card saved.'));
+    expect(calls.find((c) => c.operationName === 'StoryCardsPanel_create')?.variables).toMatchObject({
+      characterId: 'c-1',
+      input: { kind: 'place', name: 'Sea Gate', aliases: ['the Gate', 'Old Gate'], description: 'A rusted portcullis.', pinned: false },
+    });
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Pin Oren' }));
+    await waitFor(() => expect(calls.find((c) => c.operationName === 'StoryCardsPanel_update')?.variables).toEqual({ id: 'k-1', input: { pinned: true } }));
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Delete Oren' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to delete the story card. Please try again.'));
   });
 
   it('a failed undo is shown to the player, not only logged', async () => {

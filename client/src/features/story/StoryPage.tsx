@@ -23,6 +23,7 @@ import { Composer } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
 import { StoryExport } from './StoryExport';
+import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { usePlayerAction } from './player-action';
 import { positiveIncreases } from './story-rules';
@@ -190,6 +191,7 @@ export default function StoryPage() {
           <MissionPanel objective={character.currentMission?.objective ?? null} completedObjective={completed} onSave={onSaveMission} disabled={busy} />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
           <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
+          <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
         </aside>
 
         <section className="story-main" aria-label="Story">

@@ -10,8 +10,10 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { STAT_MAX, STAT_MIN, STAT_NAMES, type Stats } from '../../ai/story-ai';
+import { STAT_MAX, STAT_MIN, STAT_NAMES, STORY_CARD_KINDS, type Stats, type StoryCardKind } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';
+import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX } from '../shared/limits';
+import type { CardSnapshot } from '../stories/chapter.entity';
 import type { Character } from './character.entity';
 
 export const CARD_MAX_BYTES = 5 * 1024 * 1024;
@@ -28,6 +30,24 @@ const cardDataSchema = z.object({
   tags: z.array(str(100)).max(100).optional().default([]),
   creator: str(200).optional(),
   extensions: z.record(z.string(), z.unknown()).optional().default({}),
+  character_book: z
+    .object({
+      entries: z
+        .array(
+          z.object({
+            keys: z.array(str(200)).max(50).optional().default([]),
+            content: str(20_000).optional().default(''),
+            name: str(200).optional(),
+            comment: str(2_000).optional(),
+            enabled: z.boolean().optional(),
+            constant: z.boolean().optional(),
+            use_regex: z.boolean().optional(),
+            extensions: z.record(z.string(), z.unknown()).optional().default({}),
+          }),
+        )
+        .max(1000),
+    })
+    .optional(),
 });
 const cardSchema = z.object({
   spec: z.enum(['chara_card_v2', 'chara_card_v3']),
@@ -43,6 +63,24 @@ const ourExtension = z.object({
   special: z.object({ name: str(60), description: str(1000) }).optional(),
 });
 
+/** Our story-card fields on a character_book entry (extensions.taleforge). */
+const ourEntryExtension = z.object({
+  kind: z.enum(STORY_CARD_KINDS).optional(),
+  role: str(200).nullable().optional(),
+  status: str(200).nullable().optional(),
+});
+
+/** A character_book entry, as a story card to import (checked again when written). */
+interface ImportedCard {
+  name: string;
+  kind: StoryCardKind;
+  aliases: string[];
+  description: string;
+  role: string | null;
+  status: string | null;
+  pinned: boolean;
+}
+
 /** What an imported card becomes: the fields of a saved character (checked again on save). */
 export interface ImportedCharacter {
   name: string;
@@ -52,9 +90,39 @@ export interface ImportedCharacter {
   strengths: string[];
   weaknesses: string[];
   special: { name: string; description: string };
+  /** The card's character_book (lorebook) entries, as story cards. */
+  book: ImportedCard[];
 }
 
-export function cardJson(c: Character, spec: 'v2' | 'v3') {
+/**
+ * The story's cards as a character_book (the V2/V3 lorebook): keys are the name and aliases, content
+ * the description, `constant` a pinned card; kind, role and status ride under extensions.taleforge.
+ */
+function characterBook(c: Character, cards: readonly CardSnapshot[]) {
+  return {
+    name: `${c.name}'s story`,
+    description: 'Story cards from Taleforge.',
+    extensions: {},
+    entries: cards.map((k, i) => ({
+      id: i,
+      keys: [k.name, ...k.aliases],
+      content: [k.role ? `${k.name}, ${k.role}.` : '', k.description, k.status ? `Now: ${k.status}.` : ''].filter(Boolean).join(' '),
+      name: k.name,
+      comment: k.name,
+      enabled: true,
+      insertion_order: i,
+      case_sensitive: false,
+      use_regex: false,
+      constant: k.pinned,
+      selective: false,
+      secondary_keys: [] as string[],
+      position: 'before_char',
+      extensions: { [APP]: { kind: k.kind, role: k.role, status: k.status, description: k.description } },
+    })),
+  };
+}
+
+export function cardJson(c: Character, spec: 'v2' | 'v3', cards: readonly CardSnapshot[] = []) {
   const data = {
     name: c.name,
     description: c.description,
@@ -72,6 +140,7 @@ export function cardJson(c: Character, spec: 'v2' | 'v3') {
     extensions: {
       [APP]: { stats: c.stats, traits: c.traits, strengths: c.strengths, weaknesses: c.weaknesses, special: c.special },
     },
+    ...(cards.length ? { character_book: characterBook(c, cards) } : {}),
   };
   if (spec === 'v2') return { spec: 'chara_card_v2', spec_version: '2.0', data };
   const now = Math.floor(Date.now() / 1000);
@@ -83,15 +152,15 @@ export function cardJson(c: Character, spec: 'v2' | 'v3') {
 }
 
 /** A card PNG: the picture (or a plain portrait) with `ccv3` and `chara` tEXt chunks before IEND. */
-export async function cardPng(c: Character, picture: Buffer | null): Promise<Buffer> {
+export async function cardPng(c: Character, picture: Buffer | null, cards: readonly CardSnapshot[] = []): Promise<Buffer> {
   const base = picture
     ? await sharp(picture).resize({ width: 512, height: 768, fit: 'cover' }).png().toBuffer()
     : await sharp({ create: { width: 512, height: 768, channels: 3, background: { r: 20, g: 28, b: 48 } } })
         .png()
         .toBuffer();
   const chunks = [
-    textChunk('ccv3', Buffer.from(JSON.stringify(cardJson(c, 'v3'))).toString('base64')),
-    textChunk('chara', Buffer.from(JSON.stringify(cardJson(c, 'v2'))).toString('base64')),
+    textChunk('ccv3', Buffer.from(JSON.stringify(cardJson(c, 'v3', cards))).toString('base64')),
+    textChunk('chara', Buffer.from(JSON.stringify(cardJson(c, 'v2', cards))).toString('base64')),
   ];
   const iend = base.length - 12; // IEND is always the last 12 bytes of a PNG sharp wrote
   return Buffer.concat([base.subarray(0, iend), ...chunks, base.subarray(iend)]);
@@ -170,7 +239,47 @@ export function parseCard(input: Buffer): ImportedCharacter {
     strengths: (ext.strengths ?? []).map((s) => plain(s, 200)).filter(Boolean),
     weaknesses: (ext.weaknesses ?? []).map((s) => plain(s, 200)).filter(Boolean),
     special: ext.special ? { name: plain(ext.special.name, 60), description: plain(ext.special.description, 1000) } : { name: '', description: '' },
+    book: bookOf(d.character_book?.entries ?? [], expand),
   };
+}
+
+/**
+ * A lorebook's entries as story cards: enabled entries with a usable name (the entry's name, its
+ * comment or its first key); regular-expression keys are not names and are left out; constant
+ * entries are pinned. Our own export's extension restores kind, role, status and description.
+ */
+function bookOf(entries: NonNullable<z.infer<typeof cardDataSchema>['character_book']>['entries'], expand: (t: string) => string): ImportedCard[] {
+  const out: ImportedCard[] = [];
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (e.enabled === false) continue;
+    const keys = e.use_regex ? [] : e.keys.map((k) => safeName(k)).filter(Boolean);
+    const name = safeName(e.name ?? '') || safeName(e.comment ?? '') || keys[0] || '';
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const ours = ourEntryExtension.safeParse(e.extensions[APP]);
+    const ext = ours.success ? ours.data : {};
+    const ourDescription = typeof (e.extensions[APP] as { description?: unknown } | undefined)?.description === 'string';
+    out.push({
+      name,
+      kind: ext.kind ?? 'lore',
+      aliases: [...new Set(keys.filter((k) => k.toLowerCase() !== name.toLowerCase()))].slice(0, STORY_CARD_ALIASES_MAX),
+      description: plain(expand(ourDescription ? String((e.extensions[APP] as { description: string }).description) : e.content), STORY_CARD_DESCRIPTION_MAX),
+      role: ext.role ? plain(ext.role, STORY_CARD_LINE_MAX).replace(/\n/g, ' ') || null : null,
+      status: ext.status ? plain(ext.status, STORY_CARD_LINE_MAX).replace(/\n/g, ' ') || null : null,
+      pinned: e.constant === true,
+    });
+  }
+  return out;
+}
+
+/** A name from someone else's file, or '' when nothing usable is left. */
+function safeName(s: string): string {
+  try {
+    return cardName(s).slice(0, STORY_CARD_NAME_MAX).trim();
+  } catch {
+    return '';
+  }
 }
 
 /**

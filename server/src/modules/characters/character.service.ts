@@ -11,6 +11,7 @@ import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
 import { Character } from './character.entity';
 import { cardJson, cardPng, parseCard } from './character-card';
 import { findOwnedCharacter } from './owned-character';
+import { cardsOf, importCards } from '../stories/story-cards';
 import type { MediaService } from '../media/media.service';
 
 const CHARACTER_NAME_MAX = 60;
@@ -89,6 +90,11 @@ export class CharacterService {
 
   /** SPEC insert-characters: saves a (generated) character into a world the player may see. */
   async save(userId: string, raw: SaveCharacterInput): Promise<Character> {
+    return this.repo.save(await this.checkedSave(userId, raw));
+  }
+
+  /** A character to save, with every rule checked (and the world's visibility, read outside any transaction). */
+  private async checkedSave(userId: string, raw: SaveCharacterInput): Promise<Character> {
     const name = text(raw.name, 'name', { required: 'name is required.', max: CHARACTER_NAME_MAX, name: true });
     const description = text(raw.description, 'description', { required: 'description is required.', max: CHARACTER_DESCRIPTION_MAX });
     const stats = checkStats(raw.stats);
@@ -102,7 +108,7 @@ export class CharacterService {
     };
     // NOT_FOUND for a world the player cannot see: the same answer as for one that does not exist.
     const world = await this.deps.worlds.visible(userId, raw.world_id);
-    return this.repo.save(this.repo.create({ userId, worldId: world.id, name, description, stats, traits, strengths, weaknesses, special }));
+    return this.repo.create({ userId, worldId: world.id, name, description, stats, traits, strengths, weaknesses, special });
   }
 
   /** The player's saved characters, newest first. */
@@ -129,17 +135,26 @@ export class CharacterService {
   async exportCard(userId: string, id: unknown, format: 'png'): Promise<Buffer>;
   async exportCard(userId: string, id: unknown, format: 'json' | 'png'): Promise<unknown> {
     const c = await this.get(userId, id);
-    if (format === 'json') return cardJson(c, 'v3');
+    const cards = await cardsOf(this.dataSource, c.id);
+    if (format === 'json') return cardJson(c, 'v3', cards);
     // The card's picture is the world's, when the player may still see that world.
     const world = c.worldId ? await this.deps.worlds.visible(userId, c.worldId).catch(() => null) : null;
     const media = world?.imageMediaId ? await this.deps.media.get(world.imageMediaId) : null;
-    return cardPng(c, media?.bytes ?? null);
+    return cardPng(c, media?.bytes ?? null, cards);
   }
 
-  /** Imports a V2/V3 card (PNG bytes or JSON text) into a world the player may see. */
+  /**
+   * Imports a V2/V3 card (PNG bytes or JSON text) into a world the player may see; the entries of its
+   * character_book (lorebook) become the story's cards, with the character, in one transaction.
+   */
   async importCard(userId: string, worldId: unknown, card: Buffer): Promise<Character> {
-    const imported = parseCard(card);
-    return this.save(userId, { ...imported, world_id: worldId });
+    const { book, ...imported } = parseCard(card);
+    const checked = await this.checkedSave(userId, { ...imported, world_id: worldId });
+    return this.dataSource.transaction(async (m) => {
+      const c = await m.getRepository(Character).save(checked);
+      await importCards(m, c.id, book);
+      return c;
+    });
   }
 }
 

@@ -25,7 +25,7 @@ export interface CardEffect {
 }
 
 @ObjectType('CastMember', { description: 'Someone a chapter showed besides the player character.' })
-export class CastMemberType {
+class CastMemberType {
   @Field()
   name: string;
   @Field(() => String, { nullable: true })
@@ -134,7 +134,10 @@ export class Chapter {
   missionEffects: MissionEffects;
 
   /** The people the chapter showed besides the hero, as the model (or storyteller) reported them. */
-  @Field(() => [CastMemberType], { description: 'The named people of this chapter besides the player character (REST: updatedCurrentCharacters).' })
+  @Field(() => [CastMemberType], {
+    name: 'cast',
+    description: 'The named people of this chapter besides the player character (REST: updatedCurrentCharacters).',
+  })
   @Column({ type: 'jsonb', default: () => "'[]'" })
   castMembers: CastMember[];
 

@@ -30,7 +30,7 @@ const PROMPT_CARDS_MAX = 24;
 /** Most new cards one chapter may add (a crowd scene does not flood the story's cards). */
 const NEW_CARDS_PER_CHAPTER = 4;
 
-export function snapshotOf(c: StoryCard): CardSnapshot {
+function snapshotOf(c: StoryCard): CardSnapshot {
   return {
     id: c.id,
     kind: c.kind,
@@ -81,7 +81,8 @@ export function promptCards(cards: readonly CardSnapshot[], t: CardTriggers): Pr
     latest.forEach((s, i) => {
       if (hit(s)) score += 2 + i;
     });
-    if (card.lastSeenIndex !== null && card.lastSeenIndex >= t.index - STAYS_FOR_CHAPTERS && card.lastSeenIndex < t.index) score += 1 + (card.lastSeenIndex - t.index + STAYS_FOR_CHAPTERS);
+    if (card.lastSeenIndex !== null && card.lastSeenIndex >= t.index - STAYS_FOR_CHAPTERS && card.lastSeenIndex < t.index)
+      score += 1 + (card.lastSeenIndex - t.index + STAYS_FOR_CHAPTERS);
     if (score > 0) scored.push({ card, score });
   }
   scored.sort((a, b) => b.score - a.score || a.card.name.localeCompare(b.card.name));
@@ -180,7 +181,12 @@ function withAlias(card: CardSnapshot, name: string): string[] {
  * reverse order), each only over the exact state it expects. In the caller's transaction, with the
  * character locked.
  */
-export async function applyCardEffects(m: EntityManager, characterId: string, effects: readonly CardEffect[], direction: 'forward' | 'backward'): Promise<void> {
+export async function applyCardEffects(
+  m: EntityManager,
+  characterId: string,
+  effects: readonly CardEffect[],
+  direction: 'forward' | 'backward',
+): Promise<void> {
   const list = direction === 'forward' ? effects : [...effects].reverse();
   for (const e of list) {
     const [from, to] = direction === 'forward' ? [e.before, e.after] : [e.after, e.before];
@@ -270,7 +276,8 @@ export async function importCards(m: EntityManager, characterId: string, entries
   const effects: CardEffect[] = [];
   for (const e of entries) {
     if (cards.length + effects.length >= STORY_CARDS_MAX) break;
-    if (findCard([...cards, ...effects.map((x) => x.after)], e.name)) continue;
+    const k = key(e.name);
+    if ([...cards, ...effects.map((x) => x.after)].some((c) => key(c.name) === k || c.aliases.some((a) => key(a) === k))) continue;
     effects.push({
       before: null,
       after: {
@@ -279,8 +286,8 @@ export async function importCards(m: EntityManager, characterId: string, entries
         name: e.name,
         aliases: e.aliases ?? [],
         description: e.description ?? '',
-        role: null,
-        status: null,
+        role: e.role ?? null,
+        status: e.status ?? null,
         pinned: e.pinned ?? false,
         source: 'import',
         edited: true,
@@ -311,9 +318,7 @@ function cardInput(raw: unknown, creating: boolean): CardInput {
     out.kind = o.kind as StoryCardKind;
   }
   if (o.aliases !== undefined) {
-    out.aliases = [
-      ...new Set(textList(o.aliases, 'aliases', STORY_CARD_ALIASES_MAX, { max: STORY_CARD_NAME_MAX, name: true }).filter(Boolean)),
-    ];
+    out.aliases = [...new Set(textList(o.aliases, 'aliases', STORY_CARD_ALIASES_MAX, { max: STORY_CARD_NAME_MAX, name: true }).filter(Boolean))];
   }
   if (o.description !== undefined) out.description = text(o.description, 'description', { max: STORY_CARD_DESCRIPTION_MAX });
   if (o.role !== undefined) out.role = text(o.role, 'role', { max: STORY_CARD_LINE_MAX }) || null;

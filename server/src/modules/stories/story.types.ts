@@ -5,7 +5,7 @@ import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
 
 /** Values are the stored ones (POINTS_OF_VIEW). */
-export const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;
+const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;
 registerEnumType(PointOfViewEnum, { name: 'PointOfView', description: 'Narration person: second (you), first (I) or third (by name).' });
 
 @InputType({ description: 'SPEC §7 generate-chapter.' })
@@ -224,7 +224,6 @@ export enum StoryExportFormat {
   html = 'html',
 }
 registerEnumType(StoryExportFormat, { name: 'StoryExportFormat' });
-
 
 @ObjectType({ description: "A story's memory: what the storyteller always keeps in mind, the player's to edit." })
 export class StoryMemory {
