@@ -253,7 +253,7 @@ describe('one chapter-commit rule', () => {
         kind: 'character',
         name: 'Odo',
         aliases: ['Odo Brand'],
-        description: 'A grey-bearded harbourmaster.',
+        description: 'A gruff old man with a lantern.',
         role: 'harbourmaster',
         status: 'helpful',
         pinned: false,

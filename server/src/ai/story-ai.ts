@@ -177,6 +177,11 @@ export interface ChapterInput {
   storyCards?: PromptCard[];
   /** Narration person; 'second' when not given. */
   pointOfView?: PointOfView;
+  /**
+   * Every person the story has a card for (name and role, most recently seen first): a few tokens
+   * each, so names and roles stay consistent even for people whose card is not triggered.
+   */
+  castList?: Array<{ name: string; role: string | null }>;
 }
 
 const CHAPTER_TEXT_MAX = 6000;

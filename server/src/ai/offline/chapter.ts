@@ -135,10 +135,36 @@ function castOf(s: Setup, text: string): ChapterResult['cast'] {
     {
       name: s.npcFull,
       role,
-      description: s.npcCard ? null : `${upperFirst(s.role)} the hero met near ${s.place}.`,
+      description: s.npcCard ? null : `${upperFirst(s.role)}, first met near ${s.place}.`,
       status: `last seen near ${s.place}`,
     },
   ];
+}
+
+/** Ways the hero recalls a plot essential, one per chapter that recalls one (by chapter number). */
+const RECALL = [
+  (name: string) => `${name} kept one thing in mind: `,
+  (name: string) => `One fact never left ${name}'s thoughts: `,
+  (name: string) => `Whatever came next, ${name} knew this much: `,
+  (name: string) => `${name} reminded themself of what mattered most: `,
+];
+
+/**
+ * The player's plot essentials in the offline story: every third chapter the hero recalls one of
+ * its facts (in turn), in the player's own words — scrubbed of markup, one sentence, at most 200
+ * characters. The storyteller cannot reason about a fact, but it keeps it in the story.
+ */
+function essentialFor(input: ChapterInput): string | null {
+  if (!input.plotEssentials?.trim() || input.chapterNumber % 3 !== 0) return null;
+  const facts = input.plotEssentials
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((f) => scrub(f).replace(/^[-*•\s]+/, ''))
+    .filter((f) => f.length >= 8 && f.length <= 200);
+  if (facts.length === 0) return null;
+  const turn = Math.floor(input.chapterNumber / 3);
+  const fact = facts[turn % facts.length] as string;
+  const name = shortName(input.character.name.trim() || 'The traveller');
+  return finishSentence(`${(RECALL[turn % RECALL.length] as (n: string) => string)(name)}${fact.replace(/[.!?]+$/, '')}`);
 }
 
 function withArticle(role: string): string {
@@ -185,7 +211,9 @@ function setUp(input: ChapterInput, level: number) {
   const prevText = input.recentChapters[input.recentChapters.length - 1]?.text ?? input.summary;
   // People the story cards know (the player's and those earlier chapters reported) recur, with the
   // role their card gives them; a story without cards draws from the world's names alone.
-  const cardPeople = (input.storyCards ?? []).filter((c) => c.kind === 'character' && shortName(c.name) !== name && !world.places.includes(c.name));
+  const cardPeople = [...(input.storyCards ?? []).filter((c) => c.kind === 'character'), ...(input.castList ?? [])].filter(
+    (c, i, all) => shortName(c.name) !== name && !world.places.includes(c.name) && all.findIndex((o) => o.name === c.name) === i,
+  );
   const people = cardPeople.length > 0 ? [...new Set([...cardPeople.map((c) => c.name), ...world.people])] : world.people;
   const knownInPrev = people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
   const fromCards = knownInPrev.length === 0 && cardPeople.length > 0 && rng.chance(0.5);
@@ -344,6 +372,8 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
   }
   for (const s of grown.slice(0, 1)) p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(STAT_ADJ[s], slots, level) }));
+  const fact = essentialFor(s.input);
+  if (fact) p3.push(fact);
   p4.push(fromFamily(ctx, 'hook', T.HOOK));
 
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low

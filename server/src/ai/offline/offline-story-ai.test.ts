@@ -125,6 +125,45 @@ describe('offline chapters: properties over 500 random worlds × actions', () =>
     expect(result.text + result.choices.join(' ')).not.toMatch(/[<>{}[\]]/);
   });
 
+  it("keeps the player's plot essentials in the story (every third chapter, in turn) and reports its cast, reusing a card's role", async () => {
+    const essentials = 'The Tide Queen cannot cross running water. <b>Mara</b> owes the ferryman a debt.';
+    const recalled: string[] = [];
+    for (let n = 1; n <= 9; n++) {
+      const input = chapterInput(new Rng(n), { chapterNumber: n, plotEssentials: essentials });
+      const { result } = await collectChapter(ai.streamChapter(input));
+      if (result.text.includes('Tide Queen cannot cross running water')) recalled.push(`a${n}`);
+      if (result.text.includes('owes the ferryman a debt')) recalled.push(`b${n}`);
+      expect(result.text).not.toMatch(/[<>]/);
+    }
+    expect(recalled).toEqual(['b3', 'a6', 'b9']);
+
+    // A person with a story card keeps the card's role in the prose; the cast names who appeared.
+    const rng = new Rng(5);
+    const base = chapterInput(rng);
+    const people = readWorld(base.worldDescription).people;
+    const who = people[0] as string;
+    let seen = 0;
+    for (let n = 2; n < 30; n++) {
+      const { result } = await collectChapter(
+        ai.streamChapter({
+          ...base,
+          chapterNumber: n,
+          seed: n,
+          castList: [{ name: who, role: 'lighthouse keeper' }],
+          recentChapters: [{ text: 'Earlier.', playerChoice: 'wait' }],
+        }),
+      );
+      for (const m of result.cast) expect(result.text).toContain(shortName(m.name));
+      const met = result.cast.find((m) => m.name === who);
+      if (met) {
+        seen++;
+        expect(met.role).toBe('lighthouse keeper');
+        expect(met.description).toBeNull(); // the card already describes them
+      }
+    }
+    expect(seen).toBeGreaterThan(3);
+  });
+
   it('a different seed gives a different chapter', async () => {
     const input = cases[0] as ChapterInput;
     const a = await collectChapter(ai.streamChapter(input));

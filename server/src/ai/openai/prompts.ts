@@ -124,6 +124,9 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}`,
+    input.castList?.length
+      ? `PEOPLE MET SO FAR (keep their names and roles): ${block(input.castList.map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', '))}`
+      : '',
     ctx.cards.length ? `STORY CARDS (people, places and things of this story; keep them consistent):\n${block(ctx.cards.map(cardLine).join('\n'))}` : '',
     input.setting ? `CURRENT SETTING: ${block(input.setting)}` : '',
     chapterRules(input.pointOfView ?? 'second'),

@@ -105,6 +105,11 @@ export class ChapterPrompter {
       recentTexts: history.slice(-3).map((h) => h.text),
       index: live.index,
     });
+    const castList = cards
+      .filter((k) => k.kind === 'character')
+      .sort((a, b) => (b.lastSeenIndex ?? -1) - (a.lastSeenIndex ?? -1) || a.name.localeCompare(b.name))
+      .slice(0, CAST_LIST_MAX)
+      .map((k) => ({ name: k.name, role: k.role }));
     const fixed = {
       worldDescription,
       character,
@@ -114,6 +119,7 @@ export class ChapterPrompter {
       plotEssentials: c.plotEssentials,
       authorsNote: c.authorsNote,
       storyCards,
+      castList,
     };
     // The stored summary and every chapter after it: the provider trims the oldest lines to fit
     // when a fold is still due (it runs after the previous commit, usually long finished).
@@ -174,6 +180,9 @@ export class ChapterPrompter {
     }
   }
 }
+
+/** Most people named in a chapter prompt's cast list (see ChapterInput.castList). */
+const CAST_LIST_MAX = 40;
 
 /** Chapters placed at their indices before `length` (indices the summary covers: placeholders). */
 function placed(chapters: UnsummarizedChapter[], length: number): PastChapter[] {

@@ -270,6 +270,7 @@ export class GenerationEngine {
             plotEssentials: written.plotEssentials,
             authorsNote: written.authorsNote,
             storyCards: written.storyCards,
+            castList: written.castList,
           },
           maxContextTokens: ctx.maxContextTokens,
         },

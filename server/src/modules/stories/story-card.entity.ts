@@ -61,8 +61,8 @@ export class StoryCard {
   @Column({ type: 'varchar', length: 16 })
   source: StoryCardSource;
 
-  /** The player wrote or changed the card: chapters may update its status, never its description or role. */
-  @Field({ description: 'The player wrote or edited it; chapters then update only its status.' })
+  /** The player wrote or changed the card (chapters only ever update a card's status and when it was last seen). */
+  @Field({ description: 'The player wrote or edited it.' })
   @Column({ type: 'boolean', default: false })
   edited: boolean;
 

@@ -6,7 +6,8 @@
  *   last few chapters (so they stay a while) — AI Dungeon's triggers, SillyTavern's world info. The
  *   prompt keeps them by priority within the tier's budget (context-budget.ts).
  * - From each chapter (castEffects): the model reports its cast; a person with a card gets its status
- *   (and, unless the player wrote the card, role and description) updated, a new person gets a card.
+ *   updated (role and description stay as first written, so people do not drift), a new person gets
+ *   a card.
  *   Places and factions never become people. The effects are decided once, written by the database
  *   function apply_card_state with the chapter (commit_chapter), recorded on the take, and taken back
  *   exactly on undo (applyCardEffects backwards).
@@ -119,8 +120,10 @@ export function castEffects(cards: readonly CardSnapshot[], cast: readonly CastM
     if (card) {
       const after: CardSnapshot = {
         ...card,
-        role: card.edited ? card.role : (m.role ?? card.role),
-        description: card.edited || !m.description ? card.description : m.description,
+        // Who someone is stays as first written (a model redescribing people every chapter makes
+        // them drift); a card that has none gets one. Where they stand now is the status.
+        role: card.role ?? m.role,
+        description: card.description || m.description || '',
         status: m.status ?? card.status,
         lastSeenIndex: index,
         aliases: withAlias(card, name),
