@@ -114,6 +114,10 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     problems.push(...(await audit(page, '/storychat')));
     await page.getByRole('button', { name: 'Edit mission' }).click();
     problems.push(...(await audit(page, '/storychat mission edit')));
+    await page.getByTestId('story-memory').locator('summary').click();
+    await page.getByTestId('story-cards').locator('summary').click();
+    await page.getByRole('button', { name: 'Add Card' }).click();
+    problems.push(...(await audit(page, '/storychat memory and story cards')));
 
     for (const [path, ready] of [
       ['/worlds/new', 'World description'],

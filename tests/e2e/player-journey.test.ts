@@ -152,6 +152,28 @@ describe('player journeys', () => {
     await shot(page, '09b-story-memory');
     await memory.getByText('Story Memory').click(); // fold it away again
 
+    // Story cards: the people the chapters met are there; the player adds a place and pins it.
+    const cards = page.getByTestId('story-cards');
+    await cards.locator('summary').click();
+    const met = await cards.getByTestId('story-card').count();
+    await cards.getByRole('button', { name: 'Add Card' }).click();
+    await cards.getByLabel('Kind').selectOption('place');
+    await cards.getByLabel('Name', { exact: true }).fill('Gull Rock');
+    await cards.getByLabel('Other names').fill('the Rock');
+    await cards.getByLabel('Description').fill('A lighthouse on a reef, dark for ten years.');
+    await cards.getByRole('button', { name: 'Save Card' }).click();
+    await page.getByText('Story card saved.').first().waitFor();
+    await cards.getByTestId('story-card').filter({ hasText: 'Gull Rock' }).waitFor();
+    expect(await cards.getByTestId('story-card').count()).toBe(met + 1);
+    await cards.getByRole('button', { name: 'Pin Gull Rock' }).click();
+    await cards.getByRole('button', { name: 'Unpin Gull Rock' }).waitFor();
+    await shot(page, '09c-story-cards');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await cards.scrollIntoViewIfNeeded();
+    await shot(page, '09d-story-cards-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await cards.locator('summary').click(); // fold it away again
+
     const before = await story.chapters.last().textContent();
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByRole('group', { name: 'Versions of this chapter' }).getByText('Version 2 of 2').waitFor({ timeout: 30_000 });
