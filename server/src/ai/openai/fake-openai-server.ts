@@ -18,7 +18,7 @@ export interface RecordedRequest {
 }
 
 export type Script =
-  | { kind: 'json'; content: string; usage?: Usage; delayMs?: number }
+  | { kind: 'json'; content: string; usage?: Usage; delayMs?: number; reasoning?: string }
   /** `reasoning`: reasoning_content chunks sent before the content (as reasoning servers do). */
   | { kind: 'sse'; pieces: string[]; usage?: Usage; firstDelayMs?: number; gapMs?: number; reasoning?: string[] }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -124,7 +124,14 @@ export class FakeOpenAIServer {
             object: 'chat.completion',
             created: Math.floor(Date.now() / 1000),
             model,
-            choices: [{ index: 0, message: { role: 'assistant', content: script.content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: script.content, refusal: null, ...(script.reasoning ? { reasoning_content: script.reasoning } : {}) },
+                finish_reason: 'stop',
+                logprobs: null,
+              },
+            ],
             usage: script.usage ?? DEFAULT_USAGE,
           }),
         );

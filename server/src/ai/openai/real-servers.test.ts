@@ -147,6 +147,38 @@ describe('JSON-mode-only servers', () => {
   });
 });
 
+describe('world help against each behaviour', () => {
+  const description = 'A drowned empire of lighthouses, where the tide keeps its own ledger and every keeper owes it a debt of light and salt.';
+  const questions = ['Which lighthouse raised you?', 'What do you owe the tide?', 'Who taught you to swim?'];
+  const cases: Array<[string, (json: string) => Parameters<FakeOpenAIServer['push']>[0][], Partial<OpenAIProviderOptions>?]> = [
+    ['a think block with braces', (json) => [{ kind: 'json', content: THINK + json }]],
+    ['reasoning_content beside the answer', (json) => [{ kind: 'json', content: json, reasoning: 'Plan {a, b}' }]],
+    ['a preamble and a fence', (json) => [{ kind: 'json', content: 'Sure! {here}\n```json\n' + json + '\n```' }]],
+    [
+      'a rate limit with a short Retry-After',
+      (json) => [
+        { kind: 'status', status: 429, headers: { 'retry-after': '0' } },
+        { kind: 'json', content: json },
+      ],
+    ],
+  ];
+  it.each(cases)('%s: a description and questions, one generation each', async (_name, scripts) => {
+    server.push(
+      ...scripts(JSON.stringify({ description })),
+      ...scripts(JSON.stringify({ questions: [...questions, questions[0], 'Extra one?', 'Extra two?'] })),
+    );
+    const ai = provider();
+    expect((await ai.generateWorldDescription({ idea: 'lighthouses' })).description).toBe(description);
+    expect((await ai.generateWorldQuestions({ worldDescription: description })).questions).toEqual([...questions, 'Extra one?', 'Extra two?']);
+  });
+
+  it('a server that refuses json_schema: world help goes on in json_object mode', async () => {
+    server.rejectJsonSchema = true;
+    server.push({ kind: 'json', content: JSON.stringify({ description }) });
+    expect((await provider().generateWorldDescription({ idea: 'lighthouses' })).description).toBe(description);
+  });
+});
+
 describe('the cast a chapter reports', () => {
   it('is read however the model shapes it (a map of name → description, a bare name), without a repair call', async () => {
     const reply = { ...chapter, cast: { 'Queen Maelis': 'The tide-queen, smiling too widely.', Oren: { role: 'ferryman', status: 'afraid' } } };
