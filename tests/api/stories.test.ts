@@ -775,6 +775,11 @@ describe('immersive styles', () => {
       '"><svg onload=alert(4)>',
     ]);
     await ds.query(`UPDATE characters SET current_setting = $2, name = $3 WHERE id = $1`, [p.characterId, 'A </style> hall of mirrors', 'Ayla <b>Storm</b>']);
+    // A story card as hostile as the rows (cards from a model or a card file are untrusted too).
+    await ds.query(
+      `INSERT INTO story_cards (character_id, kind, name, aliases, description, role, status, source, revision) VALUES ($1, 'character', $2, $3, $4, $5, 'in *hiding*', 'model', gen_random_uuid())`,
+      [p.characterId, 'Ilse <i>Varn</i>', JSON.stringify(['the [Witch](javascript:x)']), 'Smuggler.<script>alert(5)</script>', 'queen'],
+    );
 
     const html = await t.rest('GET', `/api/stories/export/${p.characterId}?format=html`, undefined, p.token);
     expect(html.status).toBe(200);
@@ -792,6 +797,10 @@ describe('immersive styles', () => {
     expect(doc).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(doc).toContain('Ayla &lt;b&gt;Storm&lt;/b&gt;');
     expect(doc).toContain('Take the left path &amp; hope');
+    expect(doc).toContain('<h3>Story cards</h3>');
+    expect(doc).toContain(
+      '<strong>Ilse &lt;i&gt;Varn&lt;/i&gt; (character, also the [Witch](javascript:x))</strong> queen — Smuggler.&lt;script&gt;alert(5)&lt;/script&gt; — Now: in *hiding*.',
+    );
 
     const md = await t.rest('GET', `/api/stories/export/${p.characterId}?format=md`, undefined, p.token);
     expect(md.status).toBe(200);
@@ -801,6 +810,9 @@ describe('immersive styles', () => {
     expect(text).toContain('## Chapter 2');
     expect(text).not.toMatch(/<script|<img|<svg/i);
     expect(text).toContain('\\[link\\]\\(javascript:alert\\(3\\)\\)');
+    expect(text).toContain('## Story cards');
+    expect(text).toContain('the \\[Witch\\]\\(javascript:x\\)');
+    expect(text).toContain('Now: in \\*hiding\\*.');
 
     const gq = await t.gql(`query { exportStory(characterId: "${p.characterId}", format: html) { filename mimeType content } }`, {}, p.token);
     expect(gq.data!.exportStory.content).toBe(doc);

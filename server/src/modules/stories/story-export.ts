@@ -10,7 +10,7 @@
 import type { StyleSet } from '../../ai/story-ai';
 import { sanitizeStyles } from '../../ai/style-guard';
 import type { Character } from '../characters/character.entity';
-import type { Chapter } from './chapter.entity';
+import type { CardSnapshot, Chapter } from './chapter.entity';
 import type { Mission } from './mission.entity';
 
 export interface StoryExport {
@@ -24,6 +24,17 @@ export interface ExportableStory {
   worldName: string | null;
   chapters: Chapter[];
   missions: Mission[];
+  /** The story's cards (people, places, things), listed after the missions. */
+  cards?: CardSnapshot[];
+}
+
+/** A card as one line of text: name (kind), role — description [status]. */
+function cardText(k: CardSnapshot): { head: string; body: string } {
+  const aka = k.aliases.length ? `, also ${k.aliases.join(', ')}` : '';
+  return {
+    head: `${k.name} (${k.kind}${aka})`,
+    body: [k.role ?? '', k.description, k.status ? `Now: ${k.status}.` : ''].filter(Boolean).join(' — '),
+  };
 }
 
 /** Text for HTML element content and double-quoted attributes. */
@@ -66,6 +77,14 @@ export function renderStoryMarkdown(story: ExportableStory): StoryExport {
     for (const m of story.missions) out.push(`- ${m.status === 'completed' ? '[x]' : '[ ]'} ${escapeMarkdown(m.objective)}`);
     out.push('');
   }
+  if (story.cards?.length) {
+    out.push('## Story cards', '');
+    for (const k of story.cards) {
+      const t = cardText(k);
+      out.push(`- **${escapeMarkdown(t.head)}**${t.body ? ` ${escapeMarkdown(t.body)}` : ''}`);
+    }
+    out.push('');
+  }
   for (const ch of story.chapters) {
     out.push(`## Chapter ${ch.index + 1}`, '');
     if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}`, '');
@@ -96,6 +115,12 @@ hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
     .map(([k, v]) => `<span class="stat">${escapeHtml(k)} ${escapeHtml(String(v))}</span>`)
     .join('');
   const missions = story.missions.map((m) => `<li${m.status === 'completed' ? ' class="done"' : ''}>${escapeHtml(m.objective)}</li>`).join('');
+  const cards = (story.cards ?? [])
+    .map((k) => {
+      const t = cardText(k);
+      return `<li><strong>${escapeHtml(t.head)}</strong>${t.body ? ` ${escapeHtml(t.body)}` : ''}</li>`;
+    })
+    .join('');
   const chapters = story.chapters
     .map((ch) => {
       const choice = ch.playerChoice ? `<p><span class="choice">${escapeHtml(ch.playerChoice)}</span></p>` : '';
@@ -125,6 +150,7 @@ ${story.worldName ? `<p><em>${escapeHtml(story.worldName)}</em></p>` : ''}
 <p>${escapeHtml(c.description).replace(/\n/g, '<br>')}</p>
 <div>${stats}</div>
 ${missions ? `<h3>Missions</h3><ul>${missions}</ul>` : ''}
+${cards ? `<h3>Story cards</h3><ul>${cards}</ul>` : ''}
 </aside>
 ${chapters}
 </main>

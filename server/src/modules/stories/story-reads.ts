@@ -13,6 +13,7 @@ import type { StoryCard } from './story-card.entity';
 import { renderStoryHtml, renderStoryMarkdown, type StoryExport } from './story-export';
 import type { StoryGate } from './story-gate';
 import { parseExportFormat, SETTING_DESCRIPTION_MAX, type StorylinePage } from './story-input';
+import { cardsOf } from './story-cards';
 import { storyLoaders } from './story.loaders';
 import type { StoryStore } from './story.store';
 import { StyleCache } from './style-cache';
@@ -88,12 +89,13 @@ export class StoryReads {
   async exportStory(userId: string, characterId: unknown, rawFormat: unknown): Promise<StoryExport> {
     const format = parseExportFormat(rawFormat);
     const c = await findOwnedCharacter(this.store.dataSource, userId, characterId);
-    const [chapters, missions, worldName] = await Promise.all([
+    const [chapters, missions, worldName, cards] = await Promise.all([
       this.store.chapters(c.id, Number.MAX_SAFE_INTEGER, null),
       this.store.missionHistory(c.id),
       this.store.worldName(c.worldId),
+      cardsOf(this.store.dataSource, c.id),
     ]);
-    const story = { character: c, worldName, chapters, missions };
+    const story = { character: c, worldName, chapters, missions, cards };
     if (format === 'md') return renderStoryMarkdown(story);
     const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
     return renderStoryHtml(story, styles);
