@@ -11,6 +11,7 @@ import {
   type StatName,
 } from '../story-ai';
 import { sanitizeStylesWithReport } from '../style-guard';
+import { FEATURED_WORLDS } from '../../db/seed-data';
 import { GENRES } from './genres';
 import { OfflineStoryAI } from './offline-story-ai';
 import { Rng } from './prng';
@@ -256,6 +257,44 @@ describe('offline stories: 30 consecutive chapters', () => {
       if ([...names].some((n) => opening.includes(n) && !['The', 'Then', 'Now', 'Later'].includes(n))) carried++;
     }
     expect(carried).toBeGreaterThan(15);
+  });
+});
+
+describe('offline worlds: names are what they are', () => {
+  it('in every featured world, places, factions and the world itself never act as people (30 chapters each)', async () => {
+    const asPerson = (n: string) => {
+      const e = n.replace(/^the\s+/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return new RegExp(`\\b${e}(?:, (?:a|an) [a-z]|['’]s (?:voice|smile|eyes)| (?:said|says|had said|waited|was waiting|nodded|shrugged|frowned))|what ${e} had said|\\b(?:ask|asked|thanked|trust) ${e}\\b`);
+    };
+    const offenders: string[] = [];
+    for (const w of FEATURED_WORLDS) {
+      const model = readWorld(w.description);
+      const notPeople = [w.name, ...w.name.split(/\s+/).filter((x) => x.length > 3 && /^[A-Z]/.test(x)), ...model.places, ...model.factions];
+      for (const person of model.people) {
+        if (notPeople.some((n) => n.toLowerCase() === person.toLowerCase())) offenders.push(`${w.name}: ${person} is a person`);
+      }
+      let recent: PastChapter[] = [];
+      let mission: string | null = null;
+      for (let n = 1; n <= 30; n++) {
+        const input: ChapterInput = {
+          worldDescription: w.description,
+          character: { name: 'Ayla Storm', description: 'A cartographer.', stats: {}, traits: ['curious', 'kind'], special: null },
+          mission,
+          summary: '',
+          recentChapters: recent,
+          chapterNumber: n,
+          action: n === 1 ? null : 'Look around and ask who is in charge',
+          readingLevel: 8,
+          seed: n * 7,
+          maxContextTokens: 2048,
+        };
+        const { result } = await collectChapter(ai.streamChapter(input));
+        for (const name of notPeople) if (asPerson(name).test(result.text)) offenders.push(`${w.name} ch${n}: ${name} acts as a person`);
+        recent = [{ text: result.text, playerChoice: input.action }];
+        mission = result.missionCompleted ? result.newMission : (mission ?? result.newMission);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -21,14 +21,23 @@ export interface WorldModel {
 }
 
 const TITLES = new Set(
-  'king queen lord lady captain sir dame doctor dr detective sheriff prince princess emperor empress admiral professor mayor father mother sister brother baron baroness duke duchess count countess commander agent general marshal inspector chief saint st archmage high priest priestess warlord governor senator chancellor elder master mistress'.split(
+  'king queen lord lady captain sir dame doctor dr detective sheriff prince princess emperor empress admiral professor mayor father mother sister brother baron baroness duke duchess count countess commander agent general marshal inspector chief saint st archmage high priest priestess warlord governor senator chancellor elder master mistress commodore vicar councilman councilwoman constable reverend abbot abbess magistrate warden sergeant lieutenant colonel major officer'.split(
     ' ',
   ),
 );
 const PLACE_WORDS =
   /\b(city|coast|isles?|islands?|mountains?|sea|station|kingdom|empire|valley|forest|woods?|keep|port|bay|peaks?|wastes?|wasteland|sprawl|reach|district|town|village|desert|plains?|river|lake|marsh|fen|citadel|tower|spire|harbou?r|moon|planet|world|realm|lands?|vale|gulch|creek|springs|falls|heights|sector|quarter|hollow|isle|archipelago|cay|reef|street|square|market|deep|abyss|temple|shrine|castle|fortress|sanctum|ridge|canyon|mesa|county|territory|colony|outpost|base|system|nebula|belt|dome|arcology|docks?)\b/i;
 const FACTION_WORDS =
-  /\b(order|guild|council|company|corp|corporation|brotherhood|sisterhood|alliance|republic|federation|syndicate|church|house|clan|legion|inquisition|collective|dominion|crew|cult|circle|league|court|family|gang|society|covenant|tribe|union|navy|army|authority|consortium|empire|assembly|cabal|coven|watch|dynamics|industries|inc)\b/i;
+  /\b(order|guild|council|company|corp|corporation|brotherhood|sisterhood|alliance|republic|federation|syndicate|church|house|clan|legion|inquisition|collective|dominion|crew|cult|circle|league|court|family|gang|society|covenant|tribe|union|navy|army|authority|consortium|empire|assembly|cabal|coven|watch|dynamics|industries|inc|barons|lords|rebellion|resistance|choir|admiralty|hegemony|combine|security|biotech|data|systems|ascendancy|parliament|senate|pact|host|syndicates|cartel|mob)\b/i;
+/**
+ * What shows a name is a person's: what follows it ("Nerea said", "Kronax, who…", "Moretti's men")
+ * or an apposition naming a role ("Vane, a smuggler"). A one-word name without such a sign is not
+ * made a person: one-word names in world descriptions are as often the world itself, a place, a
+ * thing or an idea ("Aethermoor", "Sunstone", "Prohibition"), and a place acting as a person is the
+ * worst mistake a storyteller can make.
+ */
+const PERSON_AFTER =
+  /^(?:\s*,?\s*(?:who|whose)\b|\s+(?:said|says|asks|asked|whispers|whispered|rules|ruled|leads|led|commands|commanded|guards|seeks|sought|hunts|hunted|waits|waited|knows|knew|believes|fears|feared|loves|loved|hates|wants|wanted|swore|swears|betrayed|himself|herself)\b|['’]s\s+(?:men|crew|gang|daughter|son|wife|husband|brother|sister|mother|father|heir|apprentice|lover|rival|ghost|blade|hands?|eyes)\b|\s*,\s*(?:a|an|the)\s+(?:\w+\s+)?(?:smuggler|captain|thief|knight|queen|king|witch|wizard|priest|priestess|merchant|soldier|hunter|sailor|pirate|detective|doctor|scientist|engineer|pilot|rebel|spy|assassin|mercenary|bard|ranger|smith|healer|leader|boss|fixer|hacker|courier|widow|orphan|outlaw|gunslinger|scholar|oracle|prophet|god|goddess)\b)/i;
 const PLACE_PREP =
   /\b(of|in|at|from|to|across|beyond|near|into|toward|towards|on|past|through|around|over|under|reach|reached|visit|visited|leave|left|sail|sailed|called|named)\s*$/i;
 const STOP = new Set(
@@ -138,6 +147,7 @@ function buildWorldModel(description: string): WorldModel {
     seen.set(key, entry);
   }
   // Pass 2: classify. A single capitalised word that only ever starts a sentence is just a word.
+  const longerNames = [...seen.keys()].filter((k) => k.includes(' '));
   for (const { name: base, words, contexts, article } of seen.values()) {
     const firstLower = (words[0] as string).toLowerCase();
     if (words.length === 1 && contexts.every((c) => c.initial)) continue;
@@ -150,10 +160,15 @@ function buildWorldModel(description: string): WorldModel {
     if (FACTION_WORDS.test(base) || ALL_FACTIONS.has(lowerBase) || ALL_FACTIONS.has(`the ${lowerBase}`)) bucket = factions;
     else if (ALL_FIRST_NAMES.has(words[0] as string)) bucket = people;
     else if (looksInvented(base)) bucket = places;
-    else if (TITLES.has(firstLower) || title) bucket = people;
+    else if (TITLES.has(firstLower) || title || (words.length > 1 && words.some((w) => TITLES.has(w.toLowerCase())))) bucket = people;
     else if (PLACE_WORDS.test(base) || contexts.some((c) => PLACE_PREP.test(c.before))) bucket = places;
-    else if (contexts.some((c) => /^['’]s\b/.test(c.after))) bucket = people;
-    else bucket = words.length === 1 ? people : places;
+    else if (contexts.some((c) => PERSON_AFTER.test(c.after))) bucket = people;
+    else if (words.length > 1) bucket = places;
+    // One word with no sign of a person: a short form of a longer name ("Requiem" of "Neon
+    // Requiem"), a group ("Archivists"), or a thing or idea — never a person (see PERSON_AFTER).
+    else if (longerNames.some((n) => n !== lowerBase && n.split(/\s+/).includes(lowerBase))) continue;
+    else if (/[a-z]s$/.test(base)) bucket = factions;
+    else continue;
     let name = base;
     if (article && bucket !== people) name = `the ${name}`;
     if (title && bucket === people) name = `${title[0]?.toUpperCase()}${title.slice(1)} ${name}`;
