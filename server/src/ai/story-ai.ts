@@ -154,6 +154,11 @@ export interface ChapterInput {
   character: ChapterCharacter;
   /** Current mission objective; null when the player has none. */
   mission: string | null;
+  /**
+   * How many chapters the current mission has run before this one (from the stored missions, not
+   * from what fits the prompt); missions should resolve within about 3–8 chapters. Unknown: omitted.
+   */
+  missionAge?: number;
   /** The current setting text (from an earlier `newSetting`), if any. */
   setting?: string | null;
   /** Rolling summary of chapters older than `recentChapters` (see context-budget.ts). */

@@ -306,10 +306,13 @@ function setUp(input: ChapterInput, level: number) {
 /** What happens in the chapter, decided before writing so prose and structured result agree. */
 function decide(s: Setup) {
   const { input, world, genre, rng, action, hasAction, isOpening, settingPlace, place, mission } = s;
-  // A mission needs time: it can complete once it has run through at least two earlier chapters
-  // (every chapter names the current mission, so mentions in recent chapters measure its age).
-  const missionAge = mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0;
-  const missionCompleted = mission !== null && missionAge >= 2 && rng.chance(hasAction && action.keywords.some((k) => mission.includes(k)) ? 0.45 : 0.25);
+  // A mission needs time and then ends: it can complete once it has run through two earlier
+  // chapters, more likely each chapter after, and surely by its eighth. Its age comes from the
+  // stored missions (missionAge); without it, from the chapters in the prompt that name it.
+  const missionAge = input.missionAge ?? (mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0);
+  const onTarget = hasAction && mission !== null && action.keywords.some((k) => mission.includes(k));
+  const missionCompleted =
+    mission !== null && missionAge >= 2 && (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1)));
   let newMission: string | null = null;
   if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));

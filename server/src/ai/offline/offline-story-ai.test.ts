@@ -264,7 +264,9 @@ describe('offline worlds: names are what they are', () => {
   it('in every featured world, places, factions and the world itself never act as people (30 chapters each)', async () => {
     const asPerson = (n: string) => {
       const e = n.replace(/^the\s+/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return new RegExp(`\\b${e}(?:, (?:a|an) [a-z]|['’]s (?:voice|smile|eyes)| (?:said|says|had said|waited|was waiting|nodded|shrugged|frowned))|what ${e} had said|\\b(?:ask|asked|thanked|trust) ${e}\\b`);
+      return new RegExp(
+        `\\b${e}(?:, (?:a|an) [a-z]|['’]s (?:voice|smile|eyes)| (?:said|says|had said|waited|was waiting|nodded|shrugged|frowned))|what ${e} had said|\\b(?:ask|asked|thanked|trust) ${e}\\b`,
+      );
     };
     const offenders: string[] = [];
     for (const w of FEATURED_WORLDS) {

@@ -310,6 +310,7 @@ describe('OpenAI provider: streamed chapters', () => {
     server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
     const input = chapterInput({
       pointOfView: 'third',
+      missionAge: 3,
       storyCards: [
         {
           kind: 'character',
@@ -329,6 +330,7 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(turn).toContain('- Queen Maelis (character; also called the Tide Queen) ruler — CARD-MARKER bargains in drowned coin. [now: watching]');
     expect(turn.indexOf('CARD-MARKER')).toBeLessThan(turn.indexOf('GATE-MARKER'));
     expect(turn).toMatch(/third person, past tense/);
+    expect(turn).toContain('It began 3 chapters ago; a mission should resolve within about 3–8 chapters');
     expect(turn).not.toMatch(/second person/);
   });
 

@@ -123,7 +123,7 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
     `CURRENT STATS: ${Object.entries(c.stats)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
-    `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}`,
+    `CURRENT MISSION: ${input.mission ? block(input.mission) : 'none'}${input.mission && input.missionAge !== undefined ? `\n(It began ${input.missionAge === 0 ? 'this chapter' : `${input.missionAge} chapter${input.missionAge === 1 ? '' : 's'} ago`}; a mission should resolve within about 3–8 chapters: build toward it, then complete it.)` : ''}`,
     input.castList?.length
       ? `PEOPLE MET SO FAR (keep their names and roles): ${block(input.castList.map((p) => (p.role ? `${p.name} (${p.role})` : p.name)).join(', '))}`
       : '',

@@ -60,11 +60,14 @@ export class ChapterPrompter {
     let mission: string | null = ctx.mission;
     let previousMission = ctx.previousMission;
     let cards = ctx.cards;
+    let missionStartedAt = ctx.missionStartedAt;
     if (mode === 'regenerate') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
       stats = prev.statsBefore;
       setting = prev.settingBefore;
       mission = await missionBeforeTake(this.store.dataSource.manager, prev);
+      // The mission before the take: the one it completed (started earlier), or the active one.
+      if (mission !== ctx.mission) missionStartedAt = null;
       cards = cardsBeforeTake(cards, prev.cardEffects ?? []);
       // The context reads the last completed mission only when none is active; before this take
       // there may have been none although there is one now.
@@ -136,6 +139,8 @@ export class ChapterPrompter {
         seed,
         maxContextTokens: ctx.maxContextTokens,
         pointOfView: c.pointOfView,
+        ...(mission && missionStartedAt !== null && !preMission ? { missionAge: Math.max(0, live.index - missionStartedAt) } : {}),
+        ...(preMission ? { missionAge: 0 } : {}),
       },
       preMission,
       summary: null,

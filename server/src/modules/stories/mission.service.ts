@@ -50,7 +50,11 @@ export class MissionService {
         await repo.update({ id: active.id }, { objective });
         return repo.findOneByOrFail({ id: active.id });
       }
-      return repo.save(repo.create({ characterId: character.id, objective, startedAt: new Date(), status: 'active' }));
+      // It starts with the next chapter: the storyteller paces a mission by its age in chapters.
+      const [{ next }] = (await m.query(`SELECT COALESCE(MAX("index"), -1) + 1 AS next FROM chapters WHERE character_id = $1 AND is_selected`, [
+        character.id,
+      ])) as Array<{ next: number }>;
+      return repo.save(repo.create({ characterId: character.id, objective, startedAt: new Date(), status: 'active', startedAtChapter: Number(next) }));
     });
     return { mission, history: await this.store.missionHistory(character.id) };
   }

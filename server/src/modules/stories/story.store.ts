@@ -57,6 +57,8 @@ export interface StoryContext {
   /** Id and objective of the active mission. */
   missionId: string | null;
   mission: string | null;
+  /** The chapter index the active mission started at (null: unknown, e.g. set by the player). */
+  missionStartedAt: number | null;
   /** The last completed mission's objective, read only when no mission is active (null otherwise). */
   previousMission: string | null;
   /**
@@ -100,7 +102,7 @@ function chaptersOf(raw: unknown): UnsummarizedChapter[] {
 const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
-        m.id AS x_mission_id, m.objective AS x_mission,
+        m.id AS x_mission_id, m.objective AS x_mission, m.started_at_chapter AS x_mission_started,
         -- Only read when there is no active mission (a new one must differ from it): CASE runs
         -- the subquery only in that branch, and most chapters have a mission.
         CASE WHEN m.id IS NULL THEN
@@ -118,7 +120,7 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
                        WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
    LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
                        WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
-   LEFT JOIN LATERAL (SELECT id, objective FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
+   LEFT JOIN LATERAL (SELECT id, objective, started_at_chapter FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
   WHERE c.id = $1 AND c.user_id = $2`;
 
 /**
@@ -200,6 +202,7 @@ export class StoryStore {
         : null,
       missionId: (row.x_mission_id as string | null) ?? null,
       mission: (row.x_mission as string | null) ?? null,
+      missionStartedAt: (row.x_mission_started as number | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       unsummarized: chaptersOf(row.x_history),
       cards: (typeof row.x_cards === 'string' ? JSON.parse(row.x_cards) : (row.x_cards ?? [])) as CardSnapshot[],
