@@ -174,6 +174,16 @@ describe('player journeys', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await cards.locator('summary').click(); // fold it away again
 
+    // The player rewrites the latest chapter: stored, marked, and what the story goes on from.
+    await page.getByRole('button', { name: 'Edit this chapter' }).click();
+    const rewrite = 'The harbour master laughed and pointed at the lighthouse, dark for ten years. Lyra counted the steps to the door.';
+    await page.getByLabel('Text of chapter 3').fill(rewrite);
+    await page.getByRole('button', { name: 'Save Edit' }).click();
+    await page.getByText('Your edit was saved.').first().waitFor();
+    await story.chapters.last().getByText('Edited by you').waitFor();
+    expect(await story.chapters.last().locator('.chapter-text').textContent()).toBe(rewrite);
+    await shot(page, '09e-chapter-edited');
+
     const before = await story.chapters.last().textContent();
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByRole('group', { name: 'Versions of this chapter' }).getByText('Version 2 of 2').waitFor({ timeout: 30_000 });

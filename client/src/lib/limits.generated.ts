@@ -7,6 +7,7 @@ export const OBJECTIVE_MAX = 240;
 export const PLOT_ESSENTIALS_MAX = 2000;
 export const AUTHORS_NOTE_MAX = 500;
 export const STORY_SUMMARY_MAX = 4000;
+export const CHAPTER_TEXT_MAX = 6000;
 export const STORY_CARDS_MAX = 100;
 export const STORY_CARD_NAME_MAX = 60;
 export const STORY_CARD_ALIASES_MAX = 8;

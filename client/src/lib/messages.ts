@@ -38,6 +38,8 @@ export const MESSAGES = {
   exportFailed: 'Failed to export the story. Please try again.',
   storyMemorySaved: 'Story memory saved.',
   storyMemoryFailed: 'Failed to save the story memory. Please try again.',
+  chapterEdited: 'Your edit was saved.',
+  chapterEditFailed: 'Failed to save your edit. Please try again.',
   storyCardSaved: 'Story card saved.',
   storyCardSaveFailed: 'Failed to save the story card. Please try again.',
   storyCardDeleted: 'Story card deleted.',

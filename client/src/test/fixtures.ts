@@ -56,6 +56,8 @@ export const chapter = (index: number, extra: Record<string, unknown> = {}) => (
   choices: ['Climb the mast', 'Dive into the clouds'],
   setting: 'A storm-wracked sky harbour',
   statIncreases: index === 0 ? {} : { strength: 1 },
+  edited: false,
+  actionEdited: false,
   ...extra,
 });
 

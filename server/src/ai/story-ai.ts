@@ -47,7 +47,7 @@ const shortLine = (max: number) => plainText(1, max).refine((s) => !s.includes('
 // ---------------------------------------------------------------------------------------------
 // Worlds
 
-import { WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
+import { CHAPTER_TEXT_MAX, WORLD_DESCRIPTION_MAX } from '../modules/shared/limits';
 
 export interface WorldDescriptionInput {
   /** The player's idea: a few words or a draft description. May be empty (we invent one). */
@@ -189,7 +189,6 @@ export interface ChapterInput {
   castList?: Array<{ name: string; role: string | null }>;
 }
 
-const CHAPTER_TEXT_MAX = 6000;
 /** Most people a chapter reports in its cast (the chapter's named cast, not a crowd). */
 export const CAST_MAX = 8;
 /**

@@ -305,6 +305,41 @@ describe('story screen', () => {
     });
   });
 
+  it('the player rewrites the latest chapter and an earlier action; edits are marked; a failed save says so', async () => {
+    const success = jest.spyOn(toast, 'success');
+    const error = jest.spyOn(toast, 'error');
+    let fail = false;
+    const { calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0), chapter(1, { actionEdited: true })] }) } }),
+        ChapterList_edit: (call) =>
+          fail
+            ? { errors: [{ message: 'nope', extensions: { code: 'BAD_USER_INPUT' } }] }
+            : { data: { editChapter: { ...chapter(1), ...(call.variables.input as object), edited: true } } },
+      },
+      { signedIn: true },
+    );
+    await screen.findByText('Chapter 2 text.');
+    expect(screen.getByText('(edited)')).toBeTruthy(); // the action before chapter 2 was rewritten earlier
+    fireEvent.click(screen.getByRole('button', { name: 'Edit this chapter' }));
+    fireEvent.change(screen.getByLabelText('Text of chapter 2'), { target: { value: 'A better chapter two.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Edit' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Your edit was saved.'));
+    expect(calls.find((c) => c.operationName === 'ChapterList_edit')?.variables).toEqual({
+      characterId: 'c-1',
+      chapterId: 'ch-1',
+      input: { text: 'A better chapter two.' },
+    });
+
+    fail = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Edit this action' }));
+    fireEvent.change(screen.getByLabelText('Your action before chapter 2'), { target: { value: 'Swim instead' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Edit' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to save your edit. Please try again.'));
+    expect((screen.getByLabelText('Your action before chapter 2') as HTMLTextAreaElement).value).toBe('Swim instead'); // kept open, nothing lost
+  });
+
   it('story cards: the cast is listed; the player adds a card, pins one and sees a failed delete', async () => {
     const success = jest.spyOn(toast, 'success');
     const error = jest.spyOn(toast, 'error');

@@ -204,7 +204,11 @@ export default function StoryPage() {
             </div>
           )}
 
-          <ChapterList chapters={chapters} live={live} />
+          <ChapterList
+            chapters={chapters}
+            live={live}
+            editing={busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined) }}
+          />
 
           {latest && !live && (
             <ChapterTools

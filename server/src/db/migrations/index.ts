@@ -8,6 +8,7 @@ import { PendingCharges1795300000001 } from './1795300000001-PendingCharges';
 import { CommitChapterDocument1795400000000 } from './1795400000000-CommitChapterDocument';
 import { StoryMemory1795400000001 } from './1795400000001-StoryMemory';
 import { StoryCards1795618777340 } from './1795618777340-StoryCards';
+import { ChapterEdits1795621154146 } from './1795621154146-ChapterEdits';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CommitChapterDocument1795400000000,
   StoryMemory1795400000001,
   StoryCards1795618777340,
+  ChapterEdits1795621154146,
 ];

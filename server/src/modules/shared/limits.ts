@@ -19,6 +19,8 @@ const SHARED_LIMITS = {
   AUTHORS_NOTE_MAX: 500,
   /** Characters of the rolling summary the player may edit. */
   STORY_SUMMARY_MAX: 4000,
+  /** Characters of one chapter's text (the storyteller's or the player's rewrite). */
+  CHAPTER_TEXT_MAX: 6000,
   /** Story cards per story (the player's and those chapters add). */
   STORY_CARDS_MAX: 100,
   /** A story card's name and each alias. */
@@ -43,6 +45,7 @@ export const {
   PLOT_ESSENTIALS_MAX,
   AUTHORS_NOTE_MAX,
   STORY_SUMMARY_MAX,
+  CHAPTER_TEXT_MAX,
   STORY_CARDS_MAX,
   STORY_CARD_NAME_MAX,
   STORY_CARD_ALIASES_MAX,

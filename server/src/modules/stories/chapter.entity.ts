@@ -148,6 +148,24 @@ export class Chapter {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   cardEffects: CardEffect[];
 
+  /** When the player last rewrote this chapter's text (null: the storyteller's own); exports mark it. */
+  @Column({ type: 'timestamptz', nullable: true })
+  textEditedAt: Date | null;
+
+  /** When the player last rewrote the action that led to this chapter. */
+  @Column({ type: 'timestamptz', nullable: true })
+  choiceEditedAt: Date | null;
+
+  @Field({ description: "The player rewrote this chapter's text." })
+  get edited(): boolean {
+    return this.textEditedAt != null;
+  }
+
+  @Field({ description: 'The player rewrote the action that led to this chapter.' })
+  get actionEdited(): boolean {
+    return this.choiceEditedAt != null;
+  }
+
   /** When the take was committed; null while generating or failed. */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;

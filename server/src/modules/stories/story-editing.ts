@@ -1,7 +1,8 @@
 /**
- * Changing a story after the fact: choosing another take of the latest chapter, and undoing the
- * latest chapter. Both restore stats, setting and missions exactly (story-state.ts), under the
- * character's lock, and are refused while a chapter is being written.
+ * Changing a story after the fact: choosing another take of the latest chapter, undoing the latest
+ * chapter (both restore stats, setting, missions and story cards exactly, story-state.ts), and
+ * rewriting the latest chapter's text or any earlier action of the player. All under the
+ * character's lock, and refused while a chapter is being written.
  */
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
@@ -10,6 +11,8 @@ import { findOwnedCharacter } from '../characters/owned-character';
 import { Chapter } from './chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import type { GenerationRegistry } from './generation-registry';
+import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../shared/limits';
+import { isUuid, object, text } from '../shared/input';
 import { parseTake } from './story-input';
 import { applyTake, unapplyTake } from './story-state';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
@@ -65,4 +68,52 @@ export class StoryEditing {
     });
     return findOwnedCharacter(this.dataSource, userId, character.id);
   }
+
+  /**
+   * Rewrites the latest chapter's text and/or the action that led to any chapter. The edit is the
+   * story from then on: the next chapters are written from it (verbatim chapters and the action in
+   * the prompt come from the stored rows), and exports mark it. A rolling summary that already
+   * covers an edited action is left as it is (the player can correct it in Story Memory).
+   */
+  async editChapter(userId: string, characterId: unknown, chapterId: unknown, raw: unknown): Promise<Chapter> {
+    const character = await findOwnedCharacter(this.dataSource, userId, characterId);
+    if (!isUuid(chapterId)) throw AppError.notFound('Chapter');
+    const input = object(raw, 'input');
+    const newText =
+      input.text === undefined || input.text === null
+        ? null
+        : plainChapterText(text(input.text, 'text', { required: 'The chapter text cannot be empty.', max: CHAPTER_TEXT_MAX }));
+    const newChoice =
+      input.playerChoice === undefined || input.playerChoice === null
+        ? null
+        : text(input.playerChoice, 'playerChoice', { required: 'The action cannot be empty.', max: ACTION_MAX });
+    if (newText === null && newChoice === null) throw AppError.badInput('Nothing to change: give text or playerChoice.', 'input');
+    this.registry.forgetRecent(character.id);
+    return this.dataSource.transaction(async (m) => {
+      await lockCharacter(m, character.id);
+      await refuseWhileGenerating(m, character.id);
+      const repo = m.getRepository(Chapter);
+      const chapter = await repo.findOne({ where: { id: chapterId, characterId: character.id, isSelected: true, status: 'complete' } });
+      if (!chapter) throw AppError.notFound('Chapter');
+      const now = new Date();
+      const changes: Partial<Chapter> = {};
+      if (newText !== null && newText !== chapter.text) {
+        if (chapter.index !== (await latestSelectedIndex(m, character.id))) {
+          throw AppError.badInput("Only the latest chapter's text can be rewritten.", 'text');
+        }
+        Object.assign(changes, { text: newText, textEditedAt: now });
+      }
+      if (newChoice !== null && newChoice !== chapter.playerChoice) {
+        if (chapter.playerChoice === null) throw AppError.badInput('The opening chapter has no action to rewrite.', 'playerChoice');
+        Object.assign(changes, { playerChoice: newChoice, choiceEditedAt: now });
+      }
+      if (Object.keys(changes).length > 0) await repo.update({ id: chapter.id }, changes);
+      return repo.findOneByOrFail({ id: chapter.id });
+    });
+  }
+}
+
+/** Chapter text is shown as text: angle brackets (refused in other fields) become ‹ › like a model's. */
+function plainChapterText(s: string): string {
+  return s.replace(/</g, '‹').replace(/>/g, '›').replace(/\r\n?/g, '\n');
 }

@@ -86,8 +86,8 @@ export function renderStoryMarkdown(story: ExportableStory): StoryExport {
     out.push('');
   }
   for (const ch of story.chapters) {
-    out.push(`## Chapter ${ch.index + 1}`, '');
-    if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}`, '');
+    out.push(`## Chapter ${ch.index + 1}${ch.textEditedAt ? ' *(edited by the player)*' : ''}`, '');
+    if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}${ch.choiceEditedAt ? ' *(edited)*' : ''}`, '');
     out.push(...ch.text.split(/\n{2,}/).flatMap((p) => [escapeMarkdown(p.trim()), '']));
     out.push('---', '');
   }
@@ -123,12 +123,15 @@ hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
     .join('');
   const chapters = story.chapters
     .map((ch) => {
-      const choice = ch.playerChoice ? `<p><span class="choice">${escapeHtml(ch.playerChoice)}</span></p>` : '';
+      const choice = ch.playerChoice
+        ? `<p><span class="choice">${escapeHtml(ch.playerChoice)}</span>${ch.choiceEditedAt ? ' <small>(edited)</small>' : ''}</p>`
+        : '';
       const paras = ch.text
         .split(/\n{2,}/)
         .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
         .join('\n');
-      return `<section>\n<h2>Chapter ${ch.index + 1}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
+      const edited = ch.textEditedAt ? ' <small>(edited by the player)</small>' : '';
+      return `<section>\n<h2>Chapter ${ch.index + 1}${edited}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
     })
     .join('\n');
   const title = escapeHtml(c.name);

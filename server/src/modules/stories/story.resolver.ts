@@ -4,6 +4,7 @@ import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
 import { Character } from '../characters/character.entity';
 import { assertOwnedBy } from '../characters/owned-character';
+import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
 import { StoryCard } from './story-card.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
@@ -22,6 +23,7 @@ import {
   StoryMemory,
   StoryMemoryInput,
   StoryCardInput,
+  ChapterEditInput,
   Storyline,
   StyleSetType,
   SuggestMissionInput,
@@ -100,6 +102,20 @@ export class StoryResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<GenerateChapterPayload> {
     return presentOutcome(await ctx.services.stories.selectTake(requireUser(ctx).id, characterId, take));
+  }
+
+  @Authorized()
+  @Mutation(() => Chapter, {
+    description:
+      "Rewrites the latest chapter's text and/or the action that led to any chapter. The next chapters are written from the edit; exports mark it. Also POST /api/stories/edit-chapter.",
+  })
+  editChapter(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('chapterId', () => ID) chapterId: string,
+    @Arg('input', () => ChapterEditInput) input: ChapterEditInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Chapter> {
+    return ctx.services.stories.editChapter(requireUser(ctx).id, characterId, chapterId, given(input));
   }
 
   @Authorized()

@@ -63,6 +63,13 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json(outcomeBody(await services.stories.selectTake(user.id, b.characterId, b.take)));
   });
 
+  r.post('/edit-chapter', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    const ch = await services.stories.editChapter(user.id, b.characterId, b.chapterId, { text: b.text, playerChoice: b.playerChoice });
+    res.json({ error: null, chapter: { ...chapterBody(ch), edited: ch.edited, actionEdited: ch.actionEdited } });
+  });
+
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
     const c = await services.stories.undoLastChapter(user.id, body(req).characterId);

@@ -27,6 +27,7 @@ import type { Mission } from './mission.entity';
 import { MissionService } from './mission.service';
 import { StoryEditing } from './story-editing';
 import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './story-memory';
+import type { Chapter } from './chapter.entity';
 import type { StoryCard } from './story-card.entity';
 import { StoryCardService } from './story-cards';
 import type { StoryExport } from './story-export';
@@ -124,6 +125,11 @@ export class StoryService {
 
   selectTake(userId: string, characterId: unknown, take: unknown): Promise<ChapterOutcome> {
     return this.editing.selectTake(userId, characterId, take);
+  }
+
+  /** Rewrites the latest chapter's text and/or an earlier action of the player (see StoryEditing). */
+  editChapter(userId: string, characterId: unknown, chapterId: unknown, input: unknown): Promise<Chapter> {
+    return this.editing.editChapter(userId, characterId, chapterId, input);
   }
 
   undoLastChapter(userId: string, characterId: unknown): Promise<Character> {

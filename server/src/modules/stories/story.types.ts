@@ -42,6 +42,16 @@ export class RegenerateChapterInput {
   worldDescription?: string | null;
 }
 
+/** A rewrite of a chapter by the player: the latest chapter's text and/or the action that led to a chapter. */
+@InputType()
+export class ChapterEditInput {
+  @Field(() => String, { nullable: true, description: "The latest chapter's new text (plain text)." })
+  text?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The action that led to this chapter, as the player now wants it.' })
+  playerChoice?: string | null;
+}
+
 @ObjectType({ description: 'SPEC §7 generate-chapter response.' })
 export class GenerateChapterPayload {
   @Field(() => Chapter)
