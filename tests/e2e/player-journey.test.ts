@@ -175,7 +175,7 @@ describe('player journeys', () => {
     await cards.locator('summary').click(); // fold it away again
 
     // The player rewrites the latest chapter: stored, marked, and what the story goes on from.
-    await page.getByRole('button', { name: 'Edit this chapter' }).click();
+    await page.getByRole('button', { name: 'Edit chapter' }).click();
     const rewrite = 'The harbour master laughed and pointed at the lighthouse, dark for ten years. Lyra counted the steps to the door.';
     await page.getByLabel('Text of chapter 3').fill(rewrite);
     await page.getByRole('button', { name: 'Save Edit' }).click();

@@ -129,7 +129,7 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
               {chapter.edited && open !== `${chapter.id}:text` && <p className="edited-mark">Edited by you</p>}
             </article>
             {isCurrent && editing && !open && (
-              <button type="button" className="edit-link" onClick={() => setOpen(`${chapter.id}:text`)} aria-label="Edit this chapter">
+              <button type="button" className="edit-link" onClick={() => setOpen(`${chapter.id}:text`)}>
                 Edit chapter
               </button>
             )}

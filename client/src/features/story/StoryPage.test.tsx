@@ -322,7 +322,7 @@ describe('story screen', () => {
     );
     await screen.findByText('Chapter 2 text.');
     expect(screen.getByText('(edited)')).toBeTruthy(); // the action before chapter 2 was rewritten earlier
-    fireEvent.click(screen.getByRole('button', { name: 'Edit this chapter' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit chapter' }));
     fireEvent.change(screen.getByLabelText('Text of chapter 2'), { target: { value: 'A better chapter two.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Edit' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('Your edit was saved.'));
