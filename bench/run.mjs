@@ -5,18 +5,15 @@
 //
 // Embedded PGlite by default (a fresh data folder); with DATABASE_URL (and REDIS_URL) it runs on
 // those instead. BENCH_SECONDS changes the duration of each load (default 8).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient } from 'graphql-ws';
+import { signUp, startApp } from './app-process.mjs';
 import WebSocket from 'ws';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER = path.join(ROOT, 'server', 'dist', 'index.js');
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const CONNECTIONS = 50;
 const SUBSCRIBERS = 1000;
@@ -26,7 +23,6 @@ const FEATURED = JSON.stringify({ query: 'query Bench_featured { featuredWorlds(
 const ME = JSON.stringify({ query: 'query Bench_me { me { id username } credits }' });
 
 async function main() {
-  if (!fs.existsSync(SERVER)) throw new Error('server/dist is missing: run `npm run build` first');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-bench-'));
   const app = await startApp(dataDir);
   let raw;
@@ -85,54 +81,6 @@ async function main() {
     await app.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-function startApp(dataDir) {
-  const env = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    // A benchmark has no Stripe: the demo checkout is allowed on purpose.
-    LOCAL_CHECKOUT_DEMO: 'true',
-    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
-    DATA_DIR: dataDir,
-    // The limits stay on (their cost is part of the figure), set high enough not to trip.
-    RATE_LIMIT_PER_IP: '1000000000',
-    RATE_LIMIT_PER_USER: '1000000000',
-    SIGNUP_CREDITS: '100',
-    // With REDIS_URL: counters of this run only, never a deployment's or the tests' windows.
-    RATE_LIMIT_KEY_PREFIX: `taleforge:rl:bench:${Date.now().toString(36)}:`,
-    AUTH_RATE_LIMIT_PER_IP: '100000',
-  };
-  const proc = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const exited = new Promise((r) => proc.on('exit', r));
-  return new Promise((resolve, reject) => {
-    const onData = (d) => {
-      out += d;
-      const m = /running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, stop: async () => (proc.kill('SIGTERM'), exited) });
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`the app exited with ${code}:\n${out}`)));
-  });
-}
-
-async function signUp(url, prefix) {
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: 'mutation($input: SignUpInput!) { signUp(input: $input) { accessToken user { id } } }',
-      variables: { input: { email: `${prefix}.${tag}@example.com`, username: `${prefix} ${tag}`, password: `correct horse ${tag}` } },
-    }),
-  });
-  const json = await res.json();
-  if (!json.data) throw new Error(`sign-up failed: ${JSON.stringify(json.errors)}`);
-  return json.data.signUp;
 }
 
 /** The app's full answer (status, headers, body), for the raw server to repeat byte for byte. */

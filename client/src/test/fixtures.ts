@@ -67,6 +67,7 @@ export function storyCharacter({
   generatingChapterId = null as string | null,
   setting = null as string | null,
   storyCards = [] as Array<Record<string, unknown>>,
+  completedMissions = [] as Array<{ objective: string; completedInChapter: number; completedAt: string }>,
 } = {}) {
   return {
     __typename: 'Character',
@@ -78,6 +79,15 @@ export function storyCharacter({
     worldName: 'Aethermoor',
     currentSetting: setting,
     currentMission,
+    missionHistory: [
+      ...completedMissions.map((m, i) => ({
+        ...mission(m.objective, `m-done-${i}`),
+        status: 'completed',
+        completedAt: m.completedAt,
+        completedInChapter: m.completedInChapter,
+      })),
+      ...(currentMission ? [{ ...currentMission, completedAt: null, completedInChapter: null }] : []),
+    ],
     storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0, pointOfView: 'second' },
     storyCards: storyCards.map((c) => ({
       __typename: 'StoryCard',

@@ -36,10 +36,12 @@ export interface MissionPanelProps {
   /** Saves the edited objective; resolves true when saved (edit mode then closes). */
   onSave: (objective: string) => Promise<boolean>;
   disabled?: boolean;
+  /** Completed missions, oldest first: the mission log. */
+  log?: Array<{ id: string; objective: string; completedAt?: string | null; completedInChapter?: number | null }>;
 }
 
 /** Current Mission panel (SPEC §2): view ↔ edit (pencil, textarea, Save, Cancel). */
-export function MissionPanel({ objective, completedObjective, onSave, disabled }: MissionPanelProps) {
+export function MissionPanel({ objective, completedObjective, onSave, disabled, log = [] }: MissionPanelProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
@@ -124,6 +126,22 @@ export function MissionPanel({ objective, completedObjective, onSave, disabled }
         </div>
       ) : (
         <p className="mission-objective">{objective ?? <span className="muted-inline">No mission yet — one will be given when your story begins.</span>}</p>
+      )}
+      {log.length > 0 && (
+        <details className="mission-log" data-testid="mission-log">
+          <summary>Mission log ({log.length})</summary>
+          <ol>
+            {[...log].reverse().map((m) => (
+              <li key={m.id}>
+                <span className="mission-log-objective">{m.objective}</span>
+                <span className="mission-log-when">
+                  {m.completedInChapter ? `Chapter ${m.completedInChapter}` : 'Completed'}
+                  {m.completedAt ? ` · ${new Date(m.completedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}` : ''}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </details>
       )}
     </section>
   );

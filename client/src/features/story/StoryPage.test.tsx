@@ -340,6 +340,34 @@ describe('story screen', () => {
     expect((screen.getByLabelText('Your action before chapter 2') as HTMLTextAreaElement).value).toBe('Swim instead'); // kept open, nothing lost
   });
 
+  it('the mission log lists completed missions, newest first, with the chapter that completed them', async () => {
+    await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({
+          data: {
+            character: storyCharacter({
+              chapters: [chapter(0), chapter(1)],
+              mission: mission('Reach the lighthouse'),
+              completedMissions: [
+                { objective: 'Find the compass', completedInChapter: 4, completedAt: '2026-11-20T10:00:00Z' },
+                { objective: 'Cross the bay', completedInChapter: 9, completedAt: '2026-11-21T10:00:00Z' },
+              ],
+            }),
+          },
+        }),
+      },
+      { signedIn: true },
+    );
+    const log = await screen.findByTestId('mission-log');
+    expect(within(log).getByText('Mission log (2)')).toBeTruthy();
+    const items = within(log)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(items[0]).toMatch(/^Cross the bayChapter 9 · /);
+    expect(items[1]).toMatch(/^Find the compassChapter 4 · /);
+  });
+
   it('story cards: the cast is listed; the player adds a card, pins one and sees a failed delete', async () => {
     const success = jest.spyOn(toast, 'success');
     const error = jest.spyOn(toast, 'error');

@@ -188,7 +188,13 @@ export default function StoryPage() {
 
       <div className="story-layout">
         <aside className="story-side" aria-label="Mission and stats">
-          <MissionPanel objective={character.currentMission?.objective ?? null} completedObjective={completed} onSave={onSaveMission} disabled={busy} />
+          <MissionPanel
+            objective={character.currentMission?.objective ?? null}
+            completedObjective={completed}
+            onSave={onSaveMission}
+            disabled={busy}
+            log={character.missionHistory.filter((m) => m.status === 'completed')}
+          />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
           <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />

@@ -198,6 +198,8 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     settingBefore: plan.settingBefore,
     missionEffects: plan.missionEffects,
     castMembers: plan.cast,
+    textEditedAt: null,
+    choiceEditedAt: null,
     // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
     cardEffects: plan.cardEffects,
     completedAt: now,

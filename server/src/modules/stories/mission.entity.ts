@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Character } from '../characters/character.entity';
 
@@ -32,6 +32,7 @@ export class Mission {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   status: MissionStatus;
 
+  @Field(() => Date, { nullable: true, description: 'When it was completed (the mission log).' })
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
@@ -44,4 +45,14 @@ export class Mission {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
+
+  @Field(() => Int, { nullable: true, description: 'The chapter (1-based) that brought it; null when the player set it before any chapter.' })
+  get startedInChapter(): number | null {
+    return this.startedAtChapter === null || this.startedAtChapter === undefined ? null : this.startedAtChapter + 1;
+  }
+
+  @Field(() => Int, { nullable: true, description: 'The chapter (1-based) that completed it.' })
+  get completedInChapter(): number | null {
+    return this.completedAtChapter === null || this.completedAtChapter === undefined ? null : this.completedAtChapter + 1;
+  }
 }

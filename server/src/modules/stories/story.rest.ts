@@ -10,9 +10,16 @@ function chapterBody(c: Chapter) {
   return { id: c.id, index: c.index, take: c.take, text: c.text, playerChoice: c.playerChoice, choices: c.choices, setting: c.setting };
 }
 
-/** SPEC §3 mission. */
+/** SPEC §3 mission, plus when and at which chapter it was completed (the mission log). */
 function missionBody(m: Mission) {
-  return { id: m.id, objective: m.objective, startedAt: isoDate(m.startedAt), status: m.status };
+  return {
+    id: m.id,
+    objective: m.objective,
+    startedAt: isoDate(m.startedAt),
+    status: m.status,
+    completedAt: m.completedAt ? isoDate(m.completedAt) : null,
+    completedInChapter: m.completedInChapter,
+  };
 }
 
 /** SPEC §7 generate-chapter response (`error` is null on success; failures use the usual error body). */
