@@ -318,6 +318,54 @@ function endStop(s: string): string {
   return /[.!?…]$/.test(s) ? s : `${s}.`;
 }
 
+/** The player's words about themselves, in the third person ("my sister" → "their sister"). */
+function thirdPerson(s: string): string {
+  const swaps: Array<[RegExp, string]> = [
+    [/\bI am\b/g, 'they are'],
+    [/\bI'm\b|\bI’m\b/g, "they're"],
+    [/\bI've\b|\bI’ve\b/g, "they've"],
+    [/\bI'd\b|\bI’d\b/g, "they'd"],
+    [/\bI'll\b|\bI’ll\b/g, "they'll"],
+    [/\bI was\b/g, 'they were'],
+    [/\bI\b/g, 'they'],
+    [/\bmyself\b/gi, 'themself'],
+    [/\bmine\b/gi, 'theirs'],
+    [/\bmy\b/gi, 'their'],
+    [/\bme\b/gi, 'them'],
+  ];
+  return swaps.reduce((t, [re, to]) => t.replace(re, to), s);
+}
+
+/**
+ * One answer woven into the portrait instead of quoted back: in the third person, framed by what the
+ * question was about (where they come from, what they rely on, who they carry with them, what they
+ * want) and by what kind of phrase the answer is (a thing, a description, a statement).
+ */
+function weave(name: string, question: string, answer: string, rng: Rng): string {
+  const p = thirdPerson(clean(answer, 140))
+    .replace(/[.!?…]+$/, '')
+    .trim();
+  const q = question.toLowerCase();
+  // A capital that only starts the sentence goes; a name ("Captain Mott", "Apollo") keeps it.
+  const words = p.split(/\s+/);
+  const name1 = /^[A-Z]/.test(p) && (words.length === 1 || /^[A-Z]/.test(words[1] ?? ''));
+  const lowered = name1 ? p : p.charAt(0).toLowerCase() + p.slice(1);
+  if (/^they\b/i.test(lowered))
+    return endStop(`${rng.pick([`${name} will tell you that`, `By ${name}'s own account,`, `Those who ask learn that`])} ${lowered}`);
+  const nounPhrase = name1 || /^(?:a|an|the|their|some|one|two|three|no|every|\d)\b/i.test(lowered);
+  if (!nounPhrase) return endStop(`${rng.pick([`At heart, ${name} is`, `Anyone who knows ${name} would call them`, `${name} has always been`])} ${lowered}`);
+  if (/\b(?:quick|weapon|skill|fight|tool|carry|craft|good at|rely|trust|best at|train)/.test(q)) {
+    return endStop(`${rng.pick([`In a tight spot, ${name} relies on`, `${name} never goes far without`, `${name}'s edge is`])} ${lowered}`);
+  }
+  if (/\b(?:who|family|friend|sister|brother|parent|mother|father|love|patron|god|mentor|owe)/.test(q)) {
+    return endStop(`${rng.pick([`${name} carries the memory of`, `Never far from ${name}'s thoughts:`, `Part of ${name}'s heart belongs to`])} ${lowered}`);
+  }
+  if (/\b(?:fear|want|dream|hope|seek|goal|desire|wish)/.test(q)) {
+    return endStop(`${rng.pick([`What ${name} wants most is`, `Every road ${name} takes bends toward`, `${name} is driven by`])} ${lowered}`);
+  }
+  return endStop(`${rng.pick([`Behind ${name} lies`, `${name}'s road here began with`, `${name} came here carrying`])} ${lowered}`);
+}
+
 export function offlineCharacter(input: CharacterInput): CharacterResult {
   const world = readWorld(input.worldDescription);
   const g = world.genre;
@@ -373,13 +421,7 @@ export function offlineCharacter(input: CharacterInput): CharacterResult {
   const place = world.places[0] as string;
   const person = world.people[0] as string;
   const para1 = `${username} came to ${place} with ${rng.pick(['little more than a name', 'a pack, a plan and not much else', 'a past they rarely speak of', 'debts, dreams and a stubborn streak'])}. In a ${g.label} world where ${rng.pick(g.sky)}, ${username} stands out as ${joinList(traits.slice(0, 3))}.`;
-  const quoteLines = quotes
-    .slice(0, 2)
-    .map(({ q, a }) =>
-      'profile' in input
-        ? `Asked about ${q}, ${username} answers: “${endStop(clean(a, 140))}”`
-        : `Asked “${clean(q, 120)}”, ${username} answered: “${endStop(clean(a, 140))}”`,
-    );
+  const quoteLines = quotes.slice(0, 2).map(({ q, a }, i) => weave(username, q, a, rng.fork(`answer${i}`)));
   const para2 = [
     ...quoteLines,
     `Those who travel with ${username} soon learn the best and the worst of it. The best: ${STAT_STRENGTH[top].charAt(0).toLowerCase()}${STAT_STRENGTH[top].slice(1)}. The worst: ${STAT_WEAKNESS[bottom].charAt(0).toLowerCase()}${STAT_WEAKNESS[bottom].slice(1)}.`,

@@ -381,6 +381,19 @@ describe('offline worlds', () => {
 });
 
 describe('offline characters', () => {
+  it('weave the answers into the portrait, in the third person, never quoting the questions and answers back', async () => {
+    const c = await ai.generateCharacter({
+      worldDescription: FEATURED_WORLDS[0]!.description,
+      questions: ['Who do you carry with you?', 'What weapon do you trust?'],
+      answers: ['My sister, lost at sea.', 'I carry my father’s old sword'],
+      username: 'Isla Crane',
+      seed: 5,
+    });
+    expect(c.description).not.toMatch(/Asked|answered:|[“”]/);
+    expect(c.description).toContain('their sister, lost at sea');
+    expect(c.description).toContain('they carry their father’s old sword');
+  });
+
   const world = 'Elves and dwarves guard the last dragon eggs in the kingdom of Eldmere, a realm of wizards.';
   it('stats follow the answers', async () => {
     const scholar = await ai.generateCharacter({
