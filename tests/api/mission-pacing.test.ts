@@ -44,10 +44,14 @@ it.each([
     expect(ran).toBeLessThanOrEqual(8);
   }
   // The mission log: GraphQL says when and at which chapter each was completed.
-  const q = await t.gql('query($id: ID!) { character(id: $id) { missionHistory { status completedAt startedInChapter completedInChapter } } }', { id: c.id }, p.accessToken);
-  const log = (q.data!.character.missionHistory as Array<{ status: string; completedAt: string | null; startedInChapter: number; completedInChapter: number | null }>).filter(
-    (m) => m.status === 'completed',
+  const q = await t.gql(
+    'query($id: ID!) { character(id: $id) { missionHistory { status completedAt startedInChapter completedInChapter } } }',
+    { id: c.id },
+    p.accessToken,
   );
+  const log = (
+    q.data!.character.missionHistory as Array<{ status: string; completedAt: string | null; startedInChapter: number; completedInChapter: number | null }>
+  ).filter((m) => m.status === 'completed');
   expect(log.map((m) => m.completedInChapter)).toEqual(done.map((m) => m.completed_at_chapter! + 1));
   for (const m of log) expect(Date.parse(m.completedAt!)).toBeGreaterThan(Date.now() - 60_000);
   // The one still running has not outlived the limit either.
