@@ -252,6 +252,50 @@ describe('story screen', () => {
     expect(live.textContent).not.toContain('Not this one.');
   });
 
+  it('regenerate streams: the new take is written in the latest chapter’s place, then the story reloads', async () => {
+    let loads = 0;
+    const { calls, subscriptions } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => {
+          loads++;
+          return { data: { character: storyCharacter({ chapters: [chapter(0), chapter(1)] }) } };
+        },
+        StoryPage_startRegeneration: () => ({ data: { startRegeneration: { __typename: 'ChapterGeneration', chapterId: 'ch-1b', take: 1 } } }),
+      },
+      { signedIn: true },
+    );
+    await screen.findByText('Chapter 2 text.');
+    fireEvent.click(screen.getByRole('button', { name: 'Regenerate' }));
+    const channel = await subscriptions.channel('ChapterStream_follow');
+    expect(calls.find((c) => c.operationName === 'StoryPage_startRegeneration')?.variables).toEqual({ input: { characterId: 'c-1', readingLevel: 8 } });
+    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1b' });
+    const event = (status: string, delta: string) => ({
+      chapterStream: {
+        __typename: 'ChapterStreamEvent',
+        chapterId: 'ch-1b',
+        index: 1,
+        take: 1,
+        status,
+        offset: 0,
+        delta,
+        errorCode: null,
+        error: null,
+        errorHint: null,
+        result: null,
+      },
+    });
+    act(() => channel.emit(event('generating', 'A different second chapter.')));
+    const live = await screen.findByTestId('live-chapter');
+    await waitFor(() => expect(live.textContent).toContain('A different second chapter.'));
+    expect(screen.queryByText('Chapter 2 text.')).toBeNull(); // the old take is not shown under the new one
+    expect(screen.getAllByText('Action 1')).toHaveLength(1); // its action once, above the new take
+    const before = loads;
+    act(() => channel.emit(event('complete', '')));
+    await waitFor(() => expect(loads).toBeGreaterThan(before));
+    await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
+  });
+
   it("a failed chapter alerts 'Failed to generate story chapter. Please try again.'", async () => {
     const error = jest.spyOn(toast, 'error');
     const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter() } }) }, { signedIn: true });

@@ -6,7 +6,7 @@ import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   useStoryPage_characterQuery,
-  useStoryPage_regenerateChapterMutation,
+  useStoryPage_startRegenerationMutation,
   useStoryPage_selectChapterTakeMutation,
   useStoryPage_settingStylesQuery,
   useStoryPage_settingsQuery,
@@ -58,7 +58,7 @@ export default function StoryPage() {
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
   const missionBefore = useRef<string | null>(null);
 
-  const [regenerate, regenerateState] = useStoryPage_regenerateChapterMutation();
+  const [startRegeneration, regenerateState] = useStoryPage_startRegenerationMutation();
   const [selectTake, selectTakeState] = useStoryPage_selectChapterTakeMutation();
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
@@ -100,8 +100,10 @@ export default function StoryPage() {
     resumed.current = true;
     const generatingRow = storyline.chapters.find((c) => c.id === storyline.generatingChapterId);
     missionBefore.current = character?.currentMission?.objective ?? null;
-    follow({ kind: 'follow', chapterId: storyline.generatingChapterId }, generatingRow?.playerChoice ?? null, chapters.length === 0);
-  }, [storyline, live, follow, chapters.length, character]);
+    // A new take of the latest chapter (same index) is shown in its place.
+    const replacing = Boolean(generatingRow && latest && generatingRow.index === latest.index);
+    follow({ kind: 'follow', chapterId: storyline.generatingChapterId }, generatingRow?.playerChoice ?? null, chapters.length === 0, replacing);
+  }, [storyline, live, follow, chapters.length, character, latest]);
 
   useEffect(() => {
     if (live?.text) bottom.current?.scrollIntoView({ block: 'end', behavior: 'smooth' });
@@ -130,11 +132,12 @@ export default function StoryPage() {
     follow({ kind: 'play', input }, userChoice || null, chapters.length === 0);
   };
 
+  // Streamed regenerate: the new take is written in the latest chapter's place, as it comes.
   const onRegenerate = () =>
     run(MESSAGES.chapterFailed, async () => {
       missionBefore.current = character.currentMission?.objective ?? null;
-      const { data: r } = await regenerate({ variables: { input: { characterId: character.id, readingLevel } } });
-      await settle(r?.regenerateChapter ?? null);
+      const { data: r } = await startRegeneration({ variables: { input: { characterId: character.id, readingLevel } } });
+      if (r) follow({ kind: 'follow', chapterId: r.startRegeneration.chapterId }, latest?.playerChoice ?? null, false, true);
     });
 
   const onSelectTake = (take: number) =>
@@ -211,7 +214,7 @@ export default function StoryPage() {
           )}
 
           <ChapterList
-            chapters={chapters}
+            chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
             live={live}
             editing={busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined) }}
           />

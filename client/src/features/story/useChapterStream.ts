@@ -28,6 +28,8 @@ export interface LiveChapter {
   text: string;
   action: string | null;
   first: boolean;
+  /** A new take of the latest chapter: shown in its place while it is written. */
+  replacing: boolean;
 }
 
 /** How a stream ended: the chapter's result, or failed (the player is told by the caller). */
@@ -54,10 +56,10 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
   );
 
   const follow = useCallback(
-    (source: StreamSource, action: string | null, first: boolean) => {
+    (source: StreamSource, action: string | null, first: boolean, replacing = false) => {
       stream.current?.unsubscribe();
       let chapterId = source.kind === 'follow' ? source.chapterId : null;
-      setLive({ chapterId, text: '', action, first });
+      setLive({ chapterId, text: '', action, first, replacing });
       let done = false;
       const finish = async (end: StreamEnd) => {
         if (done) return;

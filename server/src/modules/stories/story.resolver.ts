@@ -84,6 +84,15 @@ export class StoryResolver {
   }
 
   @Authorized()
+  @Mutation(() => ChapterGeneration, {
+    description:
+      'Starts a new take of the latest chapter and returns at once (streamed regenerate): follow it with chapterStream(characterId, chapterId) — reconnecting follows it again, never starts another. When it completes it is selected; earlier takes are kept. Also POST /api/stories/start-regeneration.',
+  })
+  async startRegeneration(@Arg('input', () => RegenerateChapterInput) input: RegenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<ChapterGeneration> {
+    return presentHandle(await ctx.services.stories.startChapter(requireUser(ctx).id, { ...input }, 'regenerate'));
+  }
+
+  @Authorized()
   @Mutation(() => GenerateChapterPayload, {
     description: 'Writes a new take of the latest chapter and selects it; earlier takes are kept (selectChapterTake).',
   })

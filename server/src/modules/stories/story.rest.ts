@@ -64,6 +64,14 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json(outcomeBody(await services.stories.regenerateChapter(user.id, body(req))));
   });
 
+  // Streamed regenerate: starts the new take and answers at once; follow it with GraphQL chapterStream
+  // or read it with GET /storyline/{characterId} (generatingChapterId until it is done).
+  r.post('/start-regeneration', async (req, res) => {
+    const user = await restUser(services, req);
+    const h = await services.stories.startChapter(user.id, body(req), 'regenerate');
+    res.json({ error: null, chapterId: h.chapterId, index: h.index, take: h.take });
+  });
+
   r.post('/select-take', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
