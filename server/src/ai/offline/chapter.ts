@@ -239,7 +239,11 @@ function setUp(input: ChapterInput, level: number) {
   const special = input.character.special?.name ? input.character.special.name : `${upperFirst(genre.power)}`;
   const nameSet = namesOf(world, name);
   const mission = input.mission?.trim() ? lowerFirst(input.mission.trim().replace(/[.!?]+$/, ''), nameSet) : null;
-  const [sensory, sensory2] = rng.sample(genre.sensory, 2) as [string, string];
+  // Sky and senses rotate through the genre's pools in a story-keyed order, two senses a chapter:
+  // every phrase comes round evenly instead of one turning up in a third of the chapters by chance.
+  const turn = (pool: readonly string[], label: string, i: number) => pool[affinePermutation(mixSeed(storyKey, label), pool.length)(i % pool.length)] as string;
+  const sensory = turn(genre.sensory, 'sensory', 2 * input.chapterNumber);
+  const sensory2 = turn(genre.sensory, 'sensory', 2 * input.chapterNumber + 1);
 
   let prev = 'everything that had happened';
   if (knownInPrev.length > 0) prev = `what ${shortName(rng.pick(knownInPrev))} had said`;
@@ -266,7 +270,7 @@ function setUp(input: ChapterInput, level: number) {
     allyCap: upperFirst(passerBy),
     artifact: rng.pick(genre.artifacts),
     faction: rng.pick(world.factions),
-    sky: rng.pick(genre.sky),
+    sky: turn(genre.sky, 'sky', input.chapterNumber),
     sensory,
     sensory2,
     oath: rng.pick(genre.oaths),

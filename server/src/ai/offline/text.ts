@@ -69,7 +69,8 @@ export function finishSentence(s: string): string {
     .replace(/\s+/g, ' ')
     .replace(/,\s*,/g, ',')
     .replace(/,\s*([.!?:;—])/g, '$1')
-    .replace(/\s+([,.;:!?])/g, '$1')
+    // A space before punctuation goes, but not before a number's point ("a .38", "the .45 calibre").
+    .replace(/\s+([,.;:!?])(?!\d)/g, '$1')
     .replace(/:\s*:/g, ':')
     .trim();
   return upperFirst(t);
