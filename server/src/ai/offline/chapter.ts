@@ -22,13 +22,14 @@ const KIND_STAT: Record<ActionKind, StatName> = {
   craft: 'intellect',
   bold: 'charisma',
 };
-const STAT_ADJ: Record<StatName, string> = {
-  strength: 'stronger',
-  agility: 'quicker',
-  endurance: 'tougher',
-  intellect: 'sharper',
-  wisdom: 'wiser',
-  charisma: 'surer of {their} voice',
+/** How a stat gain reads; the wording turns with the chapter number, so none recurs chapter after chapter. */
+const STAT_ADJ: Record<StatName, readonly string[]> = {
+  strength: ['stronger', 'harder to knock down', 'stronger in the arm'],
+  agility: ['quicker', 'lighter on {their} feet', 'faster of hand'],
+  endurance: ['tougher', 'harder to wear down', 'steadier under strain'],
+  intellect: ['sharper', 'quicker to see the pattern', 'clearer of thought'],
+  wisdom: ['wiser', 'slower to be fooled', 'better at reading a room'],
+  charisma: ['surer of {their} voice', 'more at ease with strangers', 'better at winning people over', 'bolder in company'],
 };
 
 export interface OfflineChapter {
@@ -246,8 +247,12 @@ function setUp(input: ChapterInput, level: number) {
   const sensory2 = turn(genre.sensory, 'sensory', 2 * input.chapterNumber + 1);
 
   let prev = 'everything that had happened';
-  if (knownInPrev.length > 0) prev = `what ${shortName(rng.pick(knownInPrev))} had said`;
-  else if (input.recentChapters.length > 0) {
+  if (knownInPrev.length > 0) {
+    // What the hero carries from the last chapter's person: the wording turns with the chapter.
+    const who = shortName(rng.pick(knownInPrev));
+    const carried = [`what ${who} had said`, `${who}'s warning`, `the look on ${who}'s face`, `${who}'s parting words`, `the bargain struck with ${who}`];
+    prev = carried[input.chapterNumber % carried.length] as string;
+  } else if (input.recentChapters.length > 0) {
     const lastChoice = input.recentChapters[input.recentChapters.length - 1]?.playerChoice;
     prev = lastChoice ? `the choice to ${normaliseAction(lastChoice).clause}` : 'the last few hours';
   }
@@ -378,7 +383,10 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
   }
-  for (const s of grown.slice(0, 1)) p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(STAT_ADJ[s], slots, level) }));
+  for (const s of grown.slice(0, 1)) {
+    const adj = STAT_ADJ[s][ctx.input.chapterNumber % STAT_ADJ[s].length] as string;
+    p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(adj, slots, level) }));
+  }
   const fact = essentialFor(s.input);
   if (fact) p3.push(fact);
   p4.push(fromFamily(ctx, 'hook', T.HOOK));
