@@ -296,6 +296,35 @@ describe('story screen', () => {
     await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
   });
 
+  it('reloaded while a new take of the latest chapter is written: it is followed in that chapter’s place', async () => {
+    const takes = [chapter(0), chapter(1), { ...chapter(1), id: 'ch-1b', take: 1, status: 'generating', text: '' }];
+    const character = storyCharacter({ chapters: takes, generatingChapterId: 'ch-1b' });
+    const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character } }) }, { signedIn: true });
+    const channel = await subscriptions.channel('ChapterStream_follow');
+    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1b' });
+    act(() =>
+      channel.emit({
+        chapterStream: {
+          __typename: 'ChapterStreamEvent',
+          chapterId: 'ch-1b',
+          index: 1,
+          take: 1,
+          status: 'generating',
+          offset: 0,
+          delta: 'The second take.',
+          errorCode: null,
+          error: null,
+          errorHint: null,
+          result: null,
+        },
+      }),
+    );
+    const live = await screen.findByTestId('live-chapter');
+    await waitFor(() => expect(live.textContent).toContain('The second take.'));
+    expect(screen.queryByText('Chapter 2 text.')).toBeNull();
+    expect(screen.getAllByTestId('chapter')).toHaveLength(1); // chapter 1, then the take being written
+  });
+
   it("a failed chapter alerts 'Failed to generate story chapter. Please try again.'", async () => {
     const error = jest.spyOn(toast, 'error');
     const { subscriptions } = await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter() } }) }, { signedIn: true });
