@@ -1,7 +1,6 @@
-import { FakeOpenAIServer, splitInto, type Script } from '../../server/src/ai/openai/fake-openai-server';
-import { loadConfig } from '../../server/src/config/env';
+import { splitInto, type FakeOpenAIServer, type Script } from '../../server/src/ai/openai/fake-openai-server';
 import { makeCharacter } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { signUp, startWithFakeModel, type TestApp } from '../support/test-app';
 
 /**
  * The whole app against servers that behave like real ones (reasoning models, JSON-mode-only
@@ -67,10 +66,7 @@ describe('the app against real-world model servers', () => {
   let fake: FakeOpenAIServer;
   let t: TestApp;
   beforeAll(async () => {
-    fake = new FakeOpenAIServer();
-    const baseUrl = await fake.start();
-    const base = loadConfig({ NODE_ENV: 'test' });
-    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, model: `servers-${Date.now()}`, timeoutMs: 1500, callTimeoutMs: 3000 } });
+    ({ t, fake } = await startWithFakeModel({ model: `servers-${Date.now()}`, timeoutMs: 1500, callTimeoutMs: 3000 }));
   });
   beforeEach(() => fake.reset());
   afterAll(async () => {

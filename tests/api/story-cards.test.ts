@@ -1,7 +1,6 @@
-import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
-import { loadConfig } from '../../server/src/config/env';
+import type { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { makeCharacter } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { signUp, startTestApp, startWithFakeModel, type TestApp } from '../support/test-app';
 
 /**
  * Story cards end to end: the player's (GraphQL), the ones chapters add from their cast (offline and
@@ -171,10 +170,7 @@ describe('story cards with a remote model', () => {
   let fake: FakeOpenAIServer;
   let t: TestApp;
   beforeAll(async () => {
-    fake = new FakeOpenAIServer();
-    const baseUrl = await fake.start();
-    const base = loadConfig({ NODE_ENV: 'test' });
-    t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, model: 'cards-model' } });
+    ({ t, fake } = await startWithFakeModel({ model: 'cards-model' }));
   });
   afterAll(async () => {
     await t?.close();

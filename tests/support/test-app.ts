@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { createApp, type App } from '../../server/src/app';
 import { loadConfig, type Config } from '../../server/src/config/env';
 import { TEMPLATE_FILE } from './template';
@@ -52,6 +53,18 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   });
   const port = await app.listen(0, '127.0.0.1');
   return clientFor(app, `http://127.0.0.1:${port}`);
+}
+
+/**
+ * A test app whose story AI is the OpenAI provider pointed at a fake server this call starts;
+ * `openai` overrides the provider's settings (model, timeouts). Close both after the tests.
+ */
+export async function startWithFakeModel(openai: Partial<Config['openai']> = {}): Promise<{ t: TestApp; fake: FakeOpenAIServer }> {
+  const fake = new FakeOpenAIServer();
+  const baseUrl = await fake.start();
+  const base = loadConfig({ NODE_ENV: 'test' });
+  const t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, ...openai } });
+  return { t, fake };
 }
 
 /** GraphQL and REST helpers against an app already listening at `url`. */
