@@ -50,6 +50,12 @@ function snapshotOf(c: StoryCard): CardSnapshot {
 
 const key = (s: string) => s.trim().toLowerCase();
 
+/** Whether a card is called `name` (its name or an alias, without case). */
+function calls(card: CardSnapshot, name: string): boolean {
+  const k = key(name);
+  return key(card.name) === k || card.aliases.some((a) => key(a) === k);
+}
+
 /** Whether `name` (a whole word or phrase) occurs in `text`, without case. */
 function mentions(text: string, name: string): boolean {
   const n = name.trim();
@@ -161,7 +167,7 @@ export function castEffects(cards: readonly CardSnapshot[], cast: readonly CastM
  */
 function findCard(cards: readonly CardSnapshot[], name: string): CardSnapshot | undefined {
   const k = key(name);
-  const exact = cards.find((c) => key(c.name) === k || c.aliases.some((a) => key(a) === k));
+  const exact = cards.find((c) => calls(c, name));
   if (exact) return exact;
   const words = k.split(/\s+/);
   return cards.find((c) => {
@@ -175,7 +181,7 @@ function findCard(cards: readonly CardSnapshot[], name: string): CardSnapshot | 
 }
 
 function withAlias(card: CardSnapshot, name: string): string[] {
-  if (key(card.name) === key(name) || card.aliases.some((a) => key(a) === key(name)) || card.aliases.length >= STORY_CARD_ALIASES_MAX) return card.aliases;
+  if (calls(card, name) || card.aliases.length >= STORY_CARD_ALIASES_MAX) return card.aliases;
   return [...card.aliases, name.slice(0, STORY_CARD_NAME_MAX)];
 }
 
@@ -279,8 +285,7 @@ export async function importCards(m: EntityManager, characterId: string, entries
   const effects: CardEffect[] = [];
   for (const e of entries) {
     if (cards.length + effects.length >= STORY_CARDS_MAX) break;
-    const k = key(e.name);
-    if ([...cards, ...effects.map((x) => x.after)].some((c) => key(c.name) === k || c.aliases.some((a) => key(a) === k))) continue;
+    if ([...cards, ...effects.map((x) => x.after)].some((c) => calls(c, e.name))) continue;
     effects.push({
       before: null,
       after: {
@@ -305,7 +310,7 @@ export async function importCards(m: EntityManager, characterId: string, entries
 
 function assertNameFree(cards: readonly CardSnapshot[], name: string, aliases: readonly string[], self: string | null): void {
   for (const n of [name, ...aliases]) {
-    const other = cards.find((c) => c.id !== self && (key(c.name) === key(n) || c.aliases.some((a) => key(a) === key(n))));
+    const other = cards.find((c) => c.id !== self && calls(c, n));
     if (other) throw AppError.badInput(`Another story card is already called "${n}".`, 'name');
   }
 }
