@@ -13,6 +13,7 @@ import { UserSettings } from '../modules/profile/user-settings.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
 import { Mission } from '../modules/stories/mission.entity';
 import { StoryCard } from '../modules/stories/story-card.entity';
+import { StoryBranch } from '../modules/stories/story-branch.entity';
 import { SupportMessage } from '../modules/support/support-message.entity';
 import { World } from '../modules/worlds/world.entity';
 
@@ -30,6 +31,7 @@ export const ENTITIES = [
   Chapter,
   Mission,
   StoryCard,
+  StoryBranch,
   Tier,
   Subscription,
   CreditTransaction,

@@ -9,6 +9,7 @@ import { CommitChapterDocument1795400000000 } from './1795400000000-CommitChapte
 import { StoryMemory1795400000001 } from './1795400000001-StoryMemory';
 import { StoryCards1795618777340 } from './1795618777340-StoryCards';
 import { ChapterEdits1795621154146 } from './1795621154146-ChapterEdits';
+import { StoryBranches1795628722862 } from './1795628722862-StoryBranches';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   StoryMemory1795400000001,
   StoryCards1795618777340,
   ChapterEdits1795621154146,
+  StoryBranches1795628722862,
 ];

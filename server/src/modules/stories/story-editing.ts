@@ -60,6 +60,11 @@ export class StoryEditing {
       if (index < 0) throw AppError.badInput('There is no chapter to undo.', 'characterId');
       const latest = await m.getRepository(Chapter).findOneByOrFail({ characterId: character.id, index, isSelected: true });
       await unapplyTake(m, latest);
+      // Branches that continued the removed chapter have nothing left to continue.
+      await m.query(
+        `DELETE FROM story_branches WHERE character_id = $1 AND from_chapter_id IN (SELECT id FROM chapters WHERE character_id = $1 AND "index" >= $2)`,
+        [character.id, index],
+      );
       await m.query(`DELETE FROM chapters WHERE character_id = $1 AND ("index" >= $2 OR status = 'failed')`, [character.id, index]);
       // A summary that covered the removed chapter no longer describes the story: rebuild it lazily.
       if (ch.summaryThroughIndex >= index) {

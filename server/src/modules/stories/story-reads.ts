@@ -9,6 +9,7 @@ import { findOwnedCharacter } from '../characters/owned-character';
 import { text } from '../shared/input';
 import type { Chapter } from './chapter.entity';
 import type { Mission } from './mission.entity';
+import type { StoryBranch } from './story-branch.entity';
 import type { StoryCard } from './story-card.entity';
 import { renderStoryHtml, renderStoryMarkdown, type StoryExport } from './story-export';
 import type { StoryGate } from './story-gate';
@@ -71,6 +72,11 @@ export class StoryReads {
   /** A story's cards (pinned first, then by name), batched per request. */
   storyCardsOf(c: Character, requestScope: object): Promise<StoryCard[]> {
     return storyLoaders(requestScope, this.store.dataSource).cards.load(c.id);
+  }
+
+  /** A story's branches (newest first), batched per request. */
+  branchesOf(c: Character, requestScope: object): Promise<StoryBranch[]> {
+    return storyLoaders(requestScope, this.store.dataSource).branches.load(c.id);
   }
 
   /** SPEC fetch-styles: the validated style set for a setting; the default set on any failure. */

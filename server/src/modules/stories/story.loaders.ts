@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { In, type DataSource } from 'typeorm';
 import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
+import { BRANCH_LIST_COLUMNS, StoryBranch } from './story-branch.entity';
 import { StoryCard } from './story-card.entity';
 
 interface StorylineMeta {
@@ -19,6 +20,7 @@ export interface StoryLoaders {
   meta: DataLoader<string, StorylineMeta>;
   missions: DataLoader<string, Mission[]>;
   cards: DataLoader<string, StoryCard[]>;
+  branches: DataLoader<string, StoryBranch[]>;
   latestTakes: DataLoader<string, Chapter[]>;
   /** Key: `${characterId}|${limit}|${beforeIndex ?? ''}`. */
   page: DataLoader<string, Chapter[]>;
@@ -58,6 +60,12 @@ function createStoryLoaders(dataSource: DataSource): StoryLoaders {
     cards: new DataLoader(async (ids) => {
       const rows = await dataSource.getRepository(StoryCard).find({ where: { characterId: In([...ids]) }, order: { pinned: 'DESC', name: 'ASC' } });
       return ids.map((id) => rows.filter((c) => c.characterId === id));
+    }),
+    branches: new DataLoader(async (ids) => {
+      const rows = await dataSource
+        .getRepository(StoryBranch)
+        .find({ where: { characterId: In([...ids]) }, order: { createdAt: 'DESC' }, select: BRANCH_LIST_COLUMNS });
+      return ids.map((id) => rows.filter((b) => b.characterId === id));
     }),
     latestTakes: new DataLoader(async (ids) => {
       const rows = await chapters

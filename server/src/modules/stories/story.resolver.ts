@@ -6,6 +6,7 @@ import { Character } from '../characters/character.entity';
 import { assertOwnedBy } from '../characters/owned-character';
 import { Chapter } from './chapter.entity';
 import { Mission } from './mission.entity';
+import { StoryBranch } from './story-branch.entity';
 import { StoryCard } from './story-card.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
 import { STORYLINE_PAGE_MAX } from './story-input';
@@ -131,6 +132,42 @@ export class StoryResolver {
   @Mutation(() => Character, { description: 'Removes the latest chapter (all its takes), restoring stats, setting and missions exactly.' })
   undoLastChapter(@Arg('characterId', () => ID) characterId: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
     return ctx.services.stories.undoLastChapter(requireUser(ctx).id, characterId);
+  }
+
+  @Authorized()
+  @Mutation(() => Character, {
+    description:
+      'Rewinds the story to an earlier chapter (0-based chapterIndex), restoring stats, setting, missions and story cards exactly as they were there. The chapters after it become a branch (Character.storyBranches) the player can return to. Also POST /api/stories/rewind.',
+  })
+  rewindStory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('chapterIndex', () => Int) chapterIndex: number,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Character> {
+    return ctx.services.stories.rewind(requireUser(ctx).id, characterId, chapterIndex);
+  }
+
+  @Authorized()
+  @Mutation(() => Character, {
+    description:
+      "Returns to a branch: the chapters now after the branch's chapter become a branch of their own, and the branch's chapters (with their stats, missions and cards) are the story again. Also POST /api/stories/restore-branch.",
+  })
+  restoreStoryBranch(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('branchId', () => ID) branchId: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<Character> {
+    return ctx.services.stories.restoreBranch(requireUser(ctx).id, characterId, branchId);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Deletes a branch for good. Also POST /api/stories/delete-branch.' })
+  deleteStoryBranch(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('branchId', () => ID) branchId: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<boolean> {
+    return ctx.services.stories.deleteBranch(requireUser(ctx).id, characterId, branchId);
   }
 
   @Authorized()
@@ -279,6 +316,12 @@ export class CharacterStoryResolver {
   storyCards(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<StoryCard[]> {
     assertOwnedBy(c, ctx.user?.id);
     return ctx.services.stories.storyCardsOf(c, ctx.loaders);
+  }
+
+  @FieldResolver(() => [StoryBranch], { description: 'Chapters set aside by rewinds, newest first; restoreStoryBranch returns to one.' })
+  storyBranches(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<StoryBranch[]> {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.branchesOf(c, ctx.loaders);
   }
 
   @FieldResolver(() => Mission, { nullable: true, description: 'The active mission, if any.' })

@@ -2,7 +2,9 @@ import express from 'express';
 import type { Services } from '../../services';
 import { body, isoDate, queryValue, restUser } from '../shared/rest';
 import type { Chapter } from './chapter.entity';
+import type { Character } from '../characters/character.entity';
 import type { Mission } from './mission.entity';
+import type { StoryBranch } from './story-branch.entity';
 import type { ChapterOutcome } from './story.service';
 
 /** SPEC §3 chapter, plus its place in the story. */
@@ -19,6 +21,18 @@ function missionBody(m: Mission) {
     status: m.status,
     completedAt: m.completedAt ? isoDate(m.completedAt) : null,
     completedInChapter: m.completedInChapter,
+  };
+}
+
+/** A branch as listed (the rows themselves stay on the server). */
+function branchBody(b: StoryBranch) {
+  return {
+    id: b.id,
+    fromChapter: b.fromChapterNumber,
+    chapterCount: b.chapterCount,
+    firstAction: b.firstAction,
+    preview: b.preview,
+    createdAt: isoDate(b.createdAt),
   };
 }
 
@@ -41,7 +55,7 @@ function outcomeBody(o: ChapterOutcome) {
 
 /**
  * SPEC §7 /stories/* as thin adapters over StoryService, plus the paths the SPEC's storyline needs
- * but does not show (storyline read, regenerate, takes, undo, export). Errors answer `{ error, code }`
+ * but does not show (storyline read, regenerate, takes, undo, edits, rewind and branches, export). Errors answer `{ error, code }`
  * with the code's status, so `error` is set exactly when something failed.
  */
 export function storiesRestRouter(services: Services): express.Router {
@@ -85,15 +99,41 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json({ error: null, chapter: { ...chapterBody(ch), edited: ch.edited, actionEdited: ch.actionEdited } });
   });
 
+  // Undo, rewind and returning to a branch answer the story as it is now.
+  const storyNow = async (c: Character) => ({
+    error: null,
+    updatedStats: c.stats,
+    settingText: c.currentSetting,
+    missionHistory: (await services.stories.missionHistoryOf(c, {})).map(missionBody),
+  });
+
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
-    const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
-    res.json({
-      error: null,
-      updatedStats: c.stats,
-      settingText: c.currentSetting,
-      missionHistory: (await services.stories.missionHistoryOf(c, {})).map(missionBody),
-    });
+    res.json(await storyNow(await services.stories.undoLastChapter(user.id, body(req).characterId)));
+  });
+
+  r.post('/rewind', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json(await storyNow(await services.stories.rewind(user.id, b.characterId, b.chapterIndex)));
+  });
+
+  r.get('/branches/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    const list = await services.stories.listBranches(user.id, req.params.characterId);
+    res.json({ error: null, branches: list.map(branchBody) });
+  });
+
+  r.post('/restore-branch', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json(await storyNow(await services.stories.restoreBranch(user.id, b.characterId, b.branchId)));
+  });
+
+  r.post('/delete-branch', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json({ error: null, deleted: await services.stories.deleteBranch(user.id, b.characterId, b.branchId) });
   });
 
   r.post('/fetch-styles', async (req, res) => {

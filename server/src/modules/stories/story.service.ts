@@ -7,7 +7,8 @@
  *   what runs here; story-gate.ts: shutdown and rate limits)
  * - chapter-commit.ts — the one commit rule (planCommit + the commit_chapter database function)
  * - chapter-streams.ts — following a chapter as it is written
- * - story-editing.ts — takes and undo; mission.service.ts — missions; story-memory.ts — plot
+ * - story-editing.ts — takes, undo and edits; story-branches.ts — rewind and branches;
+ *   mission.service.ts — missions; story-memory.ts — plot
  *   essentials, author's note, the editable summary
  * - story-reads.ts — storyline, styles, export
  * - story.store.ts — the module's SQL and row mapping; story-input.ts — input parsing
@@ -25,6 +26,8 @@ import { DEFAULT_OPTIONS, GenerationEngine, type ChapterHandle, type StartOption
 import { GenerationRegistry } from './generation-registry';
 import type { Mission } from './mission.entity';
 import { MissionService } from './mission.service';
+import type { StoryBranch } from './story-branch.entity';
+import { StoryBranches } from './story-branches';
 import { StoryEditing } from './story-editing';
 import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './story-memory';
 import type { Chapter } from './chapter.entity';
@@ -46,6 +49,7 @@ export class StoryService {
   private readonly engine: GenerationEngine;
   private readonly streams: ChapterStreams;
   private readonly editing: StoryEditing;
+  private readonly branches: StoryBranches;
   private readonly missions: MissionService;
   private readonly reads: StoryReads;
   private readonly memory: StoryMemoryService;
@@ -64,6 +68,7 @@ export class StoryService {
     this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts);
     this.streams = new ChapterStreams(this.store, registry, this.engine, opts.pollIntervalMs);
     this.editing = new StoryEditing(dataSource, registry);
+    this.branches = new StoryBranches(dataSource, registry);
     this.missions = new MissionService(this.store, gate, deps.ai, log);
     this.reads = new StoryReads(this.store, gate, deps.ai);
     this.memory = new StoryMemoryService(dataSource);
@@ -134,6 +139,30 @@ export class StoryService {
 
   undoLastChapter(userId: string, characterId: unknown): Promise<Character> {
     return this.editing.undoLastChapter(userId, characterId);
+  }
+
+  // Rewind and branches
+
+  /** Makes an earlier chapter the latest; the chapters after it become a branch (see StoryBranches). */
+  rewind(userId: string, characterId: unknown, chapterIndex: unknown): Promise<Character> {
+    return this.branches.rewind(userId, characterId, chapterIndex);
+  }
+
+  restoreBranch(userId: string, characterId: unknown, branchId: unknown): Promise<Character> {
+    return this.branches.restore(userId, characterId, branchId);
+  }
+
+  deleteBranch(userId: string, characterId: unknown, branchId: unknown): Promise<boolean> {
+    return this.branches.remove(userId, characterId, branchId);
+  }
+
+  listBranches(userId: string, characterId: unknown): Promise<StoryBranch[]> {
+    return this.branches.list(userId, characterId);
+  }
+
+  /** The branches of a character already owner-checked (GraphQL field), batched per request. */
+  branchesOf(c: Character, requestScope: object): Promise<StoryBranch[]> {
+    return this.reads.branchesOf(c, requestScope);
   }
 
   // Missions
