@@ -45,6 +45,12 @@ export const MESSAGES = {
   storyCardDeleted: 'Story card deleted.',
   storyCardDeleteFailed: 'Failed to delete the story card. Please try again.',
   storyCardDeleteConfirm: 'Delete this story card? The storyteller will forget it.',
+  rewound: (chapter: number) => `Back at chapter ${chapter}. The chapters after it are kept under Branches.`,
+  rewindFailed: 'Failed to rewind the story. Please try again.',
+  branchRestored: 'You are back on that branch. The chapters you left are kept under Branches.',
+  branchRestoreFailed: 'Failed to return to that branch. Please try again.',
+  branchDeleteFailed: 'Failed to delete the branch. Please try again.',
+  branchDeleteConfirm: 'Delete this branch? Its chapters will be gone for good.',
   // SPEC §8: a failed mission update keeps edit mode open; we also say so next to the field.
   missionSaveFailed: 'Failed to save the mission. Please try again.',
 

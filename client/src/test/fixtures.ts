@@ -68,6 +68,7 @@ export function storyCharacter({
   setting = null as string | null,
   storyCards = [] as Array<Record<string, unknown>>,
   completedMissions = [] as Array<{ objective: string; completedInChapter: number; completedAt: string }>,
+  storyBranches = [] as Array<Record<string, unknown>>,
 } = {}) {
   return {
     __typename: 'Character',
@@ -101,6 +102,16 @@ export function storyCharacter({
       edited: false,
       lastSeenChapter: 1,
       ...c,
+    })),
+    storyBranches: storyBranches.map((b, i) => ({
+      __typename: 'StoryBranch',
+      id: `b-${i}`,
+      fromChapterNumber: 1,
+      chapterCount: 1,
+      firstAction: null,
+      preview: '',
+      createdAt: '2026-11-20T10:00:00Z',
+      ...b,
     })),
     storyline: {
       __typename: 'Storyline',

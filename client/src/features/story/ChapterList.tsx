@@ -11,6 +11,8 @@ interface Editing {
   characterId: string;
   /** After a saved edit (the page refetches the story). */
   onEdited: () => unknown;
+  /** Asks to rewind the story to this chapter (0-based index); the page confirms. */
+  onRewind: (index: number) => void;
 }
 
 function PlayerChoice({ text, edited, onEdit }: { text: string; edited?: boolean; onEdit?: () => void }) {
@@ -131,6 +133,16 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
             {isCurrent && editing && !open && (
               <button type="button" className="edit-link" onClick={() => setOpen(`${chapter.id}:text`)}>
                 Edit chapter
+              </button>
+            )}
+            {!isCurrent && !live && editing && !open && (
+              <button
+                type="button"
+                className="edit-link rewind-link"
+                onClick={() => editing.onRewind(chapter.index)}
+                aria-label={`Rewind here: make chapter ${chapter.index + 1} the latest`}
+              >
+                Rewind here
               </button>
             )}
             {!isCurrent && <hr className="chapter-divider" />}

@@ -413,6 +413,48 @@ describe('story screen', () => {
     expect((screen.getByLabelText('Your action before chapter 2') as HTMLTextAreaElement).value).toBe('Swim instead'); // kept open, nothing lost
   });
 
+  it('rewind: an earlier chapter is made the latest after a confirmation; branches are listed and returned to', async () => {
+    const success = jest.spyOn(toast, 'success');
+    const error = jest.spyOn(toast, 'error');
+    let failRestore = true;
+    const { calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({
+          data: {
+            character: storyCharacter({
+              chapters: [chapter(0), chapter(1), chapter(2)],
+              storyBranches: [{ fromChapterNumber: 3, chapterCount: 4, firstAction: 'Open the vault', preview: 'The vault door swung open' }],
+            }),
+          },
+        }),
+        StoryPage_rewindStory: () => ({ data: { rewindStory: { __typename: 'Character', id: 'c-1' } } }),
+        StoryBranchesPanel_restore: () =>
+          failRestore
+            ? { errors: [{ message: 'nope', extensions: { code: 'BAD_USER_INPUT' } }] }
+            : { data: { restoreStoryBranch: { __typename: 'Character', id: 'c-1' } } },
+      },
+      { signedIn: true },
+    );
+    await screen.findByText('Chapter 3 text.');
+    // Every chapter but the latest can be rewound to; the latest has nothing after it.
+    expect(screen.getAllByRole('button', { name: /^Rewind here/ })).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Rewind here: make chapter 1 the latest' }));
+    expect(await screen.findByText('Rewind to chapter 1?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Rewind' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Back at chapter 1. The chapters after it are kept under Branches.'));
+    expect(calls.find((c) => c.operationName === 'StoryPage_rewindStory')?.variables).toEqual({ characterId: 'c-1', chapterIndex: 0 });
+
+    const branch = within(screen.getByTestId('story-branches')).getByTestId('story-branch');
+    expect(branch.textContent).toContain('After chapter 3');
+    expect(branch.textContent).toContain('Open the vault');
+    fireEvent.click(within(branch).getByRole('button', { name: 'Return to this branch (from chapter 3, 4 chapters)' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to return to that branch. Please try again.'));
+    failRestore = false;
+    fireEvent.click(within(branch).getByRole('button', { name: 'Return to this branch (from chapter 3, 4 chapters)' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('You are back on that branch. The chapters you left are kept under Branches.'));
+  });
+
   it('the mission log lists completed missions, newest first, with the chapter that completed them', async () => {
     await renderApp(
       '/storychat/c-1',

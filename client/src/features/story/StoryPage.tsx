@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   useStoryPage_characterQuery,
   useStoryPage_startRegenerationMutation,
+  useStoryPage_rewindStoryMutation,
   useStoryPage_selectChapterTakeMutation,
   useStoryPage_settingStylesQuery,
   useStoryPage_settingsQuery,
@@ -23,6 +24,7 @@ import { Composer } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
 import { StoryExport } from './StoryExport';
+import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { usePlayerAction } from './player-action';
@@ -53,6 +55,8 @@ export default function StoryPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const [confirmUndo, setConfirmUndo] = useState(false);
+  /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
+  const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
   const { completed, trigger } = useMissionCompleteHighlight();
   const bottom = useRef<HTMLDivElement>(null);
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
@@ -61,6 +65,7 @@ export default function StoryPage() {
   const [startRegeneration, regenerateState] = useStoryPage_startRegenerationMutation();
   const [selectTake, selectTakeState] = useStoryPage_selectChapterTakeMutation();
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
+  const [rewind, rewindState] = useStoryPage_rewindStoryMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
 
   /** After a chapter: highlight a completed mission, clear the action, reload the storyline. */
@@ -86,7 +91,7 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
-  const busy = live !== null || regenerateState.loading || selectTakeState.loading || undoState.loading;
+  const busy = live !== null || regenerateState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
   useEffect(() => {
@@ -154,6 +159,15 @@ export default function StoryPage() {
     });
   };
 
+  const onRewind = (index: number) => {
+    setConfirmRewind(null);
+    return run(MESSAGES.rewindFailed, async () => {
+      await rewind({ variables: { characterId: character.id, chapterIndex: index } });
+      toast.success(MESSAGES.rewound(index + 1));
+      await refetch();
+    });
+  };
+
   const onSaveMission = async (objective: string) => {
     try {
       await updateMission({ variables: { characterId: character.id, objective } });
@@ -201,6 +215,12 @@ export default function StoryPage() {
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
           <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
+          <StoryBranchesPanel
+            characterId={character.id}
+            branches={character.storyBranches}
+            disabled={busy}
+            onChanged={() => refetch().catch(() => undefined)}
+          />
         </aside>
 
         <section className="story-main" aria-label="Story">
@@ -216,7 +236,9 @@ export default function StoryPage() {
           <ChapterList
             chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
             live={live}
-            editing={busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined) }}
+            editing={
+              busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
+            }
           />
 
           {latest && !live && (
@@ -259,6 +281,15 @@ export default function StoryPage() {
           confirmLabel="Undo Chapter"
           onConfirm={() => void onUndo()}
           onCancel={() => setConfirmUndo(false)}
+        />
+      )}
+      {confirmRewind !== null && (
+        <ConfirmDialog
+          title={`Rewind to chapter ${confirmRewind + 1}?`}
+          message={`The chapters after it are set aside under Branches, where you can return to them. Your stats, mission and story cards go back to how they were at chapter ${confirmRewind + 1}.`}
+          confirmLabel="Rewind"
+          onConfirm={() => void onRewind(confirmRewind)}
+          onCancel={() => setConfirmRewind(null)}
         />
       )}
     </main>
