@@ -10,6 +10,7 @@ import { StoryMemory1795400000001 } from './1795400000001-StoryMemory';
 import { StoryCards1795618777340 } from './1795618777340-StoryCards';
 import { ChapterEdits1795621154146 } from './1795621154146-ChapterEdits';
 import { StoryBranches1795628722862 } from './1795628722862-StoryBranches';
+import { ChapterStop1795629173024 } from './1795629173024-ChapterStop';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   StoryCards1795618777340,
   ChapterEdits1795621154146,
   StoryBranches1795628722862,
+  ChapterStop1795629173024,
 ];

@@ -19,6 +19,8 @@ export interface StreamFrame {
   status: ChapterStatus;
   offset: number;
   delta: string;
+  /** On a failed frame: the player stopped the chapter (it did not break). */
+  stopped?: boolean;
 }
 
 /**
@@ -30,12 +32,17 @@ export interface StreamFrame {
  */
 const FRAME_INTERVAL_MS = 100;
 
-type LiveEvent = { kind: 'delta'; text: string } | { kind: 'end'; status: 'complete' | 'failed'; finalText: string };
+interface Ending {
+  status: 'complete' | 'failed';
+  finalText: string;
+  stopped: boolean;
+}
+type LiveEvent = { kind: 'delta'; text: string } | ({ kind: 'end' } & Ending);
 
 /** The in-memory side of a running generation on this instance. */
 export class LiveChapter {
   text = '';
-  ended: { status: 'complete' | 'failed'; finalText: string } | null = null;
+  ended: Ending | null = null;
   private readonly listeners = new Set<(e: LiveEvent) => void>();
 
   constructor(
@@ -54,10 +61,10 @@ export class LiveChapter {
     for (const l of this.listeners) l({ kind: 'delta', text: delta });
   }
 
-  end(status: 'complete' | 'failed', finalText: string): void {
+  end(status: 'complete' | 'failed', finalText: string, stopped = false): void {
     if (this.ended) return;
-    this.ended = { status, finalText };
-    for (const l of this.listeners) l({ kind: 'end', status, finalText });
+    this.ended = { status, finalText, stopped };
+    for (const l of this.listeners) l({ kind: 'end', status, finalText, stopped });
     this.listeners.clear();
   }
 
@@ -76,7 +83,7 @@ export class LiveChapter {
   async *follow(signal?: AbortSignal, intervalMs = FRAME_INTERVAL_MS): AsyncGenerator<StreamFrame> {
     if (this.ended) {
       // Already over: the whole chapter (or the failure) in one frame.
-      yield finalFrame('', this.ended.status, this.ended.finalText);
+      yield finalFrame('', this.ended.status, this.ended.finalText, this.ended.stopped);
       return;
     }
     const queue: LiveEvent[] = [];
@@ -101,7 +108,7 @@ export class LiveChapter {
         const end = queue.find((e): e is Extract<LiveEvent, { kind: 'end' }> => e.kind === 'end');
         // The final text covers any deltas queued before the end.
         if (end) {
-          yield finalFrame(sent, end.status, end.finalText);
+          yield finalFrame(sent, end.status, end.finalText, end.stopped);
           return;
         }
         if (queue.length > 0) {
@@ -141,8 +148,8 @@ export class LiveChapter {
 }
 
 /** The last frame for a reader who has `sent` so far. */
-export function finalFrame(sent: string, status: 'complete' | 'failed', finalText: string): StreamFrame {
-  if (status === 'failed') return { status, offset: 0, delta: '' };
+export function finalFrame(sent: string, status: 'complete' | 'failed', finalText: string, stopped = false): StreamFrame {
+  if (status === 'failed') return { status, offset: 0, delta: '', ...(stopped ? { stopped } : {}) };
   return finalText.startsWith(sent) ? { status, offset: sent.length, delta: finalText.slice(sent.length) } : { status, offset: 0, delta: finalText };
 }
 
@@ -151,7 +158,7 @@ export function finalFrame(sent: string, status: 'complete' | 'failed', finalTex
  * row's status and text, or null once the row is gone (a failed take cleaned up, or undone).
  */
 export async function* pollChapter(
-  read: () => Promise<{ status: ChapterStatus; text: string } | null>,
+  read: () => Promise<{ status: ChapterStatus; text: string; stopped?: boolean } | null>,
   intervalMs: number,
   signal?: AbortSignal,
 ): AsyncGenerator<StreamFrame> {
@@ -159,7 +166,7 @@ export async function* pollChapter(
   for (;;) {
     const row = await read();
     if (!row || row.status === 'failed') {
-      yield { status: 'failed', offset: 0, delta: '' };
+      yield { status: 'failed', offset: 0, delta: '', ...(row?.stopped ? { stopped: true } : {}) };
       return;
     }
     if (row.status === 'complete') {

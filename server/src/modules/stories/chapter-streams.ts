@@ -10,7 +10,7 @@ import type { Chapter } from './chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import { finalFrame, pollChapter, type StreamFrame } from './chapter-stream';
 import type { GenerationEngine } from './generation-engine';
-import { CHAPTER_FAILED } from './generation-failure';
+import { CHAPTER_FAILED, CHAPTER_STOPPED } from './generation-failure';
 import type { GenerationRegistry, Running } from './generation-registry';
 import type { StoryStore } from './story.store';
 
@@ -88,7 +88,7 @@ export class ChapterStreams {
       : pollChapter(
           async () => {
             const r = await this.engine.remoteState(target.id, 'status, text');
-            return r ? { status: r.status, text: r.text ?? '' } : null;
+            return r ? { status: r.status, text: r.text ?? '', stopped: r.stopped } : null;
           },
           this.pollIntervalMs,
           signal,
@@ -107,6 +107,10 @@ export class ChapterStreams {
             )
           : null;
         const d = isAppError(why) ? why.details : undefined;
+        if (frame.stopped || d?.reason === 'stopped') {
+          yield { ...base, errorCode: 'STOPPED', error: CHAPTER_STOPPED, errorReason: 'stopped' };
+          continue;
+        }
         yield {
           ...base,
           errorCode: 'GENERATION_FAILED',

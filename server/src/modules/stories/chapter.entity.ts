@@ -166,6 +166,13 @@ export class Chapter {
     return this.choiceEditedAt != null;
   }
 
+  /**
+   * When the player stopped this take while it was written (generation-engine.ts stop): it is then
+   * failed like any abandoned take, and readers are told it was stopped, not that it broke.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  stoppedAt: Date | null;
+
   /** When the take was committed; null while generating or failed. */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;

@@ -10,11 +10,12 @@
 import type { StoryAI, ChapterResult } from '../../ai/story-ai';
 import { AppError, isAppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
+import { findOwnedCharacter } from '../characters/owned-character';
 import { commitChapter } from './chapter-commit';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
 import { LiveChapter } from './chapter-stream';
-import { CHAPTER_FAILED, generationError } from './generation-failure';
+import { CHAPTER_FAILED, generationError, stoppedError } from './generation-failure';
 import { GenerationLane } from './generation-lane';
 import type { GenerationRegistry, Running } from './generation-registry';
 import type { StoryGate } from './story-gate';
@@ -56,6 +57,9 @@ const BACKGROUND_ON_IO_MAX = 4;
 /** Up to this many chapters running on this instance, each chunk of each one gets its own loop turn. */
 const PER_CHUNK_YIELD_MAX_RUNNING = 2;
 const BUSY = 'A chapter is already being written for this character; wait for it to finish.';
+/** Abort reasons: the player stopped the chapter here; its row stopped generating elsewhere. */
+const STOPPED = Symbol('stopped');
+const GONE = Symbol('gone');
 
 export interface StartOptions {
   /** When the request reached the server (ms epoch); default now. Decides whether it raced a chapter. */
@@ -155,17 +159,17 @@ export class GenerationEngine {
     let reject!: (e: unknown) => void;
     const done = new Promise<ChapterOutcome>((res, rej) => ((resolve = res), (reject = rej)));
     done.catch(() => undefined); // start() callers may never await it
-    const entry: Running = { live, done, userId: ctx.character.userId };
+    const abort = new AbortController();
+    const entry: Running = { live, done, userId: ctx.character.userId, stop: () => abort.abort(STOPPED) };
     this.registry.add(entry);
-    void this.run(ctx, input, mode, live).then(resolve, reject);
+    void this.run(ctx, input, mode, live, abort).then(resolve, reject);
     return { chapterId: row.id, characterId: ctx.character.id, index, take: row.take, joined: false, done };
   }
 
   /** The generation itself, detached from any request. */
-  private async run(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter): Promise<ChapterOutcome> {
-    const abort = new AbortController();
+  private async run(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, abort: AbortController): Promise<ChapterOutcome> {
     this.aborts.add(abort);
-    const writer = new TextWriter(this.store, live, this.options);
+    const writer = new TextWriter(this.store, live, this.options, () => abort.abort(GONE));
     const lane = {}; // this generation's place in the lane
     try {
       await yieldToLoop(); // let requests already on the wire arrive (and join) before we run
@@ -200,6 +204,12 @@ export class GenerationEngine {
       return outcome;
     } catch (e) {
       await writer.stop();
+      // Stopped by the player — here, or on another instance (the row says so; a commit refused
+      // because of it ends here too): the take is dropped like a failed one, and said to be stopped.
+      if (abort.signal.reason === STOPPED || (await this.store.wasStopped(live.chapterId).catch(() => false))) {
+        live.end('failed', '', true);
+        throw stoppedError();
+      }
       if (!(isAppError(e) && (e.code === 'CONFLICT' || e.code === 'BAD_USER_INPUT'))) {
         this.log.error('chapter generation failed', { characterId: live.characterId, chapterId: live.chapterId, err: e });
       }
@@ -227,21 +237,38 @@ export class GenerationEngine {
     signal: AbortSignal,
   ): Promise<ChapterResult> {
     let first = true;
-    for await (const ev of this.ai.streamChapter(chapterInput, { signal })) {
-      if (ev.type !== 'delta') return ev.result;
-      live.append(ev.text);
-      writer.changed();
-      // With few chapters running, every chunk gets a loop turn of its own: a chapter then spans
-      // many turns, so requests already on their way (a double click, a burst of retries) arrive
-      // while it is still running and join it.
-      if (this.registry.size <= PER_CHUNK_YIELD_MAX_RUNNING) await yieldToLoop();
-      // The first chunk is out (a reader sees it at once); the rest and the commit are background
-      // work, taken in turns with the other generations (GenerationLane). A model that streams
-      // over the network waits for its chunks anyway; one that resolves through microtasks only
-      // (the offline storyteller) would otherwise hold the loop for the whole chapter.
-      const turn = this.lane.enter(lane, { background: first });
-      if (turn) await turn;
-      first = false;
+    // A stop (or shutdown) ends the chapter at once, even while the model is silent or ignores the
+    // signal: each chunk is awaited against the abort, and the model's stream is closed behind it.
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('chapter generation aborted'));
+      if (signal.aborted) fail();
+      else signal.addEventListener('abort', fail, { once: true });
+    });
+    aborted.catch(() => undefined);
+    const events = this.ai.streamChapter(chapterInput, { signal })[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await Promise.race([events.next(), aborted]);
+        if (next.done) break;
+        const ev = next.value;
+        if (ev.type !== 'delta') return ev.result;
+        live.append(ev.text);
+        writer.changed();
+        // With few chapters running, every chunk gets a loop turn of its own: a chapter then spans
+        // many turns, so requests already on their way (a double click, a burst of retries) arrive
+        // while it is still running and join it.
+        if (this.registry.size <= PER_CHUNK_YIELD_MAX_RUNNING) await yieldToLoop();
+        // The first chunk is out (a reader sees it at once); the rest and the commit are background
+        // work, taken in turns with the other generations (GenerationLane). A model that streams
+        // over the network waits for its chunks anyway; one that resolves through microtasks only
+        // (the offline storyteller) would otherwise hold the loop for the whole chapter.
+        const turn = this.lane.enter(lane, { background: first });
+        if (turn) await turn;
+        first = false;
+      }
+    } finally {
+      // Not awaited: a model stuck mid-chunk must not hold the stop up.
+      void events.return?.(undefined)?.catch(() => undefined);
     }
     throw new Error('chapter stream ended without a result');
   }
@@ -284,6 +311,21 @@ export class GenerationEngine {
     this.folds.set(characterId, fold);
   }
 
+  /**
+   * Stops the character's chapter in progress, wherever it is written: its take is dropped (never part
+   * of the story, like a failed one) and its readers are told it was stopped. The row is marked first,
+   * so an instance writing it elsewhere stops at its next write, and a commit racing the stop either
+   * lands first (then nothing was stopped: false) or is refused. True when a chapter was stopped.
+   */
+  async stop(userId: string, characterId: unknown): Promise<boolean> {
+    const c = await findOwnedCharacter(this.store.dataSource, userId, characterId);
+    const id = await this.store.stopGenerating(c.id);
+    if (!id) return false;
+    this.registry.chapter(id)?.stop();
+    this.log.info('chapter stopped by the player', { characterId: c.id, chapterId: id });
+    return true;
+  }
+
   /** Settles when no background work (summary folds) is running: tests, and shutdown. */
   async idle(): Promise<void> {
     while (this.folds.size > 0) await Promise.allSettled([...this.folds.values()]);
@@ -310,6 +352,7 @@ export class GenerationEngine {
       const local = this.registry.chapter(chapterId);
       if (local) return local.done;
       const row = await this.remoteState(chapterId, 'status');
+      if (row?.stopped) throw stoppedError();
       if (!row || row.status === 'failed') throw new AppError('GENERATION_FAILED', CHAPTER_FAILED);
       if (row.status === 'complete') return this.outcome(chapterId);
       await new Promise((r) => setTimeout(r, this.options.pollIntervalMs));

@@ -6,6 +6,16 @@
 import { AppError, isAppError } from '../../common/app-error';
 
 export const CHAPTER_FAILED = 'Failed to generate story chapter. Please try again.';
+/** Not in the SPEC (stopping is ours): what a reader of a stopped chapter is told. */
+export const CHAPTER_STOPPED = 'The chapter was stopped before it was finished; nothing of it was kept.';
+
+/**
+ * A chapter the player stopped: CONFLICT (the request's chapter will not come), with reason
+ * `stopped` so a waiting caller can tell it from a takeover.
+ */
+export function stoppedError(): AppError {
+  return new AppError('CONFLICT', CHAPTER_STOPPED, { reason: 'stopped' });
+}
 
 type FailureReason = 'timeout' | 'busy' | 'unavailable' | 'misconfigured' | 'invalid_output' | 'failed';
 

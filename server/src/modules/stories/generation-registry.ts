@@ -10,6 +10,8 @@ export interface Running {
   done: Promise<ChapterOutcome>;
   /** Owner of the character: lets a reader on this instance follow it without a database read. */
   userId: string;
+  /** Ends the generation at once because the player stopped it (its row is already marked). */
+  stop: () => void;
 }
 
 /**

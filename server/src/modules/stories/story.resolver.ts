@@ -135,6 +135,15 @@ export class StoryResolver {
   }
 
   @Authorized()
+  @Mutation(() => Boolean, {
+    description:
+      "Stops the chapter being written for a character. The take is dropped, never part of the story (the story stays as it was before it; the player's action can be sent again), and its stream ends with status failed and errorCode STOPPED. False when nothing was being written (it may have just finished: then it stands). Also POST /api/stories/stop-chapter.",
+  })
+  stopChapter(@Arg('characterId', () => ID) characterId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return ctx.services.stories.stopChapter(requireUser(ctx).id, characterId);
+  }
+
+  @Authorized()
   @Mutation(() => Character, {
     description:
       'Rewinds the story to an earlier chapter (0-based chapterIndex), restoring stats, setting, missions and story cards exactly as they were there. The chapters after it become a branch (Character.storyBranches) the player can return to. Also POST /api/stories/rewind.',

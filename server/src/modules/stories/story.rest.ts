@@ -86,6 +86,12 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json({ error: null, chapterId: h.chapterId, index: h.index, take: h.take });
   });
 
+  // Stops the chapter being written (see GraphQL stopChapter): `stopped` is false when none was.
+  r.post('/stop-chapter', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json({ error: null, stopped: await services.stories.stopChapter(user.id, body(req).characterId) });
+  });
+
   r.post('/select-take', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);

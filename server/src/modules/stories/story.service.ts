@@ -87,6 +87,11 @@ export class StoryService {
     return this.engine.start(userId, raw, mode, opts);
   }
 
+  /** Stops the character's chapter in progress (see GenerationEngine.stop); true when one was stopped. */
+  stopChapter(userId: string, characterId: unknown): Promise<boolean> {
+    return this.engine.stop(userId, characterId);
+  }
+
   /** Regenerates the latest chapter as a new take (kept next to the old ones) and waits for it. */
   async regenerateChapter(userId: string, raw: Record<string, unknown>): Promise<ChapterOutcome> {
     return (await this.engine.start(userId, raw, 'regenerate')).done;

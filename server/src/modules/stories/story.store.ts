@@ -84,6 +84,8 @@ export interface RemoteState {
   text?: string;
   /** The row is generating but untouched for longer than the stale limit: its writer is gone. */
   dead: boolean;
+  /** The player stopped it. */
+  stopped: boolean;
 }
 
 /** Selected chapters as one JSON list (SELECT list of a subquery over `chapters h`); read by chaptersOf. */
@@ -254,14 +256,39 @@ export class StoryStore {
   }
 
   /** Persists a running chapter's text (and touches the row), only while it is still generating. */
-  async writeLiveText(chapterId: string, text: string): Promise<void> {
-    await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating'`, [chapterId, text]);
+  async writeLiveText(chapterId: string, text: string): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating' RETURNING id`, [
+      chapterId,
+      text,
+    ])) as [unknown[], number];
+    return rows.length > 0;
+  }
+
+  /**
+   * Stops the character's chapter in progress (any instance may be writing it): the take fails, its
+   * half text goes, and the row says it was stopped. Returns its id, or null when nothing was being
+   * written (it may have just been committed: then the chapter stands).
+   */
+  async stopGenerating(characterId: string): Promise<string | null> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE chapters SET status = 'failed', text = '', stopped_at = now() WHERE character_id = $1 AND status = 'generating' RETURNING id`,
+      [characterId],
+    )) as [Array<{ id: string }>, number];
+    return rows[0]?.id ?? null;
+  }
+
+  async wasStopped(chapterId: string): Promise<boolean> {
+    const [row] = (await this.dataSource.query(`SELECT stopped_at IS NOT NULL AS stopped FROM chapters WHERE id = $1`, [chapterId])) as Array<{
+      stopped: boolean;
+    }>;
+    return row?.stopped === true;
   }
 
   /** A chapter's state as another instance sees it; the database's clock decides staleness. */
   async remoteState(chapterId: string, columns: 'status' | 'status, text', staleAfterMs: number): Promise<RemoteState | null> {
     const [row] = (await this.dataSource.query(
-      `SELECT ${columns}, (status = 'generating' AND updated_at < now() - make_interval(secs => $2::double precision)) AS dead
+      `SELECT ${columns}, (status = 'generating' AND updated_at < now() - make_interval(secs => $2::double precision)) AS dead,
+              stopped_at IS NOT NULL AS stopped
          FROM chapters WHERE id = $1`,
       [chapterId, staleAfterMs / 1000],
     )) as RemoteState[];

@@ -30,6 +30,11 @@ export class TextWriter {
     private readonly store: StoryStore,
     private readonly live: LiveChapter,
     private readonly timing: TextWriterTiming,
+    /**
+     * The row is no longer generating (the player stopped it from another instance, or it was
+     * taken over): the generation should end. Noticed at the next write or heartbeat.
+     */
+    private readonly onGone: () => void = () => undefined,
   ) {}
 
   start(): void {
@@ -55,7 +60,7 @@ export class TextWriter {
       const text = this.live.text;
       this.lastWrite = Date.now();
       try {
-        await this.store.writeLiveText(this.live.chapterId, text);
+        if (!(await this.store.writeLiveText(this.live.chapterId, text)) && !this.stopped) this.onGone();
       } catch {
         // A missed write only delays what another instance sees; the commit stores the final text.
       }
