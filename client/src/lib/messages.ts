@@ -45,6 +45,8 @@ export const MESSAGES = {
   storyCardDeleted: 'Story card deleted.',
   storyCardDeleteFailed: 'Failed to delete the story card. Please try again.',
   storyCardDeleteConfirm: 'Delete this story card? The storyteller will forget it.',
+  chapterStopped: 'Chapter stopped. Nothing of it was kept; your action is back in the box.',
+  stopFailed: 'Failed to stop the chapter. Please try again.',
   rewound: (chapter: number) => `Back at chapter ${chapter}. The chapters after it are kept under Branches.`,
   rewindFailed: 'Failed to rewind the story. Please try again.',
   branchRestored: 'You are back on that branch. The chapters you left are kept under Branches.',

@@ -350,6 +350,40 @@ describe('story screen', () => {
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to generate story chapter. Please try again. The storyteller is busy; try again in 30 s.'));
   });
 
+  it('Stop while a chapter is written: the partial chapter goes, the action is back in the box; a failed stop says so', async () => {
+    const info = jest.spyOn(toast, 'info');
+    const error = jest.spyOn(toast, 'error');
+    let failStop = true;
+    const { subscriptions, calls } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0)] }) } }),
+        StoryPage_stopChapter: () => (failStop ? { networkError: true } : { data: { stopChapter: true } }),
+      },
+      { signedIn: true },
+    );
+    const box = (await screen.findByPlaceholderText('Or type your own action...')) as HTMLTextAreaElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Climb the mast' })); // a suggested action, not typed
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const channel = await subscriptions.channel('ChapterStream_play');
+    const ev = { __typename: 'ChapterStreamEvent', chapterId: 'ch-1', index: 1, take: 0, errorHint: null, result: null };
+    act(() => channel.emit({ playChapter: { ...ev, status: 'generating', offset: 0, delta: 'The lock clicks', errorCode: null, error: null } }));
+    await waitFor(() => expect(screen.getByTestId('live-chapter').textContent).toContain('The lock clicks'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to stop the chapter. Please try again.'));
+    expect(screen.getByTestId('live-chapter')).toBeTruthy(); // still being written
+    failStop = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(calls.filter((c) => c.operationName === 'StoryPage_stopChapter')).toHaveLength(2));
+    act(() => channel.emit({ playChapter: { ...ev, status: 'failed', offset: 0, delta: '', errorCode: 'STOPPED', error: 'stopped' } }));
+    await waitFor(() => expect(info).toHaveBeenCalledWith('Chapter stopped. Nothing of it was kept; your action is back in the box.'));
+    await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
+    expect(error).toHaveBeenCalledTimes(1); // a stop is not a failure
+    await waitFor(() => expect(box.value).toBe('Climb the mast'));
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+
   it("story memory: plot essentials and an author's note are saved for the story", async () => {
     const success = jest.spyOn(toast, 'success');
     const { calls } = await renderApp(

@@ -9,6 +9,7 @@ import {
   useStoryPage_startRegenerationMutation,
   useStoryPage_rewindStoryMutation,
   useStoryPage_selectChapterTakeMutation,
+  useStoryPage_stopChapterMutation,
   useStoryPage_settingStylesQuery,
   useStoryPage_settingsQuery,
   useStoryPage_undoLastChapterMutation,
@@ -66,6 +67,7 @@ export default function StoryPage() {
   const [selectTake, selectTakeState] = useStoryPage_selectChapterTakeMutation();
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
   const [rewind, rewindState] = useStoryPage_rewindStoryMutation();
+  const [stopChapter, stopState] = useStoryPage_stopChapterMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
 
   /** After a chapter: highlight a completed mission, clear the action, reload the storyline. */
@@ -82,8 +84,13 @@ export default function StoryPage() {
   );
   const onStreamEnd = useCallback(
     async (end: StreamEnd) => {
-      if (end.failed) toast.error(withHint(MESSAGES.chapterFailed, end.hint));
-      await settle(end.failed ? null : end.result);
+      if (!end.failed) return settle(end.result);
+      if (end.stopped) toast.info(MESSAGES.chapterStopped);
+      else toast.error(withHint(MESSAGES.chapterFailed, end.hint));
+      await settle(null);
+      // Nothing of the chapter was kept: the action it answered goes back to the composer, to send
+      // again or change.
+      if (end.action) setTyped(end.action);
     },
     [settle],
   );
@@ -158,6 +165,12 @@ export default function StoryPage() {
       await refetch();
     });
   };
+
+  // The stream then ends as stopped (onStreamEnd); if the chapter had just finished, it simply stands.
+  const onStop = () =>
+    run(MESSAGES.stopFailed, async () => {
+      await stopChapter({ variables: { characterId: character.id } });
+    });
 
   const onRewind = (index: number) => {
     setConfirmRewind(null);
@@ -240,6 +253,14 @@ export default function StoryPage() {
               busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
             }
           />
+
+          {live && (
+            <div className="chapter-tools">
+              <button type="button" className="story-button" onClick={() => void onStop()} disabled={stopState.loading} aria-busy={stopState.loading}>
+                Stop
+              </button>
+            </div>
+          )}
 
           {latest && !live && (
             <ChapterTools

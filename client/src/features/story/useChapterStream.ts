@@ -32,8 +32,12 @@ export interface LiveChapter {
   replacing: boolean;
 }
 
-/** How a stream ended: the chapter's result, or failed (the player is told by the caller). */
-export type StreamEnd = { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true; hint?: string };
+/**
+ * How a stream ended: the chapter's result, or failed (the player is told by the caller) — `stopped`
+ * when the player stopped it. `action` is what the chapter answered, to give back to the composer.
+ */
+export type StreamEnd =
+  { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true; hint?: string; stopped?: boolean; action: string | null };
 
 /**
  * Follows one chapter at a time over graphql-ws: text so far, then each piece, then the result.
@@ -70,15 +74,15 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
         setLive(null);
       };
       const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
-        if (frameError) return void finish({ failed: true, hint: errorHint(frameError) });
+        if (frameError) return void finish({ failed: true, hint: errorHint(frameError), action });
         if (!event || (chapterId && event.chapterId !== chapterId)) return;
         chapterId = event.chapterId;
         setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
         if (event.status === 'complete') void finish({ failed: false, result: event.result });
-        else if (event.status === 'failed') void finish({ failed: true, hint: event.errorHint ?? undefined });
+        else if (event.status === 'failed') void finish({ failed: true, hint: event.errorHint ?? undefined, stopped: event.errorCode === 'STOPPED', action });
       };
       const handlers = {
-        error: (e: unknown) => void finish({ failed: true, hint: errorHint(e) }),
+        error: (e: unknown) => void finish({ failed: true, hint: errorHint(e), action }),
         complete: () => void finish({ failed: false, result: null }),
       };
       stream.current =
