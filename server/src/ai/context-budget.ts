@@ -212,7 +212,10 @@ function cardTokens(card: PromptCard): number {
  * mission, setting, action, plot essentials, author's note and the story cards given.
  */
 export function fixedChapterTokens(
-  input: Pick<ChapterInput, 'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote' | 'storyCards' | 'castList'>,
+  input: Pick<
+    ChapterInput,
+    'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote' | 'storyCards' | 'castList' | 'continueFrom'
+  >,
   instructionsTokens = INSTRUCTIONS_TOKENS,
 ): number {
   const c = input.character;
@@ -232,6 +235,7 @@ export function fixedChapterTokens(
     estimateTokens(input.authorsNote ?? '') +
     (input.storyCards ?? []).reduce((n, card) => n + cardTokens(card), 0) +
     estimateTokens((input.castList ?? []).map((p) => `${p.name} (${p.role ?? ''})`).join(', ')) +
+    estimateTokens(input.continueFrom ?? '') +
     40
   );
 }

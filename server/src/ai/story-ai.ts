@@ -187,6 +187,13 @@ export interface ChapterInput {
    * each, so names and roles stay consistent even for people whose card is not triggered.
    */
   castList?: Array<{ name: string; role: string | null }>;
+  /**
+   * Continue (the player asked the storyteller to go on with the latest chapter): that chapter's last
+   * lines. The answer's `text` is only the new part, picking up exactly where these stop; its choices,
+   * stat increases, mission and cast are for the chapter as a whole. `action` is still the action the
+   * chapter answers.
+   */
+  continueFrom?: string;
 }
 
 /** Most people a chapter reports in its cast (the chapter's named cast, not a crowd). */

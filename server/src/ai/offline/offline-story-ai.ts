@@ -127,7 +127,7 @@ export class OfflineStoryAI implements StoryAI {
     const level = clampReadingLevel(input.readingLevel);
     let written: ReturnType<typeof writeChapter>;
     try {
-      written = writeChapter(input, level);
+      written = writeChapter(input.continueFrom ? continuationInput(input) : input, level);
     } catch (e) {
       throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
     }
@@ -173,3 +173,23 @@ export class OfflineStoryAI implements StoryAI {
     return out;
   }
 }
+
+/**
+ * Continue, offline: the next beat of the same chapter, written like a chapter that follows the text
+ * so far with no new action (it picks up that text's thread, moves the mission, ends on a hook).
+ * Its sentence picks are scheduled by chapter number; a continuation takes them from a number no
+ * real chapter has (far past the story's own), so it never repeats the chapters around it, and its
+ * own seed, so continuing twice reads differently.
+ */
+function continuationInput(input: ChapterInput): ChapterInput {
+  return {
+    ...input,
+    recentChapters: [...input.recentChapters, { text: input.continueFrom ?? '', playerChoice: input.action }],
+    action: null,
+    chapterNumber: input.chapterNumber + CONTINUATION_CHAPTER_OFFSET,
+    seed: mixSeed(input.seed, 'continue'),
+    continueFrom: undefined,
+  };
+}
+/** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
+const CONTINUATION_CHAPTER_OFFSET = 999;

@@ -132,9 +132,11 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
     chapterRules(input.pointOfView ?? 'second'),
     readingLevelGuide(clampReadingLevel(input.readingLevel)),
     input.authorsNote?.trim() ? `AUTHOR'S NOTE (style and direction for this chapter): ${block(input.authorsNote.trim())}` : '',
-    input.action?.trim()
-      ? `Write chapter ${input.chapterNumber} as the JSON object. PLAYER ACTION: ${block(input.action.trim())}`
-      : `Write chapter ${input.chapterNumber}, the opening of the story, as the JSON object.`,
+    input.continueFrom
+      ? continueTurn(input.chapterNumber, input.action, input.continueFrom)
+      : input.action?.trim()
+        ? `Write chapter ${input.chapterNumber} as the JSON object. PLAYER ACTION: ${block(input.action.trim())}`
+        : `Write chapter ${input.chapterNumber}, the opening of the story, as the JSON object.`,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -142,6 +144,17 @@ export function chapterMessages(input: ChapterInput): { messages: Msg[]; trimmed
     messages: [storySystem(input.worldDescription, c, ctx.characterDescription), ...history, { role: 'user', content: turn }],
     trimmed: ctx.trimmed,
   };
+}
+
+/** The last part of a continue turn: where the chapter stops, and that only the new part is wanted. */
+function continueTurn(chapterNumber: number, action: string | null, soFar: string): string {
+  return [
+    action?.trim() ? `Chapter ${chapterNumber} answers PLAYER ACTION: ${block(action.trim())}` : '',
+    `CHAPTER ${chapterNumber} SO FAR ENDS WITH:\n${block(soFar)}`,
+    `Continue chapter ${chapterNumber} from exactly where it stops, as the JSON object. "text" holds only the new part: do not repeat or summarise what is written, pick up from its last line. The choices, stat increases, mission and cast are for the whole chapter.`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export function worldDescriptionMessages(input: WorldDescriptionInput): Msg[] {

@@ -14,7 +14,8 @@ import type { ChapterInput, PastChapter, StoryAI } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
 import type { Character } from '../characters/character.entity';
-import type { CardSnapshot } from './chapter.entity';
+import type { CardSnapshot, Chapter } from './chapter.entity';
+import { continueFrom } from './chapter-continue';
 import type { LiveChapter } from './chapter-stream';
 import type { SummaryUpdate } from './chapter-commit';
 import type { GenerateMode, ParsedGenerate } from './story-input';
@@ -30,6 +31,8 @@ export interface PreparedChapter {
   summary: SummaryUpdate | null;
   /** The story's cards as the chapter is written over them (before the take, for a new take). */
   cards: CardSnapshot[];
+  /** Continue: the take being continued (its text comes first, its effects are kept). */
+  continued: Chapter | null;
 }
 
 /** What foldAfter needs of the chapter just committed and the prompt it was written from. */
@@ -61,8 +64,10 @@ export class ChapterPrompter {
     let previousMission = ctx.previousMission;
     let cards = ctx.cards;
     let missionStartedAt = ctx.missionStartedAt;
-    if (mode === 'regenerate') {
+    let continued: Chapter | null = null;
+    if (mode !== 'next') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
+      if (mode === 'continue') continued = prev;
       stats = prev.statsBefore;
       setting = prev.settingBefore;
       mission = await missionBeforeTake(this.store.dataSource.manager, prev);
@@ -72,6 +77,8 @@ export class ChapterPrompter {
       // The context reads the last completed mission only when none is active; before this take
       // there may have been none although there is one now.
       if (!mission && ctx.missionId) previousMission = await this.store.lastCompletedObjective(c.id);
+      // A continued take keeps the mission it was given before it was written (continuedResult).
+      if (continued?.missionEffects?.preMission) mission = continued.missionEffects.preMission.objective;
     }
     const seed = seedOf(live.chapterId);
 
@@ -141,10 +148,12 @@ export class ChapterPrompter {
         pointOfView: c.pointOfView,
         ...(mission && missionStartedAt !== null && !preMission ? { missionAge: Math.max(0, live.index - missionStartedAt) } : {}),
         ...(preMission ? { missionAge: 0 } : {}),
+        ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
       },
       preMission,
       summary: null,
       cards,
+      continued,
     };
   }
 

@@ -12,6 +12,7 @@ import { AppError, isAppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
 import { findOwnedCharacter } from '../characters/owned-character';
 import { commitChapter } from './chapter-commit';
+import { assertContinuable, continuedResult, CONTINUE_JOIN } from './chapter-continue';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
 import { LiveChapter } from './chapter-stream';
@@ -129,7 +130,9 @@ export class GenerationEngine {
         }
         if (latest && input.action === null) throw AppError.badInput('Please choose or type an action.', 'userChoice');
       } else if (!latest) {
-        throw AppError.badInput('There is no chapter to regenerate yet.', 'characterId');
+        throw AppError.badInput(mode === 'continue' ? 'There is no chapter to continue yet.' : 'There is no chapter to regenerate yet.', 'characterId');
+      } else if (mode === 'continue') {
+        assertContinuable(await this.store.chapterText(latest.id));
       }
       const index = mode === 'next' ? (latest?.index ?? -1) + 1 : latest!.index;
       const row = await this.store.claimChapter(ctx.character.id, index, actionOf(ctx, input, mode), latest?.id ?? null);
@@ -142,7 +145,7 @@ export class GenerationEngine {
   private join(ctx: StoryContext, running: RunningRow, input: ParsedGenerate, mode: GenerateMode): ChapterHandle {
     const latestIndex = ctx.latest?.index ?? -1;
     const isRegen = running.index === latestIndex;
-    const same = mode === 'regenerate' ? isRegen : !isRegen && running.playerChoice === input.action;
+    const same = mode !== 'next' ? isRegen : !isRegen && running.playerChoice === input.action;
     if (!same) throw new AppError('CONFLICT', BUSY);
     const local = this.registry.chapter(running.id);
     const done = local ? local.done : this.awaitRemote(running.id);
@@ -175,8 +178,16 @@ export class GenerationEngine {
       await yieldToLoop(); // let requests already on the wire arrive (and join) before we run
       const prepared = await this.prompter.prepare(ctx, input, mode, live, abort.signal);
       writer.start();
-      const result = await this.write(live, writer, lane, prepared.chapterInput, abort.signal);
+      const continued = prepared.continued;
+      if (continued) {
+        // Readers see the whole chapter, the new part growing after the old.
+        live.append(`${continued.text}${CONTINUE_JOIN}`);
+        writer.changed();
+      }
+      const written = await this.write(live, writer, lane, prepared.chapterInput, abort.signal);
       await writer.stop();
+      const merged = continued ? continuedResult(continued, written) : { result: written, preMission: prepared.preMission };
+      const result = merged.result;
       const turn = this.lane.enter(lane, { database: true });
       if (turn) await turn;
       const c = ctx.character;
@@ -191,7 +202,7 @@ export class GenerationEngine {
           createdAt: live.createdAt,
           mode,
           result,
-          preMission: prepared.preMission,
+          preMission: merged.preMission,
           summary: prepared.summary,
           heroName: c.name,
         },

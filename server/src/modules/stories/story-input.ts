@@ -12,7 +12,8 @@ export const STORYLINE_PAGE_MAX = 200;
 const STORYLINE_PAGE_DEFAULT = 50;
 export const MISSION_HISTORY_MAX = 200;
 
-export type GenerateMode = 'next' | 'regenerate';
+/** A next chapter; a new take of the latest one; or a new take that continues it (chapter-continue.ts). */
+export type GenerateMode = 'next' | 'regenerate' | 'continue';
 
 export interface ParsedGenerate {
   characterId: string;

@@ -94,6 +94,15 @@ export class StoryResolver {
   }
 
   @Authorized()
+  @Mutation(() => ChapterGeneration, {
+    description:
+      "Continue: the storyteller goes on with the latest chapter, and returns at once. The continued chapter is a new take of it (the old one kept, selectChapterTake switches back) whose text is the old text, a blank line, then the new part; it keeps the old take's stat gains, mission changes and cast, adds the continuation's, and ends with the continuation's choices. Follow it with chapterStream(characterId, chapterId): the stream starts with the chapter so far. Also POST /api/stories/start-continuation.",
+  })
+  async startContinuation(@Arg('input', () => RegenerateChapterInput) input: RegenerateChapterInput, @Ctx() ctx: GraphQLContext): Promise<ChapterGeneration> {
+    return presentHandle(await ctx.services.stories.startChapter(requireUser(ctx).id, { ...input }, 'continue'));
+  }
+
+  @Authorized()
   @Mutation(() => GenerateChapterPayload, {
     description: 'Writes a new take of the latest chapter and selects it; earlier takes are kept (selectChapterTake).',
   })

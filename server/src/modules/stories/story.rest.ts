@@ -92,6 +92,14 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json({ error: null, stopped: await services.stories.stopChapter(user.id, body(req).characterId) });
   });
 
+  // Continue: a new take of the latest chapter that goes on from where it stops (see GraphQL
+  // startContinuation); answers at once, like start-regeneration.
+  r.post('/start-continuation', async (req, res) => {
+    const user = await restUser(services, req);
+    const h = await services.stories.startChapter(user.id, body(req), 'continue');
+    res.json({ error: null, chapterId: h.chapterId, index: h.index, take: h.take });
+  });
+
   r.post('/select-take', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);

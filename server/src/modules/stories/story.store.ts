@@ -327,6 +327,11 @@ export class StoryStore {
     return this.dataSource.getRepository(Chapter).findOneByOrFail({ id: chapterId });
   }
 
+  async chapterText(chapterId: string): Promise<string> {
+    const [row] = (await this.dataSource.query(`SELECT text FROM chapters WHERE id = $1`, [chapterId])) as Array<{ text: string }>;
+    return row?.text ?? '';
+  }
+
   selectedChapter(db: DataSource | EntityManager, characterId: string, index: number): Promise<Chapter> {
     return db.getRepository(Chapter).findOneByOrFail({ characterId, index, isSelected: true });
   }
