@@ -1,4 +1,4 @@
-/** Under the latest chapter: its versions (takes), Regenerate and Undo. */
+/** Under the latest chapter: its versions (takes), Continue, Regenerate and Undo. */
 export function ChapterTools({
   takes,
   currentTake,
@@ -6,6 +6,7 @@ export function ChapterTools({
   regenerating,
   onSelectTake,
   onRegenerate,
+  onContinue,
   onUndo,
 }: {
   takes: Array<{ take: number }>;
@@ -14,6 +15,8 @@ export function ChapterTools({
   regenerating: boolean;
   onSelectTake: (take: number) => void;
   onRegenerate: () => void;
+  /** The storyteller goes on with this chapter (a new version: the old one stays). */
+  onContinue: () => void;
   onUndo: () => void;
 }) {
   const at = takes.findIndex((t) => t.take === currentTake);
@@ -44,6 +47,9 @@ export function ChapterTools({
           </button>
         </div>
       )}
+      <button type="button" className="story-button story-button-ghost" onClick={onContinue} disabled={busy}>
+        Continue
+      </button>
       <button type="button" className="story-button story-button-ghost" onClick={onRegenerate} disabled={busy} aria-busy={regenerating}>
         {regenerating ? 'Rewriting…' : 'Regenerate'}
       </button>

@@ -296,6 +296,44 @@ describe('story screen', () => {
     await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
   });
 
+  it('continue streams the chapter so far and then the new part in the latest chapter’s place', async () => {
+    const { calls, subscriptions } = await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0), chapter(1)] }) } }),
+        StoryPage_startContinuation: () => ({ data: { startContinuation: { __typename: 'ChapterGeneration', chapterId: 'ch-1c' } } }),
+      },
+      { signedIn: true },
+    );
+    await screen.findByText('Chapter 2 text.');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    const channel = await subscriptions.channel('ChapterStream_follow');
+    expect(calls.find((c) => c.operationName === 'StoryPage_startContinuation')?.variables).toEqual({ input: { characterId: 'c-1', readingLevel: 8 } });
+    expect(channel.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1c' });
+    const event = (status: string, offset: number, delta: string) => ({
+      chapterStream: {
+        __typename: 'ChapterStreamEvent',
+        chapterId: 'ch-1c',
+        index: 1,
+        take: 1,
+        status,
+        offset,
+        delta,
+        errorCode: null,
+        error: null,
+        errorHint: null,
+        result: null,
+      },
+    });
+    act(() => channel.emit(event('generating', 0, 'Chapter 2 text.\n\n')));
+    act(() => channel.emit(event('generating', 17, 'The wind turned.')));
+    const live = await screen.findByTestId('live-chapter');
+    await waitFor(() => expect(live.textContent).toContain('Chapter 2 text.\n\nThe wind turned.'));
+    expect(screen.getAllByText(/Chapter 2 text\./)).toHaveLength(1); // once: the live chapter replaces the old one
+    act(() => channel.emit(event('complete', 33, '')));
+    await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
+  });
+
   it('reloaded while a new take of the latest chapter is written: it is followed in that chapter’s place', async () => {
     const takes = [chapter(0), chapter(1), { ...chapter(1), id: 'ch-1b', take: 1, status: 'generating', text: '' }];
     const character = storyCharacter({ chapters: takes, generatingChapterId: 'ch-1b' });

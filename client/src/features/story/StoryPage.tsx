@@ -6,6 +6,7 @@ import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   useStoryPage_characterQuery,
+  useStoryPage_startContinuationMutation,
   useStoryPage_startRegenerationMutation,
   useStoryPage_rewindStoryMutation,
   useStoryPage_selectChapterTakeMutation,
@@ -68,6 +69,7 @@ export default function StoryPage() {
   const [undo, undoState] = useStoryPage_undoLastChapterMutation();
   const [rewind, rewindState] = useStoryPage_rewindStoryMutation();
   const [stopChapter, stopState] = useStoryPage_stopChapterMutation();
+  const [startContinuation, continueState] = useStoryPage_startContinuationMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
 
   /** After a chapter: highlight a completed mission, clear the action, reload the storyline. */
@@ -98,7 +100,7 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
-  const busy = live !== null || regenerateState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
+  const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
   useEffect(() => {
@@ -150,6 +152,14 @@ export default function StoryPage() {
       missionBefore.current = character.currentMission?.objective ?? null;
       const { data: r } = await startRegeneration({ variables: { input: { characterId: character.id, readingLevel } } });
       if (r) follow({ kind: 'follow', chapterId: r.startRegeneration.chapterId }, latest?.playerChoice ?? null, false, true);
+    });
+
+  // Continue: streamed in the latest chapter's place, starting with the chapter so far.
+  const onContinue = () =>
+    run(MESSAGES.chapterFailed, async () => {
+      missionBefore.current = character.currentMission?.objective ?? null;
+      const { data: r } = await startContinuation({ variables: { input: { characterId: character.id, readingLevel } } });
+      if (r) follow({ kind: 'follow', chapterId: r.startContinuation.chapterId }, latest?.playerChoice ?? null, false, true);
     });
 
   const onSelectTake = (take: number) =>
@@ -270,6 +280,7 @@ export default function StoryPage() {
               regenerating={regenerateState.loading}
               onSelectTake={(take) => void onSelectTake(take)}
               onRegenerate={() => void onRegenerate()}
+              onContinue={() => void onContinue()}
               onUndo={() => setConfirmUndo(true)}
             />
           )}
