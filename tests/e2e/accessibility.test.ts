@@ -118,6 +118,15 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.getByTestId('story-cards').locator('summary').click();
     await page.getByRole('button', { name: 'Add Card' }).click();
     problems.push(...(await audit(page, '/storychat memory and story cards')));
+    // A second chapter, the rewind confirmation, then the Branches panel it leaves.
+    await page.getByRole('group', { name: 'Suggested choices' }).getByRole('button').first().click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Rewind here: make chapter 1 the latest' }).click({ timeout: 30_000 });
+    await page.getByRole('alertdialog').waitFor();
+    problems.push(...(await audit(page, 'rewind confirm')));
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
+    await page.getByTestId('story-branch').waitFor();
+    problems.push(...(await audit(page, '/storychat branches')));
 
     for (const [path, ready] of [
       ['/worlds/new', 'World description'],

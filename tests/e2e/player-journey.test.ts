@@ -192,6 +192,37 @@ describe('player journeys', () => {
     await page.getByText('Version 1 of 2').waitFor();
     expect(await story.chapters.last().textContent()).toBe(before);
 
+    // Continue: the storyteller goes on with the chapter, as a third version that starts with it.
+    const shown = (await story.chapters.last().locator('.chapter-text').textContent())!;
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('group', { name: 'Versions of this chapter' }).getByText('Version 3 of 3').waitFor({ timeout: 30_000 });
+    const continued = (await story.chapters.last().locator('.chapter-text').textContent())!;
+    expect(continued.startsWith(shown)).toBe(true);
+    expect(continued.length).toBeGreaterThan(shown.length + 200);
+    await shot(page, '09f-chapter-continued');
+
+    // Rewind to the first chapter: the later ones are kept as a branch, and the player returns to it
+    // with the keyboard alone.
+    await page.getByRole('button', { name: 'Rewind here: make chapter 1 the latest' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
+    await story.waitForChapters(1);
+    const branches = page.getByTestId('story-branches');
+    await branches.getByTestId('story-branch').filter({ hasText: 'After chapter 1' }).waitFor();
+    await shot(page, '09g-rewound-branches');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await branches.scrollIntoViewIfNeeded();
+    await shot(page, '09h-branches-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await branches.getByRole('button', { name: /^Return to this branch/ }).focus();
+    await page.keyboard.press('Enter');
+    await story.waitForChapters(3);
+    await page.getByText('Version 3 of 3').waitFor();
+    expect(await story.chapters.last().locator('.chapter-text').textContent()).toBe(continued);
+    await page.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByText('Version 2 of 3').waitFor();
+    await page.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByText('Version 1 of 3').waitFor();
+
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Markdown' }).click();
     const file = await download;
@@ -200,6 +231,17 @@ describe('player journeys', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Undo Chapter' }).click();
     await story.waitForChapters(2);
+
+    // Stop a chapter while it is written: nothing of it stays, the action is back in the box.
+    await story.actionBox.fill('I row out toward the reef.');
+    await story.send.click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="live-chapter"] .chapter-text')?.textContent ?? '').length > 10);
+    await shot(page, '09i-stop-while-writing');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText('Chapter stopped. Nothing of it was kept; your action is back in the box.').waitFor();
+    await story.live.waitFor({ state: 'detached' });
+    expect(await story.chapters.count()).toBe(2);
+    expect(await story.actionBox.inputValue()).toBe('I row out toward the reef.');
 
     // Reload in the middle of a chapter: the story, the mission and the chapter being written survive.
     await story.actionBox.fill('I follow the lantern lights into the fog.');

@@ -265,7 +265,7 @@ export default function StoryPage() {
           />
 
           {live && (
-            <div className="chapter-tools">
+            <div className="stop-bar">
               <button type="button" className="story-button" onClick={() => void onStop()} disabled={stopState.loading} aria-busy={stopState.loading}>
                 Stop
               </button>
