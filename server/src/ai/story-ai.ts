@@ -159,6 +159,11 @@ export interface ChapterInput {
    * from what fits the prompt); missions should resolve within about 3–8 chapters. Unknown: omitted.
    */
   missionAge?: number;
+  /**
+   * How many missions the story has completed before this chapter (from the stored missions). The
+   * offline storyteller chains them into arcs toward a larger goal (offline/arc.ts). Unknown: omitted.
+   */
+  missionsCompleted?: number;
   /** The current setting text (from an earlier `newSetting`), if any. */
   setting?: string | null;
   /** Rolling summary of chapters older than `recentChapters` (see context-budget.ts). */

@@ -11,6 +11,7 @@ import { Rng, affinePermutation, mixSeed } from './prng';
 import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type Slots } from './text';
 import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
 import { describeSetting } from './setting';
+import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
   combat: 'strength',
@@ -291,6 +292,8 @@ function setUp(input: ChapterInput, level: number) {
   };
   const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
   return {
+    // Arcs need the stored count of completed missions; a caller that does not know it gets none.
+    arc: input.missionsCompleted === undefined ? null : arcOf(world, storyKey, input.missionsCompleted),
     input,
     world,
     genre,
@@ -339,15 +342,17 @@ function decide(s: Setup) {
     if (room > 0) statIncreases[s] = (statIncreases[s] ?? 0) + Math.min(by, room);
   };
   if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
-  if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), rng.chance(0.3) ? 2 : 1);
+  // The arc's climax (its last mission done) is worth more than a step along the way.
+  const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
+  if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, newMission, newSetting, newPlace, statIncreases, grown };
+  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
 function compose(s: Setup, plan: Plan, level: number): [string[], string[], string[], string[]] {
-  const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx } = s;
-  const { missionCompleted, newMission, newSetting, newPlace, grown } = plan;
+  const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx, arc } = s;
+  const { missionCompleted, climax, newMission, newSetting, newPlace, grown } = plan;
   const p1: string[] = [];
   const p2: string[] = [];
   const p3: string[] = [];
@@ -357,6 +362,7 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p1.push(pickO(T.OPENING.scene), pickO(T.OPENING.who), pickO(T.OPENING.gift));
     ctx.used.add('sky'); // the opening scene already paints the sky
     p1.push(mission ? pickO(T.OPENING.mission) : pickO(T.OPENING.noMission));
+    if (mission && arc?.arc === 0 && arc.step === 0) p1.push(finishSentence(openingArcLine(arc, ctx.storyKey, slots, level)));
     if (hasAction) p1.push(fromFamily(ctx, 'action', T.ACTION));
   } else {
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
@@ -374,11 +380,18 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
   p2.push(fromFamily(ctx, 'reply', T.REPLY));
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
-  if (missionCompleted) {
+  if (climax && arc) {
+    // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.
+    p3.push(...climaxLines(arc, slots, level).map(finishSentence));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+  } else if (missionCompleted) {
     p3.push(fromFamily(ctx, 'complete', T.COMPLETE));
+    if (arc) p3.push(finishSentence(stepDoneLine(arc, slots, level)));
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
   } else if (mission) {
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
+    // The stakes rise with each mission of the arc.
+    if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
     if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));

@@ -7,6 +7,7 @@ import {
   STAT_NAMES,
   worldQuestionsSchema,
   type ChapterInput,
+  type ChapterResult,
   type PastChapter,
   type StatName,
 } from '../story-ai';
@@ -192,10 +193,13 @@ describe('offline chapters: properties over 500 random worlds × actions', () =>
 });
 
 describe('offline stories: 30 consecutive chapters', () => {
-  async function playStory(seed: number, level: number): Promise<string[]> {
+  /** Plays 30 chapters as the app does: a mission's age and the missions completed come from what was stored. */
+  async function playStory(seed: number, level: number, results: ChapterResult[] = []): Promise<string[]> {
     const rng = new Rng(seed);
     const base = chapterInput(rng, { readingLevel: level });
     let mission = base.mission;
+    let missionStarted = 1;
+    let missionsCompleted = 0;
     let setting: string | null = null;
     let summary = '';
     const chapters: PastChapter[] = [];
@@ -216,11 +220,18 @@ describe('offline stories: 30 consecutive chapters', () => {
           chapterNumber: n,
           action,
           seed: base.seed,
+          ...(mission ? { missionAge: n - missionStarted } : {}),
+          missionsCompleted,
         }),
       );
       texts.push(result.text);
+      results.push(result);
       chapters.push({ text: result.text, playerChoice: action });
-      if (result.newMission) mission = result.newMission;
+      if (result.missionCompleted && mission) missionsCompleted++;
+      if (result.newMission) {
+        mission = result.newMission;
+        missionStarted = n;
+      }
       if (result.newSetting) setting = result.newSetting;
       stats = Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, v + (result.statIncreases[k as StatName] ?? 0)])) as typeof stats;
       action = n % 4 === 0 ? rng.pick(SAMPLE_ACTIONS) : rng.pick(result.choices);
@@ -247,6 +258,24 @@ describe('offline stories: 30 consecutive chapters', () => {
     });
     expect(seen.size).toBeGreaterThan(30 * 8);
   });
+
+  it.each([11, 12, 13])(
+    'missions chain into arcs: the stakes rise, every third mission is a climax that meets the goal and names the next (story %i)',
+    async (seed) => {
+      const results: ChapterResult[] = [];
+      const texts = await playStory(seed * 104729, 8, results);
+      const done = results.map((r, i) => (r.missionCompleted ? i : -1)).filter((i) => i >= 0);
+      expect(done.length).toBeGreaterThanOrEqual(3); // 3–8 chapters a mission: at least one arc in 30 chapters
+      const climax = texts[done[2] as number] as string;
+      const goal = /had found a way to ([^.]+)\./.exec(climax)?.[1];
+      expect(goal).toBeTruthy();
+      // The goal was named before (at the start, and as missions led toward it), and the next one is given.
+      expect(texts.slice(0, done[2]).filter((t) => t.includes(goal!)).length).toBeGreaterThanOrEqual(2);
+      expect(climax).toMatch(/now \w+ had to |the next task was plain: to /);
+      // Missions completed before the climax did not end the arc.
+      for (const i of done.slice(0, 2)) expect(texts[i]).not.toMatch(/had found a way to /);
+    },
+  );
 
   it('continues from the previous chapter: people met there come back', async () => {
     const texts = await playStory(42, 8);

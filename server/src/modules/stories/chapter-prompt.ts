@@ -65,9 +65,12 @@ export class ChapterPrompter {
     let cards = ctx.cards;
     let missionStartedAt = ctx.missionStartedAt;
     let continued: Chapter | null = null;
+    let missionsCompleted = ctx.missionsCompleted;
     if (mode !== 'next') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
       if (mode === 'continue') continued = prev;
+      // Written over the state before the take: a mission the take completed was not done yet.
+      if (prev.missionEffects?.completedMissionId) missionsCompleted = Math.max(0, missionsCompleted - 1);
       stats = prev.statsBefore;
       setting = prev.settingBefore;
       mission = await missionBeforeTake(this.store.dataSource.manager, prev);
@@ -149,6 +152,7 @@ export class ChapterPrompter {
         ...(mission && missionStartedAt !== null && !preMission ? { missionAge: Math.max(0, live.index - missionStartedAt) } : {}),
         ...(preMission ? { missionAge: 0 } : {}),
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
+        missionsCompleted,
       },
       preMission,
       summary: null,

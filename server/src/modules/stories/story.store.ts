@@ -61,6 +61,8 @@ export interface StoryContext {
   missionStartedAt: number | null;
   /** The last completed mission's objective, read only when no mission is active (null otherwise). */
   previousMission: string | null;
+  /** How many missions the story has completed. */
+  missionsCompleted: number;
   /**
    * Selected chapters the rolling summary does not cover yet, oldest first — and the one before the
    * latest even if it does (a new take of the latest chapter continues from it verbatim).
@@ -110,6 +112,7 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
+        (SELECT COUNT(*) FROM missions WHERE character_id = c.id AND status = 'completed') AS x_missions_completed,
         (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
                 AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history,
@@ -206,6 +209,7 @@ export class StoryStore {
       mission: (row.x_mission as string | null) ?? null,
       missionStartedAt: (row.x_mission_started as number | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
+      missionsCompleted: Number(row.x_missions_completed ?? 0),
       unsummarized: chaptersOf(row.x_history),
       cards: (typeof row.x_cards === 'string' ? JSON.parse(row.x_cards) : (row.x_cards ?? [])) as CardSnapshot[],
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,
