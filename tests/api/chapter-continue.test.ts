@@ -63,7 +63,6 @@ it('continues the latest chapter as a new take: old text then the new part; gain
   expect(continued).toMatchObject({ index: 2, take: 1 });
   expect(continued.text.startsWith(`${old.text}\n\n`)).toBe(true);
   const more = continued.text.slice(old.text.length + 2);
-  console.log('OLD>>', old.text, '\nMORE>>', more, '\nCHOICES', continued.choices);
   expect(more.length).toBeGreaterThan(200);
   // The new part is new prose: none of its sentences repeats the old part's.
   const sentences = (s: string) => s.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30);

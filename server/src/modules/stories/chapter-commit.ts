@@ -200,6 +200,7 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     castMembers: plan.cast,
     textEditedAt: null,
     choiceEditedAt: null,
+    stoppedAt: null,
     // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
     cardEffects: plan.cardEffects,
     completedAt: now,

@@ -112,7 +112,7 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
-        (SELECT COUNT(*) FROM missions WHERE character_id = c.id AND status = 'completed') AS x_missions_completed,
+        m.done AS x_missions_completed,
         (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
                 AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history,
@@ -125,7 +125,12 @@ const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_con
                        WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
    LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
                        WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
-   LEFT JOIN LATERAL (SELECT id, objective, started_at_chapter FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) m ON true
+   -- The active mission and how many are completed, in one pass over the character's missions.
+   LEFT JOIN LATERAL (SELECT (array_agg(id) FILTER (WHERE status = 'active'))[1] AS id,
+                             (array_agg(objective) FILTER (WHERE status = 'active'))[1] AS objective,
+                             (array_agg(started_at_chapter) FILTER (WHERE status = 'active'))[1] AS started_at_chapter,
+                             COUNT(*) FILTER (WHERE status = 'completed') AS done
+                        FROM missions WHERE character_id = c.id) m ON true
   WHERE c.id = $1 AND c.user_id = $2`;
 
 /**
