@@ -23,7 +23,7 @@ import { applyTake, unapplyTake } from './story-state';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
 
 /** Branches kept per story; beyond it the player deletes one before rewinding again (nothing goes silently). */
-export const BRANCHES_MAX = 30;
+const BRANCHES_MAX = 30;
 const PREVIEW_CHARS = 160;
 
 export class StoryBranches {
