@@ -165,6 +165,25 @@ export const ENCOUNTER: Family = {
   ],
 };
 
+/** Someone already in the scene speaks up again (a continued chapter: nobody arrives, they are there). */
+export const REJOIN: Family = {
+  pos: 'pre',
+  cores: [
+    '{npc} [spoke again|spoke up again|broke the silence again]',
+    '{npc} [was still there|was still close by|had not gone far]',
+    "{npc} [caught {name}'s eye|caught {name}'s eye again|caught {name}'s eye and held it]",
+    '{name} [turned back to {npc}|turned back toward {npc}|turned back to {npc}, who was still watching]',
+    '{npc} [stepped closer|took a step closer|stepped closer still]',
+    '[a moment passed|a long moment passed|a long, uneasy moment passed] before {npc} spoke',
+  ],
+  mods: [
+    '[Then|After a pause|After a long pause],',
+    '[Meanwhile|All the while|All the while, it seemed],',
+    '[At last|Finally|At long last],',
+    '[Quietly|Softly|Very softly],',
+  ],
+};
+
 /** Dialogue: the core opens the quotation, the mod closes it with a speech tag. */
 export const DIALOGUE: Family = {
   pos: 'post',

@@ -226,6 +226,8 @@ function setUp(input: ChapterInput, level: number) {
       : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
+  // A continued chapter goes on in the same scene: someone named in it is still there.
+  const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
   const drawnRole = rng.pick(genre.allies);
   const role = npcCard?.role ? withArticle(npcCard.role) : drawnRole;
@@ -312,6 +314,7 @@ function setUp(input: ChapterInput, level: number) {
     npcFull,
     npcCard,
     role,
+    sameScene,
   };
 }
 
@@ -376,7 +379,7 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p1.push(fromFamily(ctx, 'conseq', conseq, { npc: earlier }));
     if (action.object || rng.chance(0.5)) p1.push(fromFamily(ctx, 'outcome', T.OUTCOME));
   }
-  p2.push(fromFamily(ctx, 'encounter', T.ENCOUNTER));
+  p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
   p2.push(fromFamily(ctx, 'reply', T.REPLY));
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));

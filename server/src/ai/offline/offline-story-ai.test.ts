@@ -277,6 +277,25 @@ describe('offline stories: 30 consecutive chapters', () => {
     },
   );
 
+  it('a continued chapter goes on in the same scene: someone already there does not arrive again', async () => {
+    const arrivals =
+      /\b(\w+) (?:was waiting|stepped out|called out to|called \w+'s name)|(?:met|ran into|crossed paths with|spotted|noticed|caught sight of) (\w+)|it was (\w+)/g;
+    let sameScene = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const rng = new Rng(seed * 31);
+      const input = chapterInput(rng, { chapterNumber: 4 });
+      const first = (await collectChapter(ai.streamChapter(input))).result.text;
+      const more = (await collectChapter(ai.streamChapter({ ...input, continueFrom: first }))).result.text;
+      const names = new Set([...first.matchAll(/\b[A-Z][a-z]{2,}\b/g)].map((m) => m[0]));
+      for (const m of more.matchAll(arrivals)) {
+        const who = m[1] ?? m[2] ?? m[3];
+        if (who && names.has(who) && who !== input.character.name.split(' ')[0]) throw new Error(`seed ${seed}: ${who} arrives again: "${m[0]}"`);
+      }
+      if ([...names].some((n) => more.includes(`${n} spoke`) || more.includes(`${n} was still`) || more.includes(`to ${n}`))) sameScene++;
+    }
+    expect(sameScene).toBeGreaterThan(5);
+  });
+
   it('continues from the previous chapter: people met there come back', async () => {
     const texts = await playStory(42, 8);
     let carried = 0;

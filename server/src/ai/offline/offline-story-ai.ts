@@ -188,7 +188,8 @@ function continuationInput(input: ChapterInput): ChapterInput {
     action: null,
     chapterNumber: input.chapterNumber + CONTINUATION_CHAPTER_OFFSET,
     seed: mixSeed(input.seed, 'continue'),
-    continueFrom: undefined,
+    // Kept: the writer reads it as "the same scene goes on" (nobody arrives who is already there).
+    continueFrom: input.continueFrom,
   };
 }
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
