@@ -130,7 +130,7 @@ export const OUTCOME: Family = {
   pos: 'pre',
   cores: [
     '{object} [was not what {they} expected|held a surprise|held a surprise {they} had not bargained for]',
-    '{name} [learned something new about|saw a new side of|began to understand the true nature of] {object}',
+    '{name} [learned something new about|found out more than expected about|came away knowing more about] {object}',
     "{object} [would not be forgotten soon|would stay in {name}'s memory|would stay in {name}'s memory for a long time]",
     '[all of it|every bit of it|every bit of it, in the end,] came back to {object}',
     '{name} [had been right about|had guessed right about|had, it turned out, guessed right about] {object}',

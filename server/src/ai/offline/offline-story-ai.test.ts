@@ -348,6 +348,18 @@ describe('offline worlds: names are what they are', () => {
   });
 });
 
+describe('typed actions: what the outcome is about', () => {
+  it.each([
+    ['Stand their ground against a young wyvern', 'the young wyvern'],
+    ['I search the ruins, step by step', 'the ruins'],
+    ['Wipe my hands on the old cloak', 'the old cloak'],
+    ['Hide my face', 'their face'],
+    ['Wait quietly', null],
+  ])('"%s" is about %s', (action, object) => {
+    expect(normaliseAction(action).object).toBe(object);
+  });
+});
+
 describe('offline worlds', () => {
   const samples: Array<[string, string]> = [
     ['Elves and dwarves guard the last dragon eggs in a kingdom of wizards and ancient magic.', 'highFantasy'],

@@ -475,17 +475,23 @@ function normalise(raw: string): NormalisedAction {
   return { clause: `follow a sudden idea: ${lowered}`, object: extractObject(lowered), kind: 'bold', keywords };
 }
 
+/**
+ * What an action is done to, for the outcome sentence: the first noun phrase that names a thing
+ * ("the vault", "a young wyvern"), preferred over one the hero owns ("their ground", "their hands"),
+ * which is usually an idiom or a body part, not what the action is about.
+ */
 function extractObject(rest: string): string | null {
-  const m =
-    /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above)\b)[\p{L}'’-]+){0,2}/iu.exec(
-      rest,
-    );
+  const phrases = [...rest.matchAll(OBJECT_PHRASE)].map((m) => m[0]);
+  const m = phrases.find((p) => !/^their\s/i.test(p)) ?? phrases[0];
   if (m) {
-    const obj = m[0].replace(/(?:\s+(?:the|a|an|of|and|to|beyond|their))+$/i, '');
+    const obj = m.replace(/(?:\s+(?:the|a|an|of|and|to|beyond|their))+$/i, '');
     return obj.replace(/^(?:a|an|some)\s/i, 'the ').replace(/^this\s|^that\s/i, 'the ');
   }
   return null;
 }
+/** A determiner and up to three words, stopping at a preposition, conjunction or adverb. */
+const OBJECT_PHRASE =
+  /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above|against|among|along|between|beside|beyond|up|down|off|out|away|back|instead)\b)[\p{L}'’-]+){0,2}/giu;
 
 export function joinList(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';
