@@ -34,6 +34,16 @@ export function createRealtime(config: Pick<Config, 'redisUrl'>, logger?: Logger
     // ioredis reconnects (and re-subscribes) by itself; without a listener an error would crash the process.
     client.on('error', (err) => logger?.warn('redis pub/sub connection error', { err }));
   }
+  // The event target publishes without handling the result: while Redis is down, a publish fails
+  // once its retries run out, and unhandled, that rejection would end the process (or, in tests,
+  // fail whichever test is running). The event is lost then, as any event sent while Redis is down;
+  // a subscriber reads the current status again when it resubscribes.
+  const rawPublish = publishClient.publish.bind(publishClient) as (channel: string, message: string) => Promise<number>;
+  publishClient.publish = ((channel: string, message: string) =>
+    rawPublish(channel, message).catch((err: unknown) => {
+      logger?.warn('redis publish failed; other instances miss this event', { err, channel });
+      return 0;
+    })) as typeof publishClient.publish;
   const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
   const whenReady = (c: Redis) => (c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve())));
   return {
