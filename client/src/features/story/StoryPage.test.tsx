@@ -332,6 +332,13 @@ describe('story screen', () => {
     expect(screen.getAllByText(/Chapter 2 text\./)).toHaveLength(1); // once: the live chapter replaces the old one
     act(() => channel.emit(event('complete', 33, '')));
     await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
+
+    // A stopped continuation leaves the composer empty: its action is the chapter's own, already told.
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    const again = await subscriptions.channel('ChapterStream_follow');
+    act(() => again.emit({ chapterStream: { ...event('failed', 0, '').chapterStream, errorCode: 'STOPPED' } }));
+    await waitFor(() => expect(screen.queryByTestId('live-chapter')).toBeNull());
+    expect((screen.getByPlaceholderText('Or type your own action...') as HTMLTextAreaElement).value).toBe('');
   });
 
   it('reloaded while a new take of the latest chapter is written: it is followed in that chapter’s place', async () => {

@@ -34,7 +34,8 @@ export interface LiveChapter {
 
 /**
  * How a stream ended: the chapter's result, or failed (the player is told by the caller) — `stopped`
- * when the player stopped it. `action` is what the chapter answered, to give back to the composer.
+ * when the player stopped it. `action` is the action a new chapter answered, to give back to the
+ * composer (null for a new take of the latest chapter: its action is already in the story).
  */
 export type StreamEnd =
   { failed: false; result: StoryChapterResultFieldsFragment | null } | { failed: true; hint?: string; stopped?: boolean; action: string | null };
@@ -65,6 +66,8 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
       let chapterId = source.kind === 'follow' ? source.chapterId : null;
       setLive({ chapterId, text: '', action, first, replacing });
       let done = false;
+      // A new take (regenerate, continue) answers the latest chapter's action: nothing to give back.
+      const giveBack = replacing ? null : action;
       const finish = async (end: StreamEnd) => {
         if (done) return;
         done = true;
@@ -74,15 +77,16 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
         setLive(null);
       };
       const onEvent = (event: StoryStreamEventFieldsFragment | undefined, frameError: unknown) => {
-        if (frameError) return void finish({ failed: true, hint: errorHint(frameError), action });
+        if (frameError) return void finish({ failed: true, hint: errorHint(frameError), action: giveBack });
         if (!event || (chapterId && event.chapterId !== chapterId)) return;
         chapterId = event.chapterId;
         setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
         if (event.status === 'complete') void finish({ failed: false, result: event.result });
-        else if (event.status === 'failed') void finish({ failed: true, hint: event.errorHint ?? undefined, stopped: event.errorCode === 'STOPPED', action });
+        else if (event.status === 'failed')
+          void finish({ failed: true, hint: event.errorHint ?? undefined, stopped: event.errorCode === 'STOPPED', action: giveBack });
       };
       const handlers = {
-        error: (e: unknown) => void finish({ failed: true, hint: errorHint(e), action }),
+        error: (e: unknown) => void finish({ failed: true, hint: errorHint(e), action: giveBack }),
         complete: () => void finish({ failed: false, result: null }),
       };
       stream.current =
