@@ -86,6 +86,41 @@ it('continues the latest chapter as a new take: old text then the new part; gain
   expect(twice.text.startsWith(`${continued.text}\n\n`)).toBe(true);
 });
 
+it('continuing a chapter that completed a mission goes on from there: the mission is not completed a second time', async () => {
+  const ai = scriptedAI();
+  useStoryAI(t, ai);
+  const p = await signUp(t);
+  const c = await makeCharacter(t, p.user.id);
+  // Play until a chapter completes a mission (3–8 chapters a mission).
+  let completedAt = -1;
+  for (let i = 0; i < 12 && completedAt < 0; i++) {
+    const r = await t.rest(
+      'POST',
+      '/api/stories/generate-chapter',
+      { characterId: c.id, userChoice: i === 0 ? '' : `Search the ruins, step ${i}` },
+      p.accessToken,
+    );
+    expect(r.status).toBe(200);
+    if ((r.body as { missionCompleted: boolean }).missionCompleted) completedAt = i;
+  }
+  expect(completedAt).toBeGreaterThan(0);
+  const before = await story(p.accessToken, c.id);
+  const missions = async () =>
+    (await t.app.db.dataSource.query(`SELECT objective, status FROM missions WHERE character_id = $1 ORDER BY started_at, id`, [c.id])) as unknown[];
+  const missionsBefore = await missions();
+  ai.calls.length = 0;
+  await t.rest('POST', '/api/stories/start-continuation', { characterId: c.id }, p.accessToken);
+  const after = await story(p.accessToken, c.id);
+  // The continuation was written from the state the chapter left: the new mission, not the done one.
+  expect(ai.calls[0]!.mission).toBe(before.currentMission?.objective ?? null);
+  const old = before.storyline.chapters.at(-1)!.text;
+  const more = after.storyline.chapters.at(-1)!.text.slice(old.length + 2);
+  const sentences = (s: string) => s.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30);
+  expect(sentences(more).filter((x) => old.includes(x))).toEqual([]);
+  expect(after.currentMission).toEqual(before.currentMission);
+  expect((await missions()).length).toBe(missionsBefore.length);
+});
+
 it('the model is given the chapter’s last lines to continue from, and its answer is only the new part', async () => {
   const calls: ChapterInput[] = [];
   const ai = scriptedAI();

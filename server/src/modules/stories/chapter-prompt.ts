@@ -57,18 +57,19 @@ export class ChapterPrompter {
     if (!worldDescription) throw AppError.badInput('No world description available', 'worldDescription');
 
     // The state the chapter is written from: now (read with the context, which the claim guards),
-    // or (regenerating) just before the latest chapter.
+    // or (regenerating) just before the latest chapter. A continuation goes on from where the chapter
+    // ends, so it is written from now too — the state the take it continues left (its own effects
+    // are merged into the continued take: chapter-continue.ts).
     let stats = c.stats;
     let setting = c.currentSetting;
     let mission: string | null = ctx.mission;
     let previousMission = ctx.previousMission;
     let cards = ctx.cards;
     let missionStartedAt = ctx.missionStartedAt;
-    let continued: Chapter | null = null;
     let missionsCompleted = ctx.missionsCompleted;
-    if (mode !== 'next') {
+    const continued = mode === 'continue' ? await this.store.selectedChapter(this.store.dataSource, c.id, live.index) : null;
+    if (mode === 'regenerate') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
-      if (mode === 'continue') continued = prev;
       // Written over the state before the take: a mission the take completed was not done yet.
       if (prev.missionEffects?.completedMissionId) missionsCompleted = Math.max(0, missionsCompleted - 1);
       stats = prev.statsBefore;
@@ -80,15 +81,14 @@ export class ChapterPrompter {
       // The context reads the last completed mission only when none is active; before this take
       // there may have been none although there is one now.
       if (!mission && ctx.missionId) previousMission = await this.store.lastCompletedObjective(c.id);
-      // A continued take keeps the mission it was given before it was written (continuedResult).
-      if (continued?.missionEffects?.preMission) mission = continued.missionEffects.preMission.objective;
     }
     const seed = seedOf(live.chapterId);
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
     // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.
     let preMission: string | null = null;
-    if (!mission && !this.ai.missionInChapter) {
+    // (A continuation never gets one: the chapter it continues already had its say on missions.)
+    if (!mission && !continued && !this.ai.missionInChapter) {
       try {
         preMission = (
           await this.ai.generateMission(
