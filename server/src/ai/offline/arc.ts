@@ -19,7 +19,7 @@ const GOALS = [
   'find out who in {faction} stands behind {threat}',
   "break {faction}'s hold over {placeName}",
   'bring {artifact} safely to {placeName}',
-  'stop {threat} before it reaches {placeName}',
+  'keep {threat} away from {placeName}',
   'win {placeName} the peace it had lost',
 ];
 
@@ -43,8 +43,8 @@ export function arcOf(world: WorldModel, storyKey: number, missionsCompleted: nu
 function goalOf(world: WorldModel, storyKey: number, arc: number): string {
   const g: Genre = world.genre;
   const rng = new Rng(mixSeed(storyKey, 'arc', arc));
-  // Consecutive arcs never share a template.
-  const template = GOALS[(rng.int(GOALS.length) + arc) % GOALS.length] as string;
+  // The story's own order through the templates: consecutive arcs never share one.
+  const template = GOALS[(mixSeed(storyKey, 'arcs') + arc) % GOALS.length] as string;
   return render(
     template,
     {
