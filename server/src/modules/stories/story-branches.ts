@@ -11,14 +11,14 @@
  *
  * All under the character's lock, refused while a chapter is being written.
  */
-import type { DataSource, EntityManager } from 'typeorm';
+import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import type { Character } from '../characters/character.entity';
 import { findOwnedCharacter } from '../characters/owned-character';
 import { isUuid } from '../shared/input';
 import { Chapter } from './chapter.entity';
 import type { GenerationRegistry } from './generation-registry';
-import { BRANCH_LIST_COLUMNS, StoryBranch } from './story-branch.entity';
+import { StoryBranch } from './story-branch.entity';
 import { applyTake, unapplyTake } from './story-state';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
 
@@ -31,12 +31,6 @@ export class StoryBranches {
     private readonly dataSource: DataSource,
     private readonly registry: GenerationRegistry,
   ) {}
-
-  /** The story's branches, newest first. */
-  async list(userId: string, characterId: unknown): Promise<StoryBranch[]> {
-    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
-    return this.dataSource.getRepository(StoryBranch).find({ where: { characterId: c.id }, order: { createdAt: 'DESC' }, select: BRANCH_LIST_COLUMNS });
-  }
 
   /**
    * Makes chapter `rawIndex` (0-based) the latest again: the chapters after it become a branch.
@@ -87,8 +81,11 @@ export class StoryBranches {
       else await m.query(`DELETE FROM chapters WHERE character_id = $1 AND status = 'failed'`, [character.id]);
       // The rows as they were, under their own ids (branches that grow from them become returnable again).
       await m.query(`INSERT INTO chapters SELECT * FROM jsonb_populate_recordset(NULL::chapters, $1::jsonb)`, [JSON.stringify(branch.chapters)]);
-      const selected = await m.getRepository(Chapter).find({ where: { characterId: character.id, isSelected: true }, order: { index: 'ASC' } });
-      for (const take of selected) if (take.index > branch.fromIndex) await applyTake(m, take);
+      const restored = await m.getRepository(Chapter).find({
+        where: { characterId: character.id, isSelected: true, index: MoreThan(branch.fromIndex) },
+        order: { index: 'ASC' },
+      });
+      for (const take of restored) await applyTake(m, take);
       await m.delete(StoryBranch, { id: branch.id });
     });
     return findOwnedCharacter(this.dataSource, userId, character.id);
@@ -110,12 +107,9 @@ export class StoryBranches {
  */
 async function setAside(m: EntityManager, character: Character, index: number): Promise<void> {
   const repo = m.getRepository(Chapter);
-  const after = await repo.find({ where: { characterId: character.id, isSelected: true }, order: { index: 'DESC' } });
-  for (const take of after) {
-    if (take.index <= index) break;
-    await unapplyTake(m, take);
-  }
-  const selected = after.filter((c) => c.index > index);
+  // Latest first: each take is taken back over the state it left.
+  const selected = await repo.find({ where: { characterId: character.id, isSelected: true, index: MoreThan(index) }, order: { index: 'DESC' } });
+  for (const take of selected) await unapplyTake(m, take);
   const from = await repo.findOneByOrFail({ characterId: character.id, index, isSelected: true });
   // The rows go from table to branch inside the database (never decoded here).
   await m.query(

@@ -161,8 +161,9 @@ export class StoryService {
     return this.branches.remove(userId, characterId, branchId);
   }
 
-  listBranches(userId: string, characterId: unknown): Promise<StoryBranch[]> {
-    return this.branches.list(userId, characterId);
+  /** The player's story's branches, newest first (REST; GraphQL reads Character.storyBranches). */
+  async listBranches(userId: string, characterId: unknown): Promise<StoryBranch[]> {
+    return this.reads.branchesOf(await findOwnedCharacter(this.dataSource, userId, characterId), {});
   }
 
   /** The branches of a character already owner-checked (GraphQL field), batched per request. */
