@@ -30,6 +30,7 @@ import { supportRestRouter } from './modules/support/support.rest';
 import { worldsRestRouter } from './modules/worlds/world.rest';
 import { proceduralSeedImage } from './modules/worlds/seed-images';
 import { serveMedia } from './modules/media/media.http';
+import { communityRestRouter, readPublishedStory } from './modules/community/community.rest';
 import { createWsAuth } from './realtime/ws-auth';
 import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
@@ -194,12 +195,14 @@ async function assemble(config: Config, db: Database, services: Services, logger
   app.use('/api/profile', profileRestRouter(services));
   app.use('/api/support', supportRestRouter(services));
   app.use('/api/stories', storiesRestRouter(services));
+  app.use('/api/community', communityRestRouter(services));
   // Before any JSON parser: the payment webhook verifies its signature over the raw body.
   app.use('/api/subscription', billingRestRouter(services, config.bodyLimitBytes));
   app.use('/api', (_req, res) => sendError(res, new AppError('NOT_FOUND', 'No such API path')));
   app.use('/api', restErrorHandler(logError));
 
   app.get('/media/:id', serveMedia(services.media));
+  app.get('/read/:id', readPublishedStory(services));
 
   app.use('/checkout/local', localCheckoutRouter(services));
   serveClient(app, config.clientDistDir);

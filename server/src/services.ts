@@ -13,6 +13,8 @@ import { ProfileService } from './modules/profile/profile.service';
 import { StoryService } from './modules/stories/story.service';
 import { SupportService } from './modules/support/support.service';
 import { WorldService } from './modules/worlds/world.service';
+import { createModeration } from './modules/community/moderation';
+import { CommunityService } from './modules/community/community.service';
 import { createRealtime, type Realtime } from './realtime/pubsub';
 import { meterCredits } from './ops/credit-metrics';
 import { instrumentStoryAI } from './ops/instrument-ai';
@@ -43,6 +45,8 @@ export interface Services {
   support: SupportService;
   /** Storylines: streamed chapters, missions, takes, undo, styles, export. */
   stories: StoryService;
+  /** Published stories and reports of shared content. */
+  community: CommunityService;
 }
 
 export async function createServices(config: Config, dataSource: DataSource, hooks: { metrics?: Metrics } = {}): Promise<Services> {
@@ -64,8 +68,13 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const realtime = createRealtime(config, logger);
   const billing = await BillingService.create({ dataSource, config, credits, subscriptions, realtime, logger });
   const media = new MediaService(dataSource);
-  const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter });
+  const moderation = createModeration(
+    { apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.community.moderationModel, timeoutMs: config.openai.timeoutMs },
+    logger,
+  );
+  const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
   const profile = new ProfileService(dataSource, auth);
+  const stories = new StoryService(dataSource, { config, ai, limiter, logger });
   return {
     config,
     dataSource,
@@ -82,6 +91,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     characters: new CharacterService(dataSource, { ai, credits, worlds, profile, media }),
     profile,
     support: new SupportService(dataSource, limiter),
-    stories: new StoryService(dataSource, { config, ai, limiter, logger }),
+    stories,
+    community: new CommunityService(dataSource, { config, worlds, stories, limiter }),
   };
 }

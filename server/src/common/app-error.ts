@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'INSUFFICIENT_CREDITS'
   | 'RATE_LIMITED'
   | 'CONFLICT'
+  /** Shared content the moderation check refused (details.categories says why). */
+  | 'CONTENT_REJECTED'
   | 'GENERATION_FAILED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
@@ -63,6 +65,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 429;
     case 'CONFLICT':
       return 409;
+    case 'CONTENT_REJECTED':
+      return 422;
     case 'GENERATION_FAILED':
       return 502;
     case 'SERVICE_UNAVAILABLE':

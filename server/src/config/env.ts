@@ -85,6 +85,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Production hardening (server/src/ops): limits, headers, caching, shutdown. */
   ops: OpsConfig;
+  community: {
+    /** Distinct players whose open reports hide a shared world or published story pending review. */
+    reportThreshold: number;
+    /** OpenAI moderation model used for shared content when an API key is set. */
+    moderationModel: string;
+  };
 }
 
 export interface OpsConfig {
@@ -276,6 +282,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       windowSeconds: int('AUTH_RATE_LIMIT_WINDOW_SECONDS', 600, 1, 86_400),
     },
     signupCredits: int('SIGNUP_CREDITS', 10, 0, 1_000_000),
+    community: {
+      reportThreshold: int('REPORT_HIDE_THRESHOLD', 3, 1, 1000),
+      moderationModel: str('OPENAI_MODERATION_MODEL') ?? 'omni-moderation-latest',
+    },
     openai: {
       apiKey: str('OPENAI_API_KEY'),
       baseUrl: url('OPENAI_BASE_URL', ['http:', 'https:']),

@@ -6,6 +6,10 @@ import { LocalCheckoutSession, LocalSubscription } from '../modules/billing/paym
 import { PaymentEvent } from '../modules/billing/payment-event.entity';
 import { Subscription } from '../modules/billing/subscription.entity';
 import { Tier } from '../modules/billing/tier.entity';
+import { ContentReport } from '../modules/community/content-report.entity';
+import { OperatorAction } from '../modules/community/operator-action.entity';
+import { StoryPublication } from '../modules/community/story-publication.entity';
+import { WorldLike } from '../modules/community/world-like.entity';
 import { Character } from '../modules/characters/character.entity';
 import { Media } from '../modules/media/media.entity';
 import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
@@ -39,4 +43,8 @@ export const ENTITIES = [
   LocalCheckoutSession,
   LocalSubscription,
   SupportMessage,
+  WorldLike,
+  StoryPublication,
+  ContentReport,
+  OperatorAction,
 ];

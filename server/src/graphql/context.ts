@@ -37,5 +37,5 @@ export async function buildContext(services: Services, authorization: unknown, m
 
 /** The context for a user already authenticated (a WebSocket operation: see realtime/ws-auth.ts). */
 export function contextFor(services: Services, user: AuthUser | null, meta: RequestMeta): GraphQLContext {
-  return { user, meta, services, loaders: createLoaders(services.dataSource) };
+  return { user, meta, services, loaders: createLoaders(services.dataSource, user?.id ?? null) };
 }

@@ -10,11 +10,14 @@ import { ProfileResolver } from '../modules/profile/profile.resolver';
 import { CharacterStoryResolver, StoryResolver } from '../modules/stories/story.resolver';
 import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
+import { CharacterPublicationResolver, CommunityResolver } from '../modules/community/community.resolver';
 import { authChecker } from './auth-checker';
 
 const RESOLVERS = [
   AuthResolver,
   WorldResolver,
+  CommunityResolver,
+  CharacterPublicationResolver,
   CharacterResolver,
   ProfileResolver,
   SupportResolver,

@@ -13,17 +13,10 @@ import { corsMiddleware, originPolicy, securityHeaders } from './headers';
 import { opsRouter } from './health';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { ResponseCache } from './response-cache';
+import { INVALIDATE_TOPIC, type Invalidation } from './invalidation';
 import { createWsGuard, WS_MAX_PAYLOAD_BYTES } from './ws-guard';
 
 export { Metrics } from './metrics';
-
-/**
- * Broadcast after every write that an instance may hold in memory: a world (cached public lists), a
- * revoked session (session checks), a credit change (balances). Every instance forgets at once.
- */
-const INVALIDATE_TOPIC = 'taleforge:cache:invalidate';
-
-type Invalidation = { kind: 'worlds'; id: string } | { kind: 'session'; id: string } | { kind: 'credits'; id: string };
 
 /** express's "trust proxy" value from TRUST_PROXY: a hop count, true/false, or addresses/subnet names. */
 export function trustProxySetting(raw: string): number | boolean | string {
@@ -64,7 +57,11 @@ export function createOps(config: Config, services: Services, logger: Logger) {
   const forget = (message: Partial<Invalidation>) => {
     if (message.kind === 'session' && typeof message.id === 'string') services.auth.forgetSession(message.id);
     else if (message.kind === 'credits' && typeof message.id === 'string') services.billing.forgetCredits(message.id);
-    else cache.invalidate(); // worlds, or a message this version does not know: the safe choice
+    else {
+      // worlds, or a message this version does not know: the safe choice
+      cache.invalidate();
+      services.worlds.forgetPublicLists();
+    }
   };
   const unhooks = [
     services.worlds.onChange((worldId) => {

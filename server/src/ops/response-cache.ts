@@ -4,7 +4,7 @@ import { acceptedEncodings } from '../common/http';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
-const PUBLIC_ROOT_FIELDS = new Set(['featuredWorlds', '__typename']);
+const PUBLIC_ROOT_FIELDS = new Set(['featuredWorlds', 'communityWorlds', '__typename']);
 /** Public queries are small; anything bigger is passed on untouched rather than read here. */
 const MAX_CACHEABLE_BODY = 16 * 1024;
 const MAX_ENTRIES = 1000;

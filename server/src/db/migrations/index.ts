@@ -11,6 +11,7 @@ import { StoryCards1795618777340 } from './1795618777340-StoryCards';
 import { ChapterEdits1795621154146 } from './1795621154146-ChapterEdits';
 import { StoryBranches1795628722862 } from './1795628722862-StoryBranches';
 import { ChapterStop1795629173024 } from './1795629173024-ChapterStop';
+import { Community1795668554884 } from './1795668554884-Community';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ChapterEdits1795621154146,
   StoryBranches1795628722862,
   ChapterStop1795629173024,
+  Community1795668554884,
 ];

@@ -39,6 +39,7 @@ export interface AuthUser {
 }
 
 const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
+const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Contact support if you think this is a mistake.';
 const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a moment and try again.';
 
 /** A live session's user as the session check reads it (accounts never change once created). */
@@ -120,6 +121,8 @@ export class AuthService {
       await this.limiter.hit(failuresKey, perAccountFailuresPerWindow, windowSeconds);
       throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
     }
+    // Said only after the right password: a disabled account is not revealed to someone guessing.
+    if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
     return this.dataSource.transaction((m) => this.issue(m, user, meta));
   }
 
@@ -150,6 +153,7 @@ export class AuthService {
       await m.getRepository(RefreshToken).update({ id: row.id }, { usedAt: now });
       await m.getRepository(Session).update({ id: row.session_id }, { lastRefreshedAt: now, ip: meta.ip ?? null });
       const user = await m.getRepository(User).findOneByOrFail({ id: row.user_id });
+      if (user.disabledAt) return { kind: 'invalid' as const, reason: 'account_disabled', revoked: null };
       const token = newRefreshToken();
       await m.getRepository(RefreshToken).insert({
         sessionId: row.session_id,
@@ -218,7 +222,7 @@ export class AuthService {
     const rows = (await this.dataSource.query(
       `SELECT u.id, u.email, u.username, u.created_at
          FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.revoked_at IS NULL`,
+        WHERE s.id = $1 AND s.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [sessionId],
     )) as Array<{ id: string; email: string; username: string; created_at: Date }>;
     const r = rows[0];

@@ -21,6 +21,10 @@ export class User {
   @Column({ type: 'text' })
   passwordHash: string;
 
+  /** Set by an operator (`npm run admin -- disable`): no sign-in, no refresh, sessions revoked. */
+  @Column({ type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { STAT_MAX, STAT_MIN, STAT_NAMES, type CharacterInput, type CharacterResult, type Stats, type StoryAI } from '../../ai/story-ai';
 import { defaultStats } from './character-card';
 import { AppError, isAppError } from '../../common/app-error';
@@ -90,7 +90,12 @@ export class CharacterService {
 
   /** SPEC insert-characters: saves a (generated) character into a world the player may see. */
   async save(userId: string, raw: SaveCharacterInput): Promise<Character> {
-    return this.repo.save(await this.checkedSave(userId, raw));
+    const checked = await this.checkedSave(userId, raw);
+    return this.dataSource.transaction(async (m) => {
+      const c = await m.getRepository(Character).save(checked);
+      await countPlay(m, c.worldId);
+      return c;
+    });
   }
 
   /** A character to save, with every rule checked (and the world's visibility, read outside any transaction). */
@@ -153,9 +158,18 @@ export class CharacterService {
     return this.dataSource.transaction(async (m) => {
       const c = await m.getRepository(Character).save(checked);
       await importCards(m, c.id, book);
+      await countPlay(m, c.worldId);
       return c;
     });
   }
+}
+
+/**
+ * A world's play count is the characters spawned into it, counted in the spawn's own transaction (an
+ * atomic increment, so concurrent spawns never lose one). Deleting a character does not take a play back.
+ */
+async function countPlay(m: EntityManager, worldId: string | null): Promise<void> {
+  if (worldId) await m.query('UPDATE worlds SET play_count = play_count + 1 WHERE id = $1', [worldId]);
 }
 
 function worldDescriptionOf(value: unknown): string {

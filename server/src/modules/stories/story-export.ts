@@ -96,12 +96,12 @@ export function renderStoryMarkdown(story: ExportableStory): StoryExport {
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): StoryExport {
+/** The page's CSS from a style set: every value re-validated before it enters CSS. */
+function storyCss(rawStyles: StyleSet): string {
   const s = sanitizeStyles(rawStyles);
   // Belt and braces: a token that could close the style element or start a rule never reaches CSS.
   for (const v of Object.values(s)) if (/[<>{};\\]|url\(|expression/i.test(v)) throw new Error('unsafe style token');
-  const { character: c } = story;
-  const css = `
+  return `
 :root { color-scheme: dark light; }
 body { margin: 0; background: ${s.containerBackground}; color: ${s.ContainerTextColor}; font-family: ${s.fontFamily}; line-height: 1.6; }
 main { max-width: 46rem; margin: 2rem auto; padding: 2rem; background: ${s.contentBackground}; color: ${s.contentTextColor}; border: 1px solid ${s.borderColor}; border-radius: ${s.borderRadius}; }
@@ -111,6 +111,22 @@ aside { background: ${s.statsPanelBackground}; color: ${s.statsPanelTextColor}; 
 hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
 .done { text-decoration: line-through; opacity: .8; }
 `;
+}
+
+/** One chapter: its heading, the action that led to it, its paragraphs; everything escaped. */
+function chapterHtml(n: number, ch: { choice: string | null; text: string; choiceEdited?: boolean; textEdited?: boolean }): string {
+  const choice = ch.choice ? `<p><span class="choice">${escapeHtml(ch.choice)}</span>${ch.choiceEdited ? ' <small>(edited)</small>' : ''}</p>` : '';
+  const paras = ch.text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+  const edited = ch.textEdited ? ' <small>(edited by the player)</small>' : '';
+  return `<section>\n<h2>Chapter ${n}${edited}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
+}
+
+export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): StoryExport {
+  const css = storyCss(rawStyles);
+  const { character: c } = story;
   const stats = Object.entries(c.stats)
     .map(([k, v]) => `<span class="stat">${escapeHtml(k)} ${escapeHtml(String(v))}</span>`)
     .join('');
@@ -122,17 +138,9 @@ hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
     })
     .join('');
   const chapters = story.chapters
-    .map((ch) => {
-      const choice = ch.playerChoice
-        ? `<p><span class="choice">${escapeHtml(ch.playerChoice)}</span>${ch.choiceEditedAt ? ' <small>(edited)</small>' : ''}</p>`
-        : '';
-      const paras = ch.text
-        .split(/\n{2,}/)
-        .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
-        .join('\n');
-      const edited = ch.textEditedAt ? ' <small>(edited by the player)</small>' : '';
-      return `<section>\n<h2>Chapter ${ch.index + 1}${edited}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
-    })
+    .map((ch) =>
+      chapterHtml(ch.index + 1, { choice: ch.playerChoice, text: ch.text, choiceEdited: ch.choiceEditedAt !== null, textEdited: ch.textEditedAt !== null }),
+    )
     .join('\n');
   const title = escapeHtml(c.name);
   const html = `<!DOCTYPE html>
@@ -161,4 +169,80 @@ ${chapters}
 </html>
 `;
   return { filename: `${fileBase(c)}.html`, mimeType: 'text/html; charset=utf-8', content: html };
+}
+
+/** What a published story's page needs; absolute URLs for Open Graph (chat apps fetch them from elsewhere). */
+export interface PublishedPage {
+  characterName: string;
+  worldName: string | null;
+  chapters: Array<{ choice: string | null; text: string }>;
+  styles: StyleSet;
+  pageUrl: string;
+  imageUrl: string | null;
+}
+
+/** The Content-Security-Policy a published page is served with: no script at all, images from here. */
+export const PUBLISHED_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Open Graph descriptions are a sentence or two: the opening of the first chapter, cut at a word. */
+function openingOf(chapters: PublishedPage['chapters']): string {
+  const first = (chapters[0]?.text ?? '').replace(/\s+/g, ' ').trim();
+  if (first.length <= 200) return first;
+  const cut = first.slice(0, 200);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 120))}…`;
+}
+
+/**
+ * A published story as a reader sees it: the story, the character's name and the world, nothing else
+ * about the player (no stats, missions, cards, account). Server-rendered with Open Graph and Twitter
+ * tags so links unfurl in chat apps; every text, in element content and attributes alike, is escaped.
+ */
+export function renderPublishedStory(p: PublishedPage): string {
+  const title = p.worldName ? `${p.characterName} — ${p.worldName}` : p.characterName;
+  const description = openingOf(p.chapters);
+  const meta = [
+    ['og:type', 'article'],
+    ['og:site_name', 'Taleforge'],
+    ['og:title', title],
+    ['og:description', description],
+    ['og:url', p.pageUrl],
+    ...(p.imageUrl ? [['og:image', p.imageUrl]] : []),
+  ]
+    .map(([k, v]) => `<meta property="${k}" content="${escapeHtml(v!)}">`)
+    .concat(
+      [
+        ['twitter:card', p.imageUrl ? 'summary_large_image' : 'summary'],
+        ['twitter:title', title],
+        ['twitter:description', description],
+        ['description', description],
+      ].map(([k, v]) => `<meta name="${k}" content="${escapeHtml(v!)}">`),
+    )
+    .join('\n');
+  const chapters = p.chapters.map((ch, i) => chapterHtml(i + 1, ch)).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+${meta}
+<link rel="canonical" href="${escapeHtml(p.pageUrl)}">
+<style>${storyCss(p.styles)}
+.cover { display: block; width: 100%; max-height: 18rem; object-fit: cover; border-radius: inherit; margin-bottom: 1.5rem; }
+footer { text-align: center; font-size: .85rem; opacity: .8; margin: 2rem 0; }
+footer a { color: inherit; }</style>
+</head>
+<body>
+<main>
+${p.imageUrl ? `<img class="cover" src="${escapeHtml(new URL(p.imageUrl).pathname)}" alt="">` : ''}
+<h1>${escapeHtml(p.characterName)}</h1>
+${p.worldName ? `<p><em>A story in ${escapeHtml(p.worldName)}</em></p>` : ''}
+<hr>
+${chapters}
+</main>
+<footer>Written with <a href="/">Taleforge</a></footer>
+</body>
+</html>
+`;
 }

@@ -19,6 +19,15 @@ import { storyLoaders } from './story.loaders';
 import type { StoryStore } from './story.store';
 import { StyleCache } from './style-cache';
 
+/** A story as a published link shows it (community/publications.ts keeps it). */
+export interface StorySnapshot {
+  character: Character;
+  worldName: string | null;
+  worldImageMediaId: string | null;
+  chapters: Array<{ choice: string | null; text: string }>;
+  styles: StyleSet;
+}
+
 /** SPEC §3 "character in the storyline": a page of chapters and where the story stands. */
 export interface StorylineView {
   chapters: Chapter[];
@@ -89,6 +98,30 @@ export class StoryReads {
     }
     if (!setting) return { ...DEFAULT_STYLES };
     return this.styleCache.get(setting, () => this.gate.pass(userId, 'styles'));
+  }
+
+  /**
+   * What a published link shows, taken now: the completed chapters (the selected takes), the
+   * character's name, the world's name and picture and the setting's style set. The owner is checked.
+   */
+  async snapshot(userId: string, characterId: unknown): Promise<StorySnapshot> {
+    const c = await findOwnedCharacter(this.store.dataSource, userId, characterId);
+    const [chapters, worlds] = await Promise.all([
+      this.store.chapters(c.id, Number.MAX_SAFE_INTEGER, null),
+      c.worldId
+        ? (this.store.dataSource.query('SELECT name, image_media_id FROM worlds WHERE id = $1', [c.worldId]) as Promise<
+            Array<{ name: string; image_media_id: string | null }>
+          >)
+        : [],
+    ]);
+    const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
+    return {
+      character: c,
+      worldName: worlds[0]?.name ?? null,
+      worldImageMediaId: worlds[0]?.image_media_id ?? null,
+      chapters: chapters.filter((ch) => ch.status === 'complete').map((ch) => ({ choice: ch.playerChoice, text: ch.text })),
+      styles,
+    };
   }
 
   /** The story as one Markdown file or one self-contained, script-free HTML page. */

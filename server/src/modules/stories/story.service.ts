@@ -36,7 +36,7 @@ import { StoryCardService } from './story-cards';
 import type { StoryExport } from './story-export';
 import { StoryGate } from './story-gate';
 import { parseStorylinePage, type GenerateMode } from './story-input';
-import { StoryReads, type StorylineView } from './story-reads';
+import { StoryReads, type StorySnapshot, type StorylineView } from './story-reads';
 import { StoryStore } from './story.store';
 
 export type { ChapterOutcome } from './chapter-outcome';
@@ -247,6 +247,11 @@ export class StoryService {
 
   exportStory(userId: string, characterId: unknown, format: unknown): Promise<StoryExport> {
     return this.reads.exportStory(userId, characterId, format);
+  }
+
+  /** The story as a published link shows it, taken now (owner only). */
+  snapshot(userId: string, characterId: unknown): Promise<StorySnapshot> {
+    return this.reads.snapshot(userId, characterId);
   }
 
   /** The player's own character, or NOT_FOUND (also for anyone else's: no probing). */

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { User } from '../auth/user.entity';
 import { Media } from '../media/media.entity';
@@ -10,6 +10,8 @@ import { WORLD_DESCRIPTION_MAX } from '../shared/limits';
 @Entity('worlds')
 @Check('ck_worlds_description_length', `char_length("description") <= ${WORLD_DESCRIPTION_MAX}`)
 @Index('ix_worlds_featured', ['featured', 'createdAt'])
+// The community list: shared and not hidden, newest share first (the other sorts read the same rows).
+@Index('ix_worlds_community', ['sharedAt'], { where: 'shared_globally AND hidden_at IS NULL' })
 export class World {
   @Field(() => ID)
   @PrimaryGeneratedColumn('uuid')
@@ -54,6 +56,33 @@ export class World {
   @Field()
   @Column({ type: 'boolean', default: false })
   featured: boolean;
+
+  /** When the owner last shared it (the community list's "new" order); kept when unshared. */
+  @Field(() => Date, { nullable: true })
+  @Column({ type: 'timestamptz', nullable: true })
+  sharedAt: Date | null;
+
+  /** Characters spawned into the world, kept in the spawn's own transaction. */
+  @Field(() => Int, { description: 'Characters spawned into this world.' })
+  @Column({ type: 'integer', default: 0 })
+  playCount: number;
+
+  /** Rows of world_likes, kept in the like's own statement. */
+  @Field(() => Int, { description: 'Players who like this world.' })
+  @Column({ type: 'integer', default: 0 })
+  likeCount: number;
+
+  /** Hidden pending review (reports reached the threshold) or by an operator: public only to its owner. */
+  @Column({ type: 'timestamptz', nullable: true })
+  hiddenAt: Date | null;
+
+  /** The world this one was remixed from; the credit goes away if the original does. */
+  @Column({ type: 'uuid', nullable: true })
+  remixedFromId: string | null;
+
+  @ManyToOne(() => World, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'remixed_from_id' })
+  remixedFrom?: World | null;
 
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })

@@ -2,7 +2,8 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
 import { World } from './world.entity';
-import { SubmitWorldInput } from './world.types';
+import { CommunityPage, SubmitWorldInput, WorldCredit } from './world.types';
+import { WorldService } from './world.service';
 
 @Resolver(() => World)
 export class WorldResolver {
@@ -15,6 +16,21 @@ export class WorldResolver {
     @Arg('genre', () => String, { nullable: true, description: 'e.g. cyberpunk, high-fantasy.' }) genre?: string | null,
   ): Promise<World[]> {
     return ctx.services.worlds.featured({ limit, offset, search, genre });
+  }
+
+  @Query(() => CommunityPage, {
+    description:
+      'Public: worlds players shared (not featured, not hidden pending review). Counts in a list may lag by the response-cache TTL; world(id) reads them fresh.',
+  })
+  communityWorlds(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: 24, description: '1–100' }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('sort', () => String, { defaultValue: 'new', description: 'new (latest shared), played (most played) or liked (most liked).' }) sort: string,
+    @Arg('search', () => String, { nullable: true, description: 'Text in the name or description.' }) search?: string | null,
+    @Arg('genre', () => String, { nullable: true }) genre?: string | null,
+  ): Promise<CommunityPage> {
+    return ctx.services.worlds.community({ limit, offset, sort, search, genre });
   }
 
   @Authorized()
@@ -32,6 +48,20 @@ export class WorldResolver {
   @Mutation(() => World, { description: 'Shares or unshares one of your own worlds with every player.' })
   setWorldShared(@Arg('id', () => ID) id: string, @Arg('shared', () => Boolean) shared: boolean, @Ctx() ctx: GraphQLContext): Promise<World> {
     return ctx.services.worlds.setShared(requireUser(ctx).id, id, shared);
+  }
+
+  @Authorized()
+  @Mutation(() => World, { description: 'Likes or unlikes a world you may see (not your own); liking twice is one like.' })
+  setWorldLiked(@Arg('id', () => ID) id: string, @Arg('liked', () => Boolean) liked: boolean, @Ctx() ctx: GraphQLContext): Promise<World> {
+    return ctx.services.worlds.setLiked(requireUser(ctx).id, id, liked);
+  }
+
+  @Authorized()
+  @Mutation(() => World, {
+    description: 'Copies a featured, shared or own world (questions and image included) into your worlds, private, crediting the original. Costs 3 credits.',
+  })
+  remixWorld(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<World> {
+    return ctx.services.worlds.remix(requireUser(ctx).id, id);
   }
 
   @Authorized()
@@ -76,6 +106,25 @@ export class WorldResolver {
   @FieldResolver(() => Boolean, { description: 'True when the signed-in caller owns this world (show Share / Unshare).' })
   isOwn(@Root() world: World, @Ctx() ctx: GraphQLContext): boolean {
     return ctx.user !== null && world.ownerId === ctx.user.id;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'True when the signed-in caller likes this world.' })
+  likedByMe(@Root() world: World, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return ctx.loaders.likedByViewer.load(world.id);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Hidden pending review after reports (only its owner still sees it); always false for others.' })
+  hiddenPendingReview(@Root() world: World, @Ctx() ctx: GraphQLContext): boolean {
+    return ctx.user !== null && world.ownerId === ctx.user.id && world.hiddenAt !== null;
+  }
+
+  @FieldResolver(() => WorldCredit, { nullable: true, description: 'The world this one was remixed from, while the caller may still see it.' })
+  async remixedFrom(@Root() world: World, @Ctx() ctx: GraphQLContext): Promise<WorldCredit | null> {
+    if (!world.remixedFromId) return null;
+    const original = await ctx.loaders.worldById.load(world.remixedFromId);
+    if (!original || !WorldService.canSee(ctx.user?.id ?? null, original)) return null;
+    const author = original.ownerId ? ((await ctx.loaders.userById.load(original.ownerId))?.username ?? null) : null;
+    return { id: original.id, name: original.name, author };
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The creator's username; null for featured worlds." })

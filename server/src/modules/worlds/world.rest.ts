@@ -10,8 +10,9 @@ import { body, isoDate, optionalRestUser, queryValue, restUser } from '../shared
 import type { World } from './world.entity';
 
 /** SPEC §3 world card (snake_case as the legacy client reads it) plus what GraphQL also offers. */
-function worldCard(w: World, services: Services) {
+function worldCard(w: World, services: Services, author?: string | null) {
   return {
+    ...(author === undefined ? {} : { author }),
     id: w.id,
     name: w.name,
     description: w.description,
@@ -20,6 +21,8 @@ function worldCard(w: World, services: Services) {
     featured: w.featured,
     genre: w.genre,
     image_url: services.worlds.imageUrl(w),
+    play_count: w.playCount,
+    like_count: w.likeCount,
     created_at: isoDate(w.createdAt),
   };
 }
@@ -35,12 +38,7 @@ export function worldsRestRouter(services: Services, logger: Logger): express.Ro
   }).single('image');
 
   r.get('/fetch-world-cards', async (req, res) => {
-    const num = (name: string) => {
-      const v = queryValue(req, name);
-      if (v === undefined) return undefined;
-      if (!/^\d{1,6}$/.test(v)) throw AppError.badInput(`${name} must be a whole number.`, name);
-      return Number(v);
-    };
+    const num = wholeNumber(req);
     const worlds = await services.worlds.featured({
       limit: num('limit'),
       offset: num('offset'),
@@ -48,6 +46,31 @@ export function worldsRestRouter(services: Services, logger: Logger): express.Ro
       genre: queryValue(req, 'genre'),
     });
     res.json(worlds.map((w) => worldCard(w, services)));
+  });
+
+  // Public, like fetch-world-cards: the community list (cached in WorldService, dropped on every share change).
+  r.get('/community', async (req, res) => {
+    const num = wholeNumber(req);
+    const page = await services.worlds.community({
+      limit: num('limit'),
+      offset: num('offset'),
+      sort: queryValue(req, 'sort'),
+      search: queryValue(req, 'search'),
+      genre: queryValue(req, 'genre'),
+    });
+    res.json({ total: page.total, worlds: page.worlds.map((w) => worldCard(w, services, page.authors.get(w.id) ?? null)) });
+  });
+
+  r.put('/like/:id', async (req, res) => {
+    const user = await restUser(services, req);
+    const world = await services.worlds.setLiked(user.id, req.params.id, body(req).liked);
+    res.json({ success: true, liked: body(req).liked === true, like_count: world.likeCount });
+  });
+
+  r.post('/remix/:id', async (req, res) => {
+    const user = await restUser(services, req);
+    const world = await services.worlds.remix(user.id, req.params.id);
+    res.status(201).json({ success: true, world: { ...worldCard(world, services), remixed_from_id: world.remixedFromId } });
   });
 
   r.get('/my-worlds', async (req, res) => {
@@ -112,6 +135,16 @@ export function worldsRestRouter(services: Services, logger: Logger): express.Ro
   );
 
   return r;
+}
+
+/** A reader of whole-number query parameters (limit, offset), undefined when absent. */
+function wholeNumber(req: Request) {
+  return (name: string): number | undefined => {
+    const v = queryValue(req, name);
+    if (v === undefined) return undefined;
+    if (!/^\d{1,6}$/.test(v)) throw AppError.badInput(`${name} must be a whole number.`, name);
+    return Number(v);
+  };
 }
 
 /**

@@ -8,6 +8,8 @@ import type { CreditsService } from '../billing/credits.service';
 import { WORLD_CREATION_COST } from '../billing/prices';
 import { bytesFromDataUrl, jpegDataUrl, prepareImage } from '../media/image-upload';
 import type { MediaService } from '../media/media.service';
+import type { Moderation } from '../community/moderation';
+import { FreshCache } from '../../common/fresh-cache';
 import { charLength, int, isUuid, text, textList, bool } from '../shared/input';
 import { genreOf } from './world-genre';
 import { World, WORLD_DESCRIPTION_MAX } from './world.entity';
@@ -17,6 +19,21 @@ export interface FeaturedQuery {
   offset?: number;
   search?: string | null;
   genre?: string | null;
+}
+
+export const COMMUNITY_SORTS = ['new', 'played', 'liked'] as const;
+export type CommunitySort = (typeof COMMUNITY_SORTS)[number];
+
+export interface CommunityQuery extends FeaturedQuery {
+  sort?: string | null;
+}
+
+export interface CommunityPage {
+  worlds: World[];
+  /** Matching worlds in all (for pagination). */
+  total: number;
+  /** Each world's creator's username, read in the same statement (REST presents it). */
+  authors: Map<string, string | null>;
 }
 
 /** Submit-world input as both surfaces deliver it; `image` is raw upload bytes or a data URL. */
@@ -33,6 +50,12 @@ export interface WorldImageInfo {
 }
 
 const FEATURED_PAGE_MAX = 100;
+/** The community list's ORDER BY per sort; each ends in unique keys so pages never overlap. */
+const COMMUNITY_ORDER: Record<CommunitySort, Record<string, 'DESC'>> = {
+  new: { 'w.sharedAt': 'DESC', 'w.id': 'DESC' },
+  played: { 'w.playCount': 'DESC', 'w.sharedAt': 'DESC', 'w.id': 'DESC' },
+  liked: { 'w.likeCount': 'DESC', 'w.sharedAt': 'DESC', 'w.id': 'DESC' },
+};
 const WORLD_NAME_MAX = 120;
 const WORLD_QUESTIONS_MAX = 10;
 const WORLD_QUESTION_MAX = 300;
@@ -62,8 +85,19 @@ export class WorldService {
       credits: CreditsService;
       media: MediaService;
       limiter: RateLimiter;
+      moderation: Moderation;
     },
-  ) {}
+  ) {
+    this.communityPages = new FreshCache(deps.config.ops.responseCacheSeconds * 1000, 500);
+  }
+
+  /**
+   * Community pages by query, for every caller (the response cache in front of GraphQL serves only
+   * anonymous POSTs; REST and signed-in readers come here). Dropped on every world write here and on
+   * other instances' (forgetPublicLists); likes and plays do not drop it, so counts in a list may lag
+   * by the TTL while the world's own popup reads them fresh.
+   */
+  private readonly communityPages: FreshCache<string, CommunityPage>;
 
   private get repo() {
     return this.dataSource.getRepository(World);
@@ -74,7 +108,14 @@ export class WorldService {
     return () => this.changeListeners.delete(listener);
   }
 
-  private changed(worldId: string): void {
+  /** Another instance changed a world: public lists held here are stale. */
+  forgetPublicLists(): void {
+    this.communityPages.clear();
+  }
+
+  /** A world changed (committed): public lists here drop their copies, listeners (other caches, other instances) hear it. */
+  changed(worldId: string): void {
+    this.communityPages.clear();
     for (const l of this.changeListeners) {
       try {
         l(worldId);
@@ -92,17 +133,43 @@ export class WorldService {
       throw AppError.badInput(`limit must be between 1 and ${FEATURED_PAGE_MAX}.`, 'limit');
     }
     if (!Number.isInteger(offset) || offset < 0) throw AppError.badInput('offset must be 0 or more.', 'offset');
-    const qb = this.repo.createQueryBuilder('w').where('w.featured = true');
-    const search = q.search?.trim();
-    if (search) {
-      if (search.length > 100) throw AppError.badInput('search must be at most 100 characters.', 'search');
-      // ILIKE with the wildcards in the pattern escaped: the search text is data, never a pattern.
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere('(w.name ILIKE :pattern OR w.description ILIKE :pattern)', { pattern });
-    }
-    const genre = q.genre?.trim();
-    if (genre) qb.andWhere('w.genre = :genre', { genre });
+    const qb = this.repo.createQueryBuilder('w').where('w.featured = true AND w.hidden_at IS NULL');
+    filterByText(qb, q);
     return qb.orderBy('w.created_at', 'ASC').addOrderBy('w.id', 'ASC').limit(limit).offset(offset).getMany();
+  }
+
+  /**
+   * Public: worlds players shared (not featured ones, which have their own list; not hidden ones),
+   * by newest share, most played or most liked. One statement per page: the total comes from a window
+   * count over the same rows.
+   */
+  async community(q: CommunityQuery = {}): Promise<CommunityPage> {
+    const limit = q.limit ?? 24;
+    const offset = q.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > FEATURED_PAGE_MAX) {
+      throw AppError.badInput(`limit must be between 1 and ${FEATURED_PAGE_MAX}.`, 'limit');
+    }
+    if (!Number.isInteger(offset) || offset < 0 || offset > 100_000) throw AppError.badInput('offset must be between 0 and 100000.', 'offset');
+    const sort = (q.sort ?? 'new') as CommunitySort;
+    if (!COMMUNITY_SORTS.includes(sort)) throw AppError.badInput(`sort must be one of ${COMMUNITY_SORTS.join(', ')}.`, 'sort');
+    const search = q.search?.trim() ?? '';
+    const genre = q.genre?.trim() ?? '';
+    const key = JSON.stringify([limit, offset, sort, search.toLowerCase(), genre]);
+    return this.communityPages.load(key, async () => {
+      const listed = () =>
+        filterByText(this.repo.createQueryBuilder('w').where('w.shared_globally = true AND w.hidden_at IS NULL AND w.featured = false'), { search, genre });
+      const qb = listed()
+        .leftJoin('w.owner', 'u')
+        .addSelect('u.username', 'author')
+        .addSelect('count(*) OVER ()', 'total')
+        .orderBy(COMMUNITY_ORDER[sort])
+        .limit(limit)
+        .offset(offset);
+      const { entities, raw } = await qb.getRawAndEntities<{ w_id: string; author: string | null; total: string | number }>();
+      // A page past the end has no rows to carry the window count: one more (rare) count answers it.
+      const total = raw.length > 0 ? Number(raw[0]!.total) : offset === 0 ? 0 : await listed().getCount();
+      return { worlds: entities, total, authors: new Map(raw.map((r) => [r.w_id, r.author])) };
+    });
   }
 
   /** The caller's own worlds, newest first. */
@@ -129,8 +196,10 @@ export class WorldService {
     return new Map(worlds.filter((w) => WorldService.canSee(userId, w)).map((w) => [w.id, w.name]));
   }
 
+  /** Own worlds always; others when featured or shared and not hidden pending review. */
   static canSee(userId: string | null, world: World): boolean {
-    return world.featured || world.sharedGlobally || (userId !== null && world.ownerId === userId);
+    if (userId !== null && world.ownerId === userId) return true;
+    return world.hiddenAt === null && (world.featured || world.sharedGlobally);
   }
 
   /** SPEC `GET /worlds/image/{id}`: the image's same-origin URL, or success false when it has none. */
@@ -144,18 +213,86 @@ export class WorldService {
     return world.imageMediaId ? `/media/${world.imageMediaId}` : null;
   }
 
-  /** Owner only; another player's world (even a shared one) is NOT_FOUND for this purpose. */
+  /**
+   * Owner only; another player's world (even a shared one) is NOT_FOUND for this purpose. Sharing
+   * passes the moderation check first (name, description, questions): refused content stays private
+   * with CONTENT_REJECTED. `shared_at` is when it was last shared (the community list's "new").
+   */
   async setShared(userId: string, id: unknown, shared: unknown): Promise<World> {
     const value = bool(shared, 'shared_globally');
     if (!isUuid(id)) throw AppError.notFound('World');
-    const [rows] = (await this.dataSource.query(`UPDATE worlds SET shared_globally = $1, updated_at = now() WHERE id = $2 AND owner_id = $3 RETURNING id`, [
-      value,
-      id,
-      userId,
-    ])) as [Array<{ id: string }>, number];
+    if (value) {
+      const world = await this.repo.findOne({ where: { id, ownerId: userId } });
+      if (!world) throw AppError.notFound('World');
+      await this.passModeration([world.name, world.description, ...world.questions]);
+    }
+    const [rows] = (await this.dataSource.query(
+      `UPDATE worlds SET shared_globally = $1, updated_at = now(),
+         shared_at = CASE WHEN $1 AND NOT shared_globally THEN now() ELSE shared_at END
+       WHERE id = $2 AND owner_id = $3 RETURNING id`,
+      [value, id, userId],
+    )) as [Array<{ id: string }>, number];
     if (rows.length === 0) throw AppError.notFound('World');
     this.changed(id);
     return this.repo.findOneOrFail({ where: { id } });
+  }
+
+  /** CONTENT_REJECTED unless the moderation check passes these texts. */
+  async passModeration(texts: string[]): Promise<void> {
+    const verdict = await this.deps.moderation.check(texts);
+    if (verdict.flagged) {
+      throw new AppError('CONTENT_REJECTED', 'This content cannot be shared: it breaks the community rules.', { categories: verdict.categories });
+    }
+  }
+
+  /**
+   * Likes or unlikes a world the player may see (not their own). Idempotent: liking twice is one like.
+   * The count changes in the same statement as the like row, so concurrent likes stay exact.
+   */
+  async setLiked(userId: string, id: unknown, liked: unknown): Promise<World> {
+    const value = bool(liked, 'liked');
+    const world = await this.visible(userId, id);
+    if (world.ownerId === userId) throw AppError.badInput('You cannot like your own world.', 'id');
+    const sql = value
+      ? `WITH changed AS (INSERT INTO world_likes (world_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE worlds SET like_count = like_count + (SELECT count(*) FROM changed) WHERE id = $1 RETURNING like_count`
+      : `WITH changed AS (DELETE FROM world_likes WHERE world_id = $1 AND user_id = $2 RETURNING 1)
+         UPDATE worlds SET like_count = like_count - (SELECT count(*) FROM changed) WHERE id = $1 RETURNING like_count`;
+    const [rows] = (await this.dataSource.query(sql, [world.id, userId])) as [Array<{ like_count: number }>, number];
+    world.likeCount = Number(rows[0]?.like_count ?? world.likeCount);
+    return world;
+  }
+
+  /**
+   * Copies a world the player may see (featured, shared or their own) into their worlds, private, with
+   * its questions and image, crediting the original. Costs what creating a world costs, charged in
+   * the same transaction as the copy.
+   */
+  async remix(userId: string, id: unknown): Promise<World> {
+    const original = await this.visible(userId, id);
+    const copyId = crypto.randomUUID();
+    let balance = 0;
+    const world = await this.dataSource.transaction(async (m) => {
+      const change = await this.deps.credits.spendIn(m, userId, WORLD_CREATION_COST, 'world_remix', { referenceId: copyId });
+      balance = change.balance;
+      await m.getRepository(World).insert({
+        id: copyId,
+        ownerId: userId,
+        name: original.name,
+        description: original.description,
+        questions: original.questions,
+        genre: original.genre,
+        featured: false,
+        sharedGlobally: false,
+        // Media rows are immutable and shared by id: the copy points at the same picture.
+        imageMediaId: original.imageMediaId,
+        remixedFromId: original.id,
+      });
+      return m.getRepository(World).findOneOrFail({ where: { id: copyId } });
+    });
+    this.deps.credits.emit(userId, balance);
+    this.changed(copyId);
+    return world;
   }
 
   /** A description grown from the player's idea; never longer than maxLength (≤ 1200). */
@@ -242,6 +379,19 @@ export class WorldService {
       throw new AppError('GENERATION_FAILED', `Failed to generate ${what}.`);
     }
   }
+}
+
+/** Text search (ILIKE with the wildcards escaped: the search text is data, never a pattern) and genre. */
+function filterByText<Q extends import('typeorm').SelectQueryBuilder<World>>(qb: Q, q: { search?: string | null; genre?: string | null }): Q {
+  const search = q.search?.trim();
+  if (search) {
+    if (search.length > 100) throw AppError.badInput('search must be at most 100 characters.', 'search');
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    qb.andWhere('(w.name ILIKE :pattern OR w.description ILIKE :pattern)', { pattern });
+  }
+  const genre = q.genre?.trim();
+  if (genre) qb.andWhere('w.genre = :genre', { genre });
+  return qb;
 }
 
 /** SPEC §5: the first question is required; blank questions are dropped. */

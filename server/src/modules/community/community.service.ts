@@ -1,0 +1,184 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Config } from '../../config/env';
+import { renderPublishedStory, PUBLISHED_PAGE_CSP } from '../stories/story-export';
+import type { StoryService } from '../stories/story.service';
+import { isUuid, text } from '../shared/input';
+import type { WorldService } from '../worlds/world.service';
+import type { ReportTarget } from './content-report.entity';
+import { StoryPublication } from './story-publication.entity';
+
+export const REPORT_REASONS = ['spam', 'sexual', 'hate', 'violence', 'harassment', 'illegal', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+const REPORT_NOTE_MAX = 1000;
+/** Reports one player may file per hour: enough for honest use, too few to brigade with. */
+const REPORTS_PER_HOUR = 20;
+/** What moderation reads of a story: its name, world and chapters, up to this many characters. */
+const MODERATION_TEXT_MAX = 200_000;
+
+export interface PublicationView {
+  id: string;
+  /** The path readers open (`/read/{id}`). */
+  path: string;
+  publishedAt: Date;
+  updatedAt: Date;
+  chapterCount: number;
+  /** Hidden pending review after reports, or by an operator. */
+  hidden: boolean;
+}
+
+export interface ReportResult {
+  /** True when this report brought the content to the threshold and it is now hidden pending review. */
+  hidden: boolean;
+}
+
+export interface PublishedStoryPage {
+  html: string;
+  csp: string;
+}
+
+/**
+ * The community around shared content: published stories (read-only links with a server-rendered
+ * page) and reports. Reports from enough distinct players hide the content pending an operator's
+ * review; the operator CLI (admin.ts) resolves them.
+ */
+export class CommunityService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: { config: Config; worlds: WorldService; stories: StoryService; limiter: RateLimiter },
+  ) {}
+
+  private get publications() {
+    return this.dataSource.getRepository(StoryPublication);
+  }
+
+  /**
+   * Publishes the story (or updates its snapshot, keeping the link): the chapters as they are now,
+   * after the moderation check. A story needs a finished chapter first.
+   */
+  async publish(userId: string, characterId: unknown): Promise<PublicationView> {
+    const snap = await this.deps.stories.snapshot(userId, characterId);
+    if (snap.chapters.length === 0) throw AppError.badInput('A story needs at least one chapter before it can be published.', 'characterId');
+    const texts = [snap.character.name, snap.worldName ?? '', ...snap.chapters.flatMap((c) => [c.choice ?? '', c.text])];
+    let budget = MODERATION_TEXT_MAX;
+    await this.deps.worlds.passModeration(texts.filter((t) => (budget -= t.length) >= 0));
+    const values = {
+      characterId: snap.character.id,
+      userId,
+      characterName: snap.character.name,
+      worldName: snap.worldName,
+      worldImageMediaId: snap.worldImageMediaId,
+      chapters: snap.chapters,
+      styles: { ...snap.styles },
+    };
+    // One row per story: a second publish updates the snapshot in place and keeps the link (and a
+    // hidden story stays hidden: updating it is not a way around a review).
+    await this.dataSource.query(
+      `INSERT INTO story_publications (character_id, user_id, character_name, world_name, world_image_media_id, chapters, styles)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)
+       ON CONFLICT (character_id) DO UPDATE SET character_name = EXCLUDED.character_name, world_name = EXCLUDED.world_name,
+         world_image_media_id = EXCLUDED.world_image_media_id, chapters = EXCLUDED.chapters, styles = EXCLUDED.styles, updated_at = now()`,
+      [
+        values.characterId,
+        userId,
+        values.characterName,
+        values.worldName,
+        values.worldImageMediaId,
+        JSON.stringify(values.chapters),
+        JSON.stringify(values.styles),
+      ],
+    );
+    const row = await this.publications.findOneByOrFail({ characterId: snap.character.id });
+    return publicationView(row);
+  }
+
+  /** Takes the link down for good (publishing again makes a new link). False when it was not published. */
+  async unpublish(userId: string, characterId: unknown): Promise<boolean> {
+    if (!isUuid(characterId)) throw AppError.notFound('Character');
+    const r = await this.publications.delete({ characterId, userId });
+    return (r.affected ?? 0) > 0;
+  }
+
+  /** The reader's page of a published story, or NOT_FOUND (never published, unpublished or hidden). */
+  async readPublished(id: unknown): Promise<PublishedStoryPage> {
+    if (!isUuid(id)) throw AppError.notFound('Story');
+    const p = await this.publications.findOneBy({ id });
+    if (!p || p.hiddenAt !== null) throw AppError.notFound('Story');
+    const base = this.deps.config.publicUrl;
+    const html = renderPublishedStory({
+      characterName: p.characterName,
+      worldName: p.worldName,
+      chapters: p.chapters,
+      styles: p.styles as unknown as Parameters<typeof renderPublishedStory>[0]['styles'],
+      pageUrl: `${base}/read/${p.id}`,
+      imageUrl: p.worldImageMediaId ? `${base}/media/${p.worldImageMediaId}` : null,
+    });
+    return { html, csp: PUBLISHED_PAGE_CSP };
+  }
+
+  /**
+   * A signed-in player reports a shared world or a published story (not their own), once per target.
+   * The target's row is locked while the report is counted, so reports arriving together still hide
+   * the content exactly when the threshold-th distinct player reports it.
+   */
+  async report(userId: string, raw: { targetKind: unknown; targetId: unknown; reason: unknown; note?: unknown }): Promise<ReportResult> {
+    const kind = raw.targetKind;
+    if (kind !== 'world' && kind !== 'story') throw AppError.badInput('targetKind must be world or story.', 'targetKind');
+    const reason = raw.reason as ReportReason;
+    if (!REPORT_REASONS.includes(reason)) throw AppError.badInput(`reason must be one of ${REPORT_REASONS.join(', ')}.`, 'reason');
+    const note = text(raw.note ?? '', 'note', { max: REPORT_NOTE_MAX, tooLong: `The note can be at most ${REPORT_NOTE_MAX} characters.` });
+    const what = kind === 'world' ? 'World' : 'Story';
+    if (!isUuid(raw.targetId)) throw AppError.notFound(what);
+    const targetId = raw.targetId;
+    const r = await this.deps.limiter.hit(`report:${userId}`, REPORTS_PER_HOUR, 3600);
+    if (!r.allowed) throw new AppError('RATE_LIMITED', 'Too many reports; please wait a while.', { retryAfterSeconds: r.retryAfterSeconds });
+    const threshold = this.deps.config.community.reportThreshold;
+    const hidden = await this.dataSource.transaction(async (m) => {
+      const owner = await lockTarget(m, kind, targetId);
+      // Reporting what the reporter cannot see answers like a target that does not exist.
+      if (owner === undefined) throw AppError.notFound(what);
+      if (owner === userId) throw AppError.badInput(`You cannot report your own ${kind}.`, 'targetId');
+      const inserted = (await m.query(
+        `INSERT INTO content_reports (reporter_id, target_kind, target_id, reason, note) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (reporter_id, target_kind, target_id) DO NOTHING RETURNING id`,
+        [userId, kind, targetId, reason, note],
+      )) as Array<{ id: string }>;
+      if (inserted.length === 0) throw new AppError('CONFLICT', `You have already reported this ${kind}.`);
+      const [{ n }] = (await m.query(
+        `SELECT count(DISTINCT reporter_id)::int AS n FROM content_reports WHERE target_kind = $1 AND target_id = $2 AND status = 'open'`,
+        [kind, targetId],
+      )) as Array<{ n: number }>;
+      if (n < threshold) return false;
+      await m.query(`UPDATE ${kind === 'world' ? 'worlds' : 'story_publications'} SET hidden_at = now() WHERE id = $1 AND hidden_at IS NULL`, [targetId]);
+      return true;
+    });
+    if (hidden && kind === 'world') this.deps.worlds.changed(targetId);
+    return { hidden };
+  }
+}
+
+/**
+ * Locks a reportable target and answers its owner: undefined when it does not exist or is not public
+ * (a private world, a hidden one, an unpublished story), null for a world without owner (featured).
+ */
+async function lockTarget(m: EntityManager, kind: ReportTarget, id: string): Promise<string | null | undefined> {
+  const sql =
+    kind === 'world'
+      ? `SELECT owner_id AS owner FROM worlds WHERE id = $1 AND hidden_at IS NULL AND (shared_globally OR featured) FOR UPDATE`
+      : `SELECT user_id AS owner FROM story_publications WHERE id = $1 AND hidden_at IS NULL FOR UPDATE`;
+  const rows = (await m.query(sql, [id])) as Array<{ owner: string | null }>;
+  return rows.length === 0 ? undefined : rows[0]!.owner;
+}
+
+/** The owner's view of a publication. */
+export function publicationView(p: StoryPublication): PublicationView {
+  return {
+    id: p.id,
+    path: `/read/${p.id}`,
+    publishedAt: p.publishedAt,
+    updatedAt: p.updatedAt,
+    chapterCount: p.chapters.length,
+    hidden: p.hiddenAt !== null,
+  };
+}
