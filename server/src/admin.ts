@@ -27,6 +27,8 @@ Every action is recorded in operator_actions with the operator's name (--as, els
 Uses the app's configuration (DATABASE_URL, or the embedded database in DATA_DIR: stop the app first).
 With REDIS_URL, running instances are told at once; otherwise their caches expire within seconds.`;
 
+const COMMANDS = new Set(['reports', 'resolve', 'hide', 'restore', 'feature', 'unfeature', 'credits', 'disable', 'enable', 'audit']);
+
 /** `npm run admin -- …`: parses arguments, runs one OperatorService call, prints its result. */
 async function main(argv: string[]): Promise<number> {
   const args = [...argv];
@@ -36,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
+  }
+  if (!COMMANDS.has(command)) {
+    process.stderr.write(`Unknown command: ${command}\n\n${USAGE}\n`);
+    return 2;
   }
   if (!operator.trim()) throw new Error('--as needs a name.');
   const config = loadBootConfig();
@@ -83,9 +89,6 @@ async function main(argv: string[]): Promise<number> {
           print(`${a.createdAt.toISOString()}  ${a.operator}  ${a.action}  ${a.targetKind} ${a.targetId}  ${JSON.stringify(a.detail)}`);
         }
         break;
-      default:
-        process.stderr.write(`Unknown command: ${command}\n\n${USAGE}\n`);
-        return 2;
     }
     if (result) {
       print(result.message);

@@ -1,4 +1,4 @@
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { signUp, startTestApp, startWithFakeModel, type TestApp } from '../support/test-app';
 import { AETHERMOOR, balanceOf, characterPayload, countRows, WORLD_DESCRIPTION } from './domain-helpers';
 import { OperatorService } from '../../server/src/modules/community/operator';
 import { CreditsService } from '../../server/src/modules/billing/credits.service';
@@ -367,5 +367,57 @@ describe('operator actions', () => {
       'disable_account',
       'enable_account',
     ]);
+  });
+});
+
+describe('moderation with an OpenAI key', () => {
+  it('shared content passes the moderation endpoint; a server without one falls back to the local check', async () => {
+    const { t: ai, fake } = await startWithFakeModel();
+    try {
+      const a = await signUp(ai);
+      const world = async (name: string, description = WORLD_DESCRIPTION) => {
+        const r = await ai.rest(
+          'POST',
+          '/api/worlds/submit-world',
+          { worldName: name, worldDescription: description, questions: '["Who are you?"]' },
+          a.accessToken,
+        );
+        return r.body.world.id as string;
+      };
+      const verdict = (flagged: boolean, categories: Record<string, boolean> = {}) => ({
+        kind: 'raw' as const,
+        handler: (_req: unknown, res: import('node:http').ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'modr-1', model: 'omni-moderation-latest', results: [{ flagged, categories, category_scores: {} }] }));
+        },
+      });
+      const flagged = await world(`Harbour ${tag()}`);
+      fake.push(verdict(true, { harassment: true, violence: false }));
+      const refused = await ai.rest('PUT', `/api/worlds/share/${flagged}`, { shared_globally: true }, a.accessToken);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'CONTENT_REJECTED', categories: ['harassment'] });
+      const sent = fake.requests.at(-1)!;
+      expect(sent.url).toBe('/v1/moderations');
+      expect(sent.body).toMatchObject({ model: 'omni-moderation-latest' });
+      expect(sent.body.input).toEqual(expect.arrayContaining([expect.stringMatching(/^Harbour /), WORLD_DESCRIPTION, 'Who are you?']));
+
+      const clean = await world(`Meadow ${tag()}`);
+      fake.push(verdict(false));
+      expect((await ai.rest('PUT', `/api/worlds/share/${clean}`, { shared_globally: true }, a.accessToken)).status).toBe(200);
+
+      // Most OpenAI-compatible local servers have no /moderations: the local check decides instead.
+      const local = await world(`Academy ${tag()}`, `${WORLD_DESCRIPTION} The lessons include sexual acts with the 12-year-old pupils.`);
+      fake.push(
+        { kind: 'status', status: 404, body: { error: { message: 'Not found' } } },
+        { kind: 'status', status: 404, body: { error: { message: 'Not found' } } },
+      );
+      expect((await ai.rest('PUT', `/api/worlds/share/${local}`, { shared_globally: true }, a.accessToken)).body).toMatchObject({
+        code: 'CONTENT_REJECTED',
+        categories: ['sexual/minors'],
+      });
+    } finally {
+      await ai.close();
+      await fake.stop();
+    }
   });
 });

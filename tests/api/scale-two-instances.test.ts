@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { newIdentity, SIGN_UP } from '../support/test-app';
 import { METRICS_TOKEN, startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
 import { waitFor } from '../support/wait';
+import { runAdmin } from '../support/admin-cli';
 import { watchStatus, type Watch } from './billing-support';
 
 /**
@@ -178,5 +179,51 @@ jest.setTimeout(90_000);
       'the invalidation on B',
       3000,
     );
+  });
+
+  it('Community across instances: shared on A shows on B (anonymous, cached), unshared or hidden by the operator CLI is gone from B at once; likes through both stay exact', async () => {
+    const on = async (inst: Instance, query: string, token?: string) =>
+      (await (
+        await fetch(`${inst.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as { data?: any; errors?: any[] };
+    const signUpOn = async () => (await gql(SIGN_UP, { input: newIdentity('community') })).data.signUp as { accessToken: string; user: { id: string } };
+    const owner = await signUpOn();
+    const word = `Zq${crypto.randomBytes(4).toString('hex')}`;
+    const created = await on(
+      a,
+      `mutation { submitWorld(input: { name: "Tidewell ${word}", description: "A drowned city that keeps its bells ringing.", questions: ["Why?"] }) { id } }`,
+      owner.accessToken,
+    );
+    const id = created.data.submitWorld.id as string;
+    const listedOnB = async () => {
+      const r = await on(b, `{ communityWorlds(search: "${word}") { total worlds { id likeCount } } }`);
+      const rest = (await (await fetch(`${b.url}/api/worlds/community?search=${word}`)).json()) as { total: number };
+      return { gql: r.data.communityWorlds.total as number, rest: rest.total };
+    };
+    expect(await listedOnB()).toEqual({ gql: 0, rest: 0 });
+    expect((await on(a, `mutation { setWorldShared(id: "${id}", shared: true) { id } }`, owner.accessToken)).errors).toBeUndefined();
+    await waitFor(async () => (await listedOnB()).gql === 1 && (await listedOnB()).rest === 1, 'B to list the world shared on A', 1500);
+
+    // Eight fans like it at once through both instances: exactly eight likes.
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signUpOn()));
+    await Promise.all(fans.map((f, i) => on(i % 2 ? a : b, `mutation { setWorldLiked(id: "${id}", liked: true) { likeCount } }`, f.accessToken)));
+    expect((await on(b, `{ world(id: "${id}") { likeCount } }`)).data.world.likeCount).toBe(8);
+
+    // The operator hides it from a third process: B drops its cached lists at once.
+    const admin = (...args: string[]) => runAdmin(args, { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl! });
+    const hidden = await admin('hide', 'world', id, 'reported', 'by', 'mail');
+    expect(hidden).toMatchObject({ code: 0 });
+    expect(hidden.stdout).toContain(`Hidden: world ${id}.`);
+    await waitFor(async () => (await listedOnB()).gql === 0 && (await listedOnB()).rest === 0, 'B to drop the world hidden by the CLI', 1500);
+    expect((await admin('restore', 'world', id)).code).toBe(0);
+    await waitFor(async () => (await listedOnB()).gql === 1, 'B to list the restored world', 1500);
+    expect((await admin('audit', '5')).stdout).toMatch(new RegExp(`restore  world ${id}[\\s\\S]*hide  world ${id}  \\{"reason":"reported by mail"\\}`));
+
+    expect((await on(a, `mutation { setWorldShared(id: "${id}", shared: false) { id } }`, owner.accessToken)).errors).toBeUndefined();
+    await waitFor(async () => (await listedOnB()).gql === 0 && (await listedOnB()).rest === 0, 'B to drop the world unshared on A', 1500);
   });
 });
