@@ -30,6 +30,27 @@ export const MESSAGES = {
   deleteCharacterConfirm: 'Are you sure you want to delete this character? This action cannot be undone.',
   deleteCharacterFailed: 'Failed to delete character. Please try again.',
 
+  // Community (issue 20): not in the SPEC; the same tone as its messages.
+  shareRejected: 'This world cannot be shared: it breaks the community rules.',
+  likeFailed: 'Failed to update your like. Please try again.',
+  remixDone: 'Remixed into My Worlds. It is private until you share it.',
+  remixFailed: 'Failed to remix the world. Please try again.',
+  notEnoughCreditsForRemix: 'You need at least 3 credits to remix a world.',
+  linkCopied: 'Link copied.',
+  linkCopyFailed: 'Could not copy the link. Copy it from the address bar instead.',
+  reportReasonRequired: 'Please choose a reason.',
+  reportSent: 'Thanks. Our moderators will take a look.',
+  reportDuplicate: 'You have already reported this.',
+  reportFailed: 'Failed to send the report. Please try again.',
+  reportRateLimited: 'You have sent many reports recently. Please try again later.',
+  storyPublished: 'Your story is published. Anyone with the link can read it.',
+  storyPublishUpdated: 'The published story now shows your latest chapters.',
+  storyPublishFailed: 'Failed to publish the story. Please try again.',
+  storyPublishRejected: 'This story cannot be published: it breaks the community rules.',
+  storyUnpublished: 'The story is no longer published. The old link no longer works.',
+  storyUnpublishFailed: 'Failed to unpublish the story. Please try again.',
+  storyUnpublishConfirm: 'Unpublish this story? The link stops working for everyone, and publishing again makes a new link.',
+
   // §8 story
   chapterFailed: 'Failed to generate story chapter. Please try again.',
   // Not in the SPEC (takes and undo are ours): the same tone as its failure messages.

@@ -12,6 +12,20 @@ export const WORLD = {
   sharedGlobally: false,
 };
 
+/** What the world popup reads fresh for an open world (plays, likes, the viewer's like, remix credit). */
+export const worldSignals = (id: string, extra: Record<string, unknown> = {}) => ({
+  __typename: 'World',
+  id,
+  playCount: 0,
+  likeCount: 0,
+  likedByMe: false,
+  hiddenPendingReview: false,
+  remixedFrom: null,
+  ...extra,
+});
+
+export const EMPTY_COMMUNITY = { __typename: 'CommunityPage', total: 0, worlds: [] };
+
 export const ownWorld = (n: number, extra: Partial<typeof WORLD> = {}) => ({
   ...WORLD,
   id: `own-${n}`,

@@ -7,6 +7,7 @@ import { AppProviders } from '../AppProviders';
 import { routes } from '../router';
 import { createFakeServer, sessionPayload, type Handler } from './fake-graphql-server';
 import { createFakeSubscriptions } from './fake-subscriptions';
+import { EMPTY_COMMUNITY, worldSignals } from './fixtures';
 
 export const FREE_STATUS = {
   tier: { id: 'free', name: 'Free' },
@@ -44,6 +45,8 @@ export async function renderApp(
     ProfilePage_me: () => ({ data: { me: ME } }),
     WorldsPage_featuredWorlds: () => ({ data: { featuredWorlds: [] } }),
     WorldsPage_myWorlds: () => ({ data: { myWorlds: [] } }),
+    CommunitySection_communityWorlds: () => ({ data: { communityWorlds: EMPTY_COMMUNITY } }),
+    WorldCommunity_world: (call) => ({ data: { world: worldSignals(String(call.variables.id)) } }),
     SubscriptionStatus_subscriptionStatus: () => ({ data: { subscriptionStatus: FREE_STATUS } }),
     SettingsDialog_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
     StoryPage_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),

@@ -16,6 +16,7 @@ import { CHARACTER_GENERATION_COST } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
 import { POPUP_IMAGE_SIZES } from './image-sources';
+import { WorldCommunity } from './WorldCommunity';
 import { WorldImage } from './WorldImage';
 
 export interface WorldPopupProps {
@@ -58,8 +59,8 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
         variables: { id: world.id, shared },
         optimisticResponse: { setWorldShared: { __typename: 'World', id: world.id, sharedGlobally: shared } } as never,
       });
-    } catch {
-      toast.error(MESSAGES.shareFailed);
+    } catch (error) {
+      toast.error(errorCode(error) === 'CONTENT_REJECTED' ? MESSAGES.shareRejected : MESSAGES.shareFailed);
       onShareFailed();
     }
   };
@@ -197,6 +198,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
             </div>
           </form>
         )}
+        {!expanded && <WorldCommunity world={world} signedIn={signedIn} />}
       </div>
     </Modal>
   );

@@ -10,6 +10,7 @@ import {
 } from '../../gql/graphql';
 import { useAuth } from '../auth/auth-context';
 import { Carousel } from './Carousel';
+import { CommunitySection } from './CommunitySection';
 import { firstScreenCards } from './image-sources';
 import { WorldCard } from './WorldCard';
 import './worlds.css';
@@ -164,6 +165,8 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
           </ul>
         )}
       </section>
+
+      <CommunitySection onOpen={openWorld} />
 
       {listed ? popup(listed) : openId && listsSettled && <LinkedWorld id={openId} render={popup} />}
     </main>
