@@ -83,6 +83,7 @@ export function storyCharacter({
   storyCards = [] as Array<Record<string, unknown>>,
   completedMissions = [] as Array<{ objective: string; completedInChapter: number; completedAt: string }>,
   storyBranches = [] as Array<Record<string, unknown>>,
+  publication = null as null | { id: string; chapterCount: number; hidden?: boolean },
 } = {}) {
   return {
     __typename: 'Character',
@@ -127,6 +128,13 @@ export function storyCharacter({
       createdAt: '2026-11-20T10:00:00Z',
       ...b,
     })),
+    publication: publication && {
+      __typename: 'StoryPublicationInfo',
+      path: `/read/${publication.id}`,
+      hidden: false,
+      updatedAt: '2026-11-20T10:00:00Z',
+      ...publication,
+    },
     storyline: {
       __typename: 'Storyline',
       chapters,

@@ -26,6 +26,7 @@ import { Composer } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
 import { StoryExport } from './StoryExport';
+import { StoryPublishPanel } from './StoryPublishPanel';
 import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
@@ -238,6 +239,13 @@ export default function StoryPage() {
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
           <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
+          <StoryPublishPanel
+            characterId={character.id}
+            publication={character.publication}
+            chapterCount={chapters.length}
+            disabled={busy}
+            onChanged={() => refetch().catch(() => undefined)}
+          />
           <StoryBranchesPanel
             characterId={character.id}
             branches={character.storyBranches}
