@@ -28,9 +28,11 @@ export function CommunitySection({ onOpen }: { onOpen: (id: string) => void }) {
     // Counts change as people play: a revisit shows the cached page at once and refreshes it.
     fetchPolicy: 'cache-and-network',
   });
-  const total = q.data?.communityWorlds.total ?? 0;
+  // While another page or filter loads, the current cards stay (dimmed by aria-busy), so nothing jumps.
+  const data = q.data ?? q.previousData;
+  const total = data?.communityWorlds.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / COMMUNITY_PAGE_SIZE));
-  const worlds = q.data?.communityWorlds.worlds ?? [];
+  const worlds = data?.communityWorlds.worlds ?? [];
   const filtered = search !== '' || genre !== '';
 
   return (
@@ -89,9 +91,9 @@ export function CommunitySection({ onOpen }: { onOpen: (id: string) => void }) {
           </select>
         </div>
       </div>
-      {q.loading && !q.data ? (
+      {q.loading && !data ? (
         <PageLoader label="Loading community worlds…" />
-      ) : q.error && !q.data ? (
+      ) : q.error && !data ? (
         <p role="alert" className="muted">
           The community worlds could not be loaded. Please try again.
         </p>

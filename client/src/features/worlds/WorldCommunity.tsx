@@ -29,17 +29,46 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
+/** Plays and likes read fresh for the open world (lists may show cached counts), with the viewer's like. */
+function useWorldSignals(id: string) {
+  return useWorldCommunity_worldQuery({ variables: { id }, fetchPolicy: 'cache-and-network' }).data?.world;
+}
+
+/** Under the description: plays, likes, the remix credit, and to its owner why it is hidden. */
+export function WorldSignals({ world }: { world: WorldCardFieldsFragment }) {
+  const info = useWorldSignals(world.id);
+  if (!info) return null;
+  return (
+    <>
+      <p className="world-popup-signals">
+        <span>{countLabel(info.playCount, 'play', 'plays')}</span>
+        <span>{countLabel(info.likeCount, 'like', 'likes')}</span>
+        {info.remixedFrom && (
+          <span>
+            Remix of <Link to={`/worlds?world=${info.remixedFrom.id}`}>{info.remixedFrom.name}</Link>
+            {info.remixedFrom.author && <> by {info.remixedFrom.author}</>}
+          </span>
+        )}
+      </p>
+      {info.hiddenPendingReview && (
+        <p className="world-popup-notice" role="status">
+          Hidden from other players while moderators review reports about it.
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
- * The community side of the world popup (issue 20): plays and likes (read fresh, lists may be cached),
- * the remix credit, Like, Remix, Copy link and Report. Anonymous visitors see the counts only.
+ * The community actions of the world popup (issue 20): Like, Remix, Copy link and Report.
+ * Anonymous visitors can copy the link only.
  */
-export function WorldCommunity({ world, signedIn }: { world: WorldCardFieldsFragment; signedIn: boolean }) {
+export function WorldCommunityActions({ world, signedIn }: { world: WorldCardFieldsFragment; signedIn: boolean }) {
   const navigate = useNavigate();
   const [reporting, setReporting] = useState(false);
-  const q = useWorldCommunity_worldQuery({ variables: { id: world.id }, fetchPolicy: 'cache-and-network' });
   const [setLiked, { loading: liking }] = useWorldCommunity_setWorldLikedMutation();
   const [remix, { loading: remixing }] = useWorldCommunity_remixWorldMutation({ refetchQueries: [WorldsPage_myWorldsDocument] });
-  const info = q.data?.world;
+  const info = useWorldSignals(world.id);
   const isPublic = world.sharedGlobally || !world.isOwn;
 
   const toggleLike = async () => {
@@ -68,23 +97,6 @@ export function WorldCommunity({ world, signedIn }: { world: WorldCardFieldsFrag
 
   return (
     <div className="world-community">
-      {info && (
-        <p className="world-popup-signals">
-          <span>{countLabel(info.playCount, 'play', 'plays')}</span>
-          <span>{countLabel(info.likeCount, 'like', 'likes')}</span>
-          {info.remixedFrom && (
-            <span>
-              Remix of <Link to={`/worlds?world=${info.remixedFrom.id}`}>{info.remixedFrom.name}</Link>
-              {info.remixedFrom.author && <> by {info.remixedFrom.author}</>}
-            </span>
-          )}
-        </p>
-      )}
-      {info?.hiddenPendingReview && (
-        <p className="world-popup-notice" role="status">
-          Hidden from other players while moderators review reports about it.
-        </p>
-      )}
       {signedIn && (
         <div className="world-popup-secondary">
           {!world.isOwn && info && (

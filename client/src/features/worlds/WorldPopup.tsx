@@ -16,7 +16,7 @@ import { CHARACTER_GENERATION_COST } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
 import { POPUP_IMAGE_SIZES } from './image-sources';
-import { WorldCommunity } from './WorldCommunity';
+import { WorldCommunityActions, WorldSignals } from './WorldCommunity';
 import { WorldImage } from './WorldImage';
 
 export interface WorldPopupProps {
@@ -127,6 +127,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
       <div className="world-popup-body">
         {world.author && <p className="world-popup-author">by {world.author}</p>}
         <p className="world-popup-description">{world.description}</p>
+        <WorldSignals world={world} />
         {!signedIn ? (
           <button
             type="button"
@@ -198,7 +199,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
             </div>
           </form>
         )}
-        {!expanded && <WorldCommunity world={world} signedIn={signedIn} />}
+        {!expanded && <WorldCommunityActions world={world} signedIn={signedIn} />}
       </div>
     </Modal>
   );
