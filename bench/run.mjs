@@ -1,7 +1,7 @@
 // `npm run bench`: the app (the built server, as `npm start` runs it) and, in the same run, a raw Node
 // http server answering the very same bytes, both loaded with autocannon (50 connections); prints
 // each ratio against its target, then 1,000 live-credits WebSocket subscribers and how fast a
-// credits event reaches them. Exits 1 when a target is missed.
+// credits event reaches them, and the SQL statements a community page costs. Exits 1 when a target is missed.
 //
 // Embedded PGlite by default (a fresh data folder); with DATABASE_URL (and REDIS_URL) it runs on
 // those instead. BENCH_SECONDS changes the duration of each load (default 8).
@@ -12,6 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createClient } from 'graphql-ws';
 import { signUp, startApp } from './app-process.mjs';
+import { communityStatements } from './community-sql.mjs';
 import WebSocket from 'ws';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
@@ -20,6 +21,10 @@ const SUBSCRIBERS = 1000;
 const PLAYERS = 50; // 20 sockets each: sign-ups hash passwords (argon2id), so 1,000 players would take a minute
 
 const FEATURED = JSON.stringify({ query: 'query Bench_featured { featuredWorlds(limit: 12) { id name description questions imageUrl genre } }' });
+const COMMUNITY = JSON.stringify({
+  query:
+    'query Bench_community { communityWorlds(limit: 12, sort: "played") { total worlds { id name description questions imageUrl genre author playCount likeCount } } }',
+});
 const ME = JSON.stringify({ query: 'query Bench_me { me { id username } credits }' });
 
 async function main() {
@@ -31,11 +36,14 @@ async function main() {
       `Taleforge bench: app ${app.url} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}${process.env.REDIS_URL ? ' + Redis' : ''}), ${CONNECTIONS} connections, ${SECONDS} s per load, ${os.cpus().length} CPUs\n`,
     );
     const token = (await signUp(app.url, 'bench')).accessToken;
+    await shareWorlds(app.url, 24);
     const featured = await capture(app.url, FEATURED);
+    const community = await capture(app.url, COMMUNITY);
+    if (!community.body.includes('"author"')) throw new Error(`unexpected community answer: ${community.body.slice(0, 200)}`);
     const me = await capture(app.url, ME, token);
     if (!featured.body.includes('"featuredWorlds"') || !me.body.includes('"credits"'))
       throw new Error(`unexpected answers: ${featured.body.slice(0, 200)} / ${me.body.slice(0, 200)}`);
-    raw = await startRaw({ '/featured': featured, '/me': me });
+    raw = await startRaw({ '/featured': featured, '/community': community, '/me': me });
 
     const results = [];
     const run = async (name, url, body, headers) => {
@@ -46,6 +54,8 @@ async function main() {
     };
     const rawFeatured = await run('raw: same bytes as featuredWorlds', `${raw.url}/featured`, FEATURED, {});
     const appFeatured = await run('app: featuredWorlds (public, anonymous)', `${app.url}/graphql`, FEATURED, {});
+    const rawCommunity = await run('raw: same bytes as communityWorlds', `${raw.url}/community`, COMMUNITY, {});
+    const appCommunity = await run('app: communityWorlds (public, anonymous)', `${app.url}/graphql`, COMMUNITY, {});
     const rawMe = await run('raw: same bytes as me + credits', `${raw.url}/me`, ME, {});
     const appMe = await run('app: me + credits (authenticated)', `${app.url}/graphql`, ME, { authorization: `Bearer ${token}` });
 
@@ -57,9 +67,26 @@ async function main() {
     const fRatio = appFeatured.rps / rawFeatured.rps;
     checks.push([`featuredWorlds ${fRatio.toFixed(2)} of raw (target ≥ 0.50)`, fRatio >= 0.5]);
     checks.push([`featuredWorlds p99 ${appFeatured.p99} ms (target ≤ 25 ms)`, appFeatured.p99 <= 25]);
+    const cRatio = appCommunity.rps / rawCommunity.rps;
+    checks.push([`communityWorlds ${cRatio.toFixed(2)} of raw (target ≥ 0.50)`, cRatio >= 0.5]);
+    checks.push([`communityWorlds p99 ${appCommunity.p99} ms (target ≤ 25 ms)`, appCommunity.p99 <= 25]);
     const mRatio = appMe.rps / rawMe.rps;
     checks.push([`me + credits ${mRatio.toFixed(2)} of raw (target ≥ 0.15)`, mRatio >= 0.15]);
     for (const r of results) if (r.non2xx > 0 || r.errors > 0) checks.push([`${r.name}: ${r.non2xx} non-2xx, ${r.errors} errors (target 0)`, false]);
+
+    const sql = await communityStatements();
+    console.log(
+      `\ncommunity page, signed in, page cache dropped: ${sql.perSize.map((s) => `${s.limit} worlds → ${s.statements} SQL statements`).join(', ')}; the same page again → ${sql.repeat}; REST ${sql.perSize.at(-1).limit} worlds → ${sql.rest}`,
+    );
+    const constant = sql.perSize.every((s) => s.statements === sql.perSize[0].statements);
+    checks.push([
+      `community page SQL statements constant in page size (${sql.perSize.map((s) => s.statements).join(' / ')}; target: equal, ≤ 2: the page with its creators, the reader's likes)`,
+      constant && sql.perSize[0].statements <= 2,
+    ]);
+    checks.push([
+      `community page again (cached): ${sql.repeat} statement (the reader's likes), REST page: ${sql.rest} (targets 1 and 1)`,
+      sql.repeat === 1 && sql.rest === 1,
+    ]);
 
     const ws = await subscribers(app.url);
     console.log(
@@ -80,6 +107,28 @@ async function main() {
     raw?.server.close();
     await app.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Shared worlds from a few players, so the community list has a page to serve (and authors to name). */
+async function shareWorlds(url, n) {
+  const makers = await Promise.all(Array.from({ length: 4 }, () => signUp(url, 'maker')));
+  for (let i = 0; i < n; i++) {
+    const token = makers[i % makers.length].accessToken;
+    const post = async (query) => {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      });
+      const json = await res.json();
+      if (json.errors) throw new Error(`sharing a bench world failed: ${JSON.stringify(json.errors)}`);
+      return json.data;
+    };
+    const { submitWorld } = await post(
+      `mutation { submitWorld(input: { name: "Shared Bench World ${i}", description: "A river town of mills and markets where every bridge has a toll and a story.", questions: ["Who are you?"] }) { id } }`,
+    );
+    await post(`mutation { setWorldShared(id: "${submitWorld.id}", shared: true) { id } }`);
   }
 }
 

@@ -66,6 +66,33 @@ describe('query counts stay constant with page size', () => {
     expect(await count(() => t.rest('GET', '/api/worlds/fetch-world-cards?limit=50'))).toBe(1);
   });
 
+  it('communityWorlds: a page of 40 costs what a page of 2 costs (author, likedByMe, counts included); REST is one statement', async () => {
+    const owners = await Promise.all(Array.from({ length: 4 }, () => signUp(t)));
+    const viewer = await signUp(t);
+    const word = `Commonvale${Date.now().toString(36)}`;
+    for (let i = 0; i < 40; i++) await insertWorld(owners[i % 4].user.id, `${word} ${i}`, false);
+    const q = `query($limit: Int!) { communityWorlds(limit: $limit, search: "${word}", sort: "liked") { total worlds { id name author playCount likeCount likedByMe isOwn imageUrl } } }`;
+    // Signed in: past the anonymous response cache; the service's page cache is dropped before each count.
+    const measure = async (limit: number) => {
+      t.app.services.worlds.forgetPublicLists();
+      let page: any;
+      const n = await count(async () => (page = await t.gql(q, { limit }, viewer.accessToken)));
+      return { n, page };
+    };
+    await t.gql('{ me { id } }', {}, viewer.accessToken); // the session check is cached from here on
+    const small = await measure(2);
+    const large = await measure(40);
+    expect(large.page.data.communityWorlds.total).toBe(40);
+    expect(large.page.data.communityWorlds.worlds).toHaveLength(40);
+    expect(large.page.data.communityWorlds.worlds.every((w: { author: string | null }) => w.author !== null)).toBe(true);
+    expect(large.n).toBe(small.n);
+    expect(large.n).toBeLessThanOrEqual(2); // the page (with its creators), the viewer's likes
+    t.app.services.worlds.forgetPublicLists();
+    expect(await count(() => t.rest('GET', `/api/worlds/community?search=${word}&limit=40`))).toBe(1);
+    // A second reader of the same page is served from the page cache: no statement at all.
+    expect(await count(() => t.rest('GET', `/api/worlds/community?search=${word}&limit=40`))).toBe(0);
+  });
+
   it('myCharacters / fetch-saved-characters: 50 characters in 50 worlds cost what 3 do', async () => {
     const few = await signUp(t);
     const many = await signUp(t);

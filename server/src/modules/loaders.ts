@@ -12,7 +12,8 @@ import { StoryPublication } from './community/story-publication.entity';
  */
 export interface Loaders {
   worldById: DataLoader<string, World | null>;
-  userById: DataLoader<string, User | null>;
+  /** A user's public name (never the rest of the row: password hashes and emails stay in the database). */
+  usernameById: DataLoader<string, string | null>;
   /** Whether the viewer likes each world (false for everyone when nobody is signed in). */
   likedByViewer: DataLoader<string, boolean>;
   /** The viewer's publication of each of their stories, by character id (null: not published). */
@@ -39,7 +40,11 @@ export function createLoaders(dataSource: DataSource, viewerId: string | null): 
       return ids.map((id) => liked.has(id));
     }),
     worldById: new DataLoader(async (ids) => byId(await dataSource.getRepository(World).find({ where: { id: In([...ids]) } }), ids)),
-    userById: new DataLoader(async (ids) => byId(await dataSource.getRepository(User).find({ where: { id: In([...ids]) } }), ids)),
+    usernameById: new DataLoader(async (ids) => {
+      const rows = await dataSource.getRepository(User).find({ select: { id: true, username: true }, where: { id: In([...ids]) } });
+      const names = new Map(rows.map((r) => [r.id, r.username]));
+      return ids.map((id) => names.get(id) ?? null);
+    }),
   };
 }
 

@@ -22,7 +22,7 @@ export class WorldResolver {
     description:
       'Public: worlds players shared (not featured, not hidden pending review). Counts in a list may lag by the response-cache TTL; world(id) reads them fresh.',
   })
-  communityWorlds(
+  async communityWorlds(
     @Ctx() ctx: GraphQLContext,
     @Arg('limit', () => Int, { defaultValue: 24, description: '1–100' }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
@@ -30,7 +30,10 @@ export class WorldResolver {
     @Arg('search', () => String, { nullable: true, description: 'Text in the name or description.' }) search?: string | null,
     @Arg('genre', () => String, { nullable: true }) genre?: string | null,
   ): Promise<CommunityPage> {
-    return ctx.services.worlds.community({ limit, offset, sort, search, genre });
+    const page = await ctx.services.worlds.community({ limit, offset, sort, search, genre });
+    // The page read its creators' names with its rows: the author field needs no query of its own.
+    for (const [ownerId, name] of page.authors) ctx.loaders.usernameById.prime(ownerId, name);
+    return page;
   }
 
   @Authorized()
@@ -123,13 +126,13 @@ export class WorldResolver {
     if (!world.remixedFromId) return null;
     const original = await ctx.loaders.worldById.load(world.remixedFromId);
     if (!original || !WorldService.canSee(ctx.user?.id ?? null, original)) return null;
-    const author = original.ownerId ? ((await ctx.loaders.userById.load(original.ownerId))?.username ?? null) : null;
+    const author = original.ownerId ? await ctx.loaders.usernameById.load(original.ownerId) : null;
     return { id: original.id, name: original.name, author };
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The creator's username; null for featured worlds." })
   async author(@Root() world: World, @Ctx() ctx: GraphQLContext): Promise<string | null> {
     if (!world.ownerId) return null;
-    return (await ctx.loaders.userById.load(world.ownerId))?.username ?? null;
+    return ctx.loaders.usernameById.load(world.ownerId);
   }
 }

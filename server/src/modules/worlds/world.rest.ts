@@ -58,7 +58,7 @@ export function worldsRestRouter(services: Services, logger: Logger): express.Ro
       search: queryValue(req, 'search'),
       genre: queryValue(req, 'genre'),
     });
-    res.json({ total: page.total, worlds: page.worlds.map((w) => worldCard(w, services, page.authors.get(w.id) ?? null)) });
+    res.json({ total: page.total, worlds: page.worlds.map((w) => worldCard(w, services, w.ownerId ? (page.authors.get(w.ownerId) ?? null) : null)) });
   });
 
   r.put('/like/:id', async (req, res) => {

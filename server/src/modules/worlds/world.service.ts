@@ -32,7 +32,7 @@ export interface CommunityPage {
   worlds: World[];
   /** Matching worlds in all (for pagination). */
   total: number;
-  /** Each world's creator's username, read in the same statement (REST presents it). */
+  /** The creators' usernames by owner id, read in the same statement as the page. */
   authors: Map<string, string | null>;
 }
 
@@ -165,10 +165,11 @@ export class WorldService {
         .orderBy(COMMUNITY_ORDER[sort])
         .limit(limit)
         .offset(offset);
-      const { entities, raw } = await qb.getRawAndEntities<{ w_id: string; author: string | null; total: string | number }>();
+      const { entities, raw } = await qb.getRawAndEntities<{ w_owner_id: string | null; author: string | null; total: string | number }>();
       // A page past the end has no rows to carry the window count: one more (rare) count answers it.
       const total = raw.length > 0 ? Number(raw[0]!.total) : offset === 0 ? 0 : await listed().getCount();
-      return { worlds: entities, total, authors: new Map(raw.map((r) => [r.w_id, r.author])) };
+      const authors = new Map(raw.filter((r) => r.w_owner_id !== null).map((r) => [r.w_owner_id!, r.author]));
+      return { worlds: entities, total, authors };
     });
   }
 
