@@ -4,7 +4,7 @@ import { errorCode } from '../../apollo/graphql-errors';
 import { useReportForm_reportContentMutation } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
 
-export const REPORT_REASONS = [
+const REPORT_REASONS = [
   { value: 'spam', label: 'Spam or advertising' },
   { value: 'sexual', label: 'Sexual content' },
   { value: 'hate', label: 'Hate or harassment of a group' },

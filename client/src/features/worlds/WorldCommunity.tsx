@@ -16,7 +16,7 @@ import { ReportForm } from '../report/ReportForm';
 import { countLabel } from './community';
 
 /** The world's public link: opens its popup for anyone while it is featured or shared. */
-export function worldLink(id: string): string {
+function worldLink(id: string): string {
   return `${window.location.origin}/worlds?world=${encodeURIComponent(id)}`;
 }
 

@@ -5,7 +5,7 @@ import { Character } from '../characters/character.entity';
 import type { PublicationView } from './community.service';
 
 @ObjectType({ description: 'A story published as a read-only link.' })
-export class StoryPublicationInfo implements PublicationView {
+class StoryPublicationInfo implements PublicationView {
   @Field(() => ID)
   id: string;
 

@@ -9,8 +9,8 @@ import type { WorldService } from '../worlds/world.service';
 import type { ReportTarget } from './content-report.entity';
 import { StoryPublication } from './story-publication.entity';
 
-export const REPORT_REASONS = ['spam', 'sexual', 'hate', 'violence', 'harassment', 'illegal', 'other'] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
+const REPORT_REASONS = ['spam', 'sexual', 'hate', 'violence', 'harassment', 'illegal', 'other'] as const;
+type ReportReason = (typeof REPORT_REASONS)[number];
 const REPORT_NOTE_MAX = 1000;
 /** Reports one player may file per hour: enough for honest use, too few to brigade with. */
 const REPORTS_PER_HOUR = 20;

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { Logger } from '../../common/logger';
 
-export interface ModerationVerdict {
+interface ModerationVerdict {
   flagged: boolean;
   /** What it was flagged for (OpenAI's category names; the local check uses the same ones). */
   categories: string[];

@@ -21,8 +21,8 @@ export interface FeaturedQuery {
   genre?: string | null;
 }
 
-export const COMMUNITY_SORTS = ['new', 'played', 'liked'] as const;
-export type CommunitySort = (typeof COMMUNITY_SORTS)[number];
+const COMMUNITY_SORTS = ['new', 'played', 'liked'] as const;
+type CommunitySort = (typeof COMMUNITY_SORTS)[number];
 
 export interface CommunityQuery extends FeaturedQuery {
   sort?: string | null;
