@@ -16,6 +16,7 @@ const ROUTES: Record<string, string[]> = {
   '/support': ['boot.tsx', ...APOLLO, 'features/support/SupportPage.tsx'],
   '/subscription': ['boot.tsx', ...APOLLO, 'features/subscription/SubscriptionPage.tsx'],
   '/profile': ['boot.tsx', ...APOLLO, 'features/profile/ProfilePage.tsx'],
+  '/report/story/:id': ['boot.tsx', ...APOLLO, 'features/report/ReportPage.tsx'],
 };
 
 interface ChunkInfo {

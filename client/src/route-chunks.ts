@@ -18,6 +18,7 @@ export const pageChunks = {
   support: () => import('./features/support/SupportPage'),
   subscription: () => import('./features/subscription/SubscriptionPage'),
   profile: () => import('./features/profile/ProfilePage'),
+  report: () => import('./features/report/ReportPage'),
 } satisfies Record<string, ChunkLoader>;
 
 export type PageName = keyof typeof pageChunks;
@@ -37,6 +38,7 @@ export function pageFor(pathname: string): PageName | null {
   if (path === '/support') return 'support';
   if (path === '/subscription') return 'subscription';
   if (path === '/profile') return 'profile';
+  if (/^\/report\/story\/[^/]+$/.test(path)) return 'report';
   return null;
 }
 

@@ -50,6 +50,7 @@ const StoryPage = pages.story.Component;
 const SupportPage = pages.support.Component;
 const SubscriptionPage = pages.subscription.Component;
 const ProfilePage = pages.profile.Component;
+const ReportPage = pages.report.Component;
 
 /**
  * Loads the chunks the first route needs (its page and, off the landing page, the app layout) all at
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
           { path: '/support', element: <SupportPage /> },
           { path: '/subscription', element: <SubscriptionPage /> },
           { path: '/profile', element: <ProfilePage /> },
+          { path: '/report/story/:id', element: <ReportPage /> },
         ],
       },
     ],

@@ -76,6 +76,8 @@ it('publishes a story an anonymous reader opens by link: server-rendered, styled
   // Only the story: not the player's name or email, not the hero's stats, traits or description.
   for (const secret of [a.username, a.email, 'strength', 'Quick hands', 'stolen compass']) expect(page.html).not.toContain(secret);
   expect(page.html).not.toMatch(/<script/i);
+  // The page runs no script: reporting it happens in the app, one link away.
+  expect(page.html).toContain(`<a href="/report/story/${pub.id}">Report this story</a>`);
 
   // The REST twin sees the same publication; publishing again updates the snapshot under the same link.
   await t.rest('POST', '/api/stories/generate-chapter', { characterId, userChoice: 'Light the last lantern' }, a.accessToken);

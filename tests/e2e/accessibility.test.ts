@@ -127,6 +127,21 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
     await page.getByTestId('story-branch').waitFor();
     problems.push(...(await audit(page, '/storychat branches')));
+    // Publishing: the panel with its link, then the page readers see.
+    const publish = page.getByTestId('story-publish');
+    await publish.locator('summary').click();
+    await publish.getByRole('button', { name: 'Publish story' }).click();
+    const link = publish.getByRole('textbox', { name: 'Link' });
+    await link.waitFor();
+    problems.push(...(await audit(page, '/storychat published')));
+    await page.goto(await link.inputValue());
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    problems.push(...(await audit(page, '/read (published story)')));
+    // The community side of a world's popup: Like, Remix, Copy link, and the report form.
+    await worlds.goto(t.url, AETHERMOOR);
+    await worlds.popup.getByRole('button', { name: 'Report' }).click();
+    await worlds.popup.getByRole('form', { name: 'Report this world' }).waitFor();
+    problems.push(...(await audit(page, 'world popup report form')));
 
     for (const [path, ready] of [
       ['/worlds/new', 'World description'],

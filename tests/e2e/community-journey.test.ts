@@ -121,6 +121,16 @@ it('A shares a world; anonymous B finds it in Community, opens it, signs up and 
   expect(reader.errors).toEqual([]);
   await reader.context.close();
 
+  // B, signed in, reports the story from its page (which runs no script: the report is an app page).
+  await b.page.goto(link);
+  await b.page.getByRole('link', { name: 'Report this story' }).click();
+  await b.page.getByRole('heading', { name: 'Report a published story' }).waitFor();
+  await b.page.getByLabel('Why are you reporting it?').selectOption('harassment');
+  await b.page.getByRole('button', { name: 'Send report' }).click();
+  await b.page.getByRole('status').filter({ hasText: 'Thank you' }).waitFor();
+  await shot(b.page, '20f2-story-reported');
+  expect(await t.app.db.dataSource.query("SELECT reason FROM content_reports WHERE target_kind = 'story'")).toEqual([{ reason: 'harassment' }]);
+
   // --- B reports the world ---
   await bWorlds.goto(t.url, world.id);
   await bWorlds.popup.getByRole('button', { name: 'Report' }).click();

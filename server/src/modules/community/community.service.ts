@@ -113,6 +113,7 @@ export class CommunityService {
       styles: p.styles as unknown as Parameters<typeof renderPublishedStory>[0]['styles'],
       pageUrl: `${base}/read/${p.id}`,
       imageUrl: p.worldImageMediaId ? `${base}/media/${p.worldImageMediaId}` : null,
+      reportPath: `/report/story/${p.id}`,
     });
     return { html, csp: PUBLISHED_PAGE_CSP };
   }

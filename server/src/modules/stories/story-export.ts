@@ -179,6 +179,8 @@ export interface PublishedPage {
   styles: StyleSet;
   pageUrl: string;
   imageUrl: string | null;
+  /** Where a reader reports the story (an app page: this one runs no script). */
+  reportPath?: string;
 }
 
 /** The Content-Security-Policy a published page is served with: no script at all, images from here. */
@@ -231,7 +233,8 @@ ${meta}
 <style>${storyCss(p.styles)}
 .cover { display: block; width: 100%; max-height: 18rem; object-fit: cover; border-radius: inherit; margin-bottom: 1.5rem; }
 footer { text-align: center; font-size: .85rem; opacity: .8; margin: 2rem 0; }
-footer a { color: inherit; }</style>
+footer a { color: inherit; }
+@media (max-width: 600px) { main { margin: 0; padding: 1.25rem; border-width: 0 0 1px; border-radius: 0; } }</style>
 </head>
 <body>
 <main>
@@ -241,7 +244,7 @@ ${p.worldName ? `<p><em>A story in ${escapeHtml(p.worldName)}</em></p>` : ''}
 <hr>
 ${chapters}
 </main>
-<footer>Written with <a href="/">Taleforge</a></footer>
+<footer>Written with <a href="/">Taleforge</a>${p.reportPath ? ` · <a href="${escapeHtml(p.reportPath)}">Report this story</a>` : ''}</footer>
 </body>
 </html>
 `;
