@@ -1,4 +1,6 @@
-import { localCheck } from './moderation';
+import { FakeOpenAIServer } from '../../ai/openai/fake-openai-server';
+import { createLogger } from '../../common/logger';
+import { batches, createModeration, localCheck } from './moderation';
 
 /**
  * The local check runs when no moderation endpoint can decide. It must catch what no story platform
@@ -28,5 +30,41 @@ describe('the local moderation check', () => {
 
   it('reads every text together: a name and a description can make the case between them', () => {
     expect(localCheck(['Nursery of the Damned', 'nude portraits of the children of the court']).categories).toEqual(['sexual/minors']);
+  });
+});
+
+describe('the moderation endpoint', () => {
+  it('sends a long story in parts under the input limit, in order, and stops at the first flagged part', async () => {
+    const fake = new FakeOpenAIServer();
+    const baseUrl = await fake.start();
+    try {
+      const verdict = (flagged: boolean) => ({
+        kind: 'raw' as const,
+        handler: (_req: unknown, res: import('node:http').ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'modr', model: 'm', results: [{ flagged, categories: { violence: flagged }, category_scores: {} }] }));
+        },
+      });
+      fake.push(verdict(false), verdict(true), verdict(false));
+      const moderation = createModeration(
+        { apiKey: 'sk-test', baseUrl, model: 'omni-moderation-latest', timeoutMs: 5000 },
+        createLogger({ logLevel: 'silent' }),
+      );
+      const chapter = (n: number) => `Chapter ${n}. ${'The tide rose over the harbour. '.repeat(800)}`; // ~25k characters each
+      const verdictOf = await moderation.check(['Mira Vale', ...[1, 2, 3, 4, 5].map(chapter)]);
+      expect(verdictOf).toEqual({ flagged: true, categories: ['violence'], source: 'openai' });
+      expect(fake.requests).toHaveLength(2);
+      for (const r of fake.requests) expect((r.body.input as string[]).join('').length).toBeLessThanOrEqual(40_000);
+      expect((fake.requests[0]!.body.input as string[])[0]).toBe('Mira Vale');
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it('groups texts into parts without losing or reordering a character', () => {
+    const texts = ['a'.repeat(7), 'b'.repeat(3), 'c'.repeat(12)];
+    const parts = batches(texts, 10);
+    expect(parts.every((p) => p.join('').length <= 10)).toBe(true);
+    expect(parts.flat().join('')).toBe(texts.join(''));
   });
 });

@@ -27,20 +27,50 @@ export function createModeration(opts: { apiKey?: string; baseUrl?: string; mode
       const input = texts.filter((t) => t.trim() !== '');
       if (input.length === 0) return { flagged: false, categories: [], source: 'local' };
       try {
-        const r = await client.moderations.create({ model: opts.model, input });
         const categories = new Set<string>();
-        for (const result of r.results) {
-          if (!result.flagged) continue;
-          for (const [name, on] of Object.entries(result.categories ?? {})) if (on) categories.add(name);
-          if (categories.size === 0) categories.add('flagged');
+        let flagged = false;
+        // A long story is sent in parts the endpoint accepts; the first flagged part decides.
+        for (const part of batches(input, BATCH_CHARS)) {
+          const r = await client.moderations.create({ model: opts.model, input: part });
+          for (const result of r.results) {
+            if (!result.flagged) continue;
+            flagged = true;
+            for (const [name, on] of Object.entries(result.categories ?? {})) if (on) categories.add(name);
+            if (categories.size === 0) categories.add('flagged');
+          }
+          if (flagged) break;
         }
-        return { flagged: r.results.some((x) => x.flagged), categories: [...categories], source: 'openai' };
+        return { flagged, categories: [...categories], source: 'openai' };
       } catch (err) {
         logger.warn('moderation endpoint failed; the local check decides', { err });
         return localCheck(texts);
       }
     },
   };
+}
+
+/** Characters per moderation request: well inside the endpoint's input limit (~32k tokens). */
+const BATCH_CHARS = 40_000;
+
+/** Texts in order, grouped so each group stays under `max` characters (a longer text is split). */
+export function batches(texts: string[], max: number): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const text of texts) {
+    for (let i = 0; i < text.length; i += max) {
+      const piece = text.slice(i, i + max);
+      if (size + piece.length > max && current.length > 0) {
+        out.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(piece);
+      size += piece.length;
+    }
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }
 
 // --- the local check -----------------------------------------------------------------------------
