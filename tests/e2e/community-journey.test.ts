@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { newIdentity, type TestApp } from '../support/test-app';
-import { AppChrome, AuthPage, openPage, shot } from './pages/app';
+import { AppChrome, AuthPage, openPage, shot, shotOf } from './pages/app';
 import { startAppWithPublicUrl } from './pages/server';
 import { WorldsPage } from './pages/worlds';
 
@@ -180,7 +180,7 @@ it('hostile names and descriptions other players wrote stay text in Community ca
   await card.waitFor();
   expect(await card.locator('.world-card-name').textContent()).toBe(name);
   expect(await page.locator('img[src="x"], script:not([src]):has-text("alert")').count()).toBe(0);
-  await shot(page, '20h-community-hostile-phone');
+  await shotOf(community, '20h-community-hostile-phone');
   await card.click();
   const popup = page.getByRole('dialog');
   await popup.locator('.world-popup-description').waitFor();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 /** Screenshots of every journey land here (git-ignored). */
 const SHOTS_DIR = path.resolve(__dirname, '..', '..', '.artifacts', 'e2e-screenshots');
@@ -24,6 +24,12 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Saves a screenshot of one part of the page (a long page's section, seen at its real size). */
+export async function shotOf(part: Locator, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await part.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }
 
 /** The shared chrome: navigation, drawer, toasts. */
