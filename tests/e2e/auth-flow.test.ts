@@ -79,6 +79,36 @@ describe('identity in the browser', () => {
     await page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' }).waitFor();
   });
 
+  it('changes the password on the Account tab, which signs out another device; the new password signs in', async () => {
+    await page.evaluate(() => localStorage.clear());
+    const id = newIdentity('e2e');
+    await t.rest('POST', '/api/auth/v1/signup', { email: id.email, password: id.password, data: { username: id.username } });
+    const elsewhere = await t.rest('POST', '/api/auth/v1/token?grant_type=password', { email: id.email, password: id.password });
+    await page.goto(`${t.url}/auth`);
+    await page.getByLabel('Email').fill(id.email);
+    await page.getByLabel('Password').fill(id.password);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.waitForURL('**/worlds');
+    await page.goto(`${t.url}/profile`);
+    await page.getByLabel('Current password').fill(id.password);
+    await page.getByLabel('New password', { exact: true }).fill(`${id.password} renewed`);
+    await page.getByLabel('Repeat the new password').fill(`${id.password} renewed`);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText('Your password was changed. Your other devices were signed out.').waitFor();
+    expect((await t.rest('GET', '/api/auth/v1/user', undefined, elsewhere.body.access_token)).status).toBe(401);
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await page.waitForURL('**/auth');
+    await page.getByLabel('Email').fill(id.email);
+    await page.getByLabel('Password').fill(id.password);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' }).waitFor();
+    await page.getByLabel('Password').fill(`${id.password} renewed`);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    // Signed in again, back where the player was (the Account tab).
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { name: 'Password and sessions' }).waitFor();
+  });
+
   it('serves the GraphiQL playground from our own bundle (no CDN)', async () => {
     const external: string[] = [];
     page.on('request', (r) => {

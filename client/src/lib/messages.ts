@@ -51,6 +51,14 @@ export const MESSAGES = {
   storyUnpublishFailed: 'Failed to unpublish the story. Please try again.',
   storyUnpublishConfirm: 'Unpublish this story? The link stops working for everyone, and publishing again makes a new link.',
 
+  // Account (issue 21, in part): not in the SPEC; the same tone as its messages.
+  passwordFieldsRequired: 'Please enter your current password and a new one.',
+  passwordsDiffer: 'The new passwords do not match.',
+  passwordChanged: 'Your password was changed. Your other devices were signed out.',
+  passwordChangeFailed: 'Failed to change your password. Please try again.',
+  signedOutElsewhere: 'Signed out on every other device.',
+  signOutElsewhereFailed: 'Failed to sign out your other devices. Please try again.',
+
   // §8 story
   chapterFailed: 'Failed to generate story chapter. Please try again.',
   // Not in the SPEC (takes and undo are ours): the same tone as its failure messages.

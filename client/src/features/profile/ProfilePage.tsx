@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorIsUnauthenticated } from '../../apollo/graphql-errors';
 import { useProfilePage_meQuery, useProfilePage_signOutMutation } from '../../gql/graphql';
+import { AccountSecurity } from './AccountSecurity';
 import { MESSAGES } from '../../lib/messages';
 import { formatContextTokens } from '../subscription/subscription-defaults';
 import { billingDate, useSubscriptionStatus } from '../subscription/subscription-status';
@@ -144,6 +145,7 @@ function AccountTab() {
           Log Out
         </button>
       </div>
+      <AccountSecurity />
     </>
   );
 }

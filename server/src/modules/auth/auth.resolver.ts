@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
-import { AuthSession, SignInInput, SignUpInput } from './auth.types';
+import { AuthSession, SignInInput, SignUpInput, UpdateAccountInput } from './auth.types';
 import { User } from './user.entity';
 
 @Resolver()
@@ -9,7 +9,8 @@ export class AuthResolver {
   @Query(() => User, { nullable: true, description: 'The signed-in user, or null for anonymous callers.' })
   me(@Ctx() ctx: GraphQLContext): User | null {
     if (!ctx.user) return null;
-    // The session check already read the account (accounts never change after sign-up): no second read.
+    // The session check already read the account (a change of username forgets the caller's cached
+    // check, so the caller sees it at once; other devices within SESSION_CACHE_SECONDS): no second read.
     const { id, email, username, createdAt } = ctx.user;
     return Object.assign(new User(), { id, email, username, createdAt });
   }
@@ -30,9 +31,24 @@ export class AuthResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Revokes the current session (all its refresh tokens).' })
-  async signOut(@Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await ctx.services.auth.signOut(requireUser(ctx).sessionId);
+  @Mutation(() => Boolean, {
+    description:
+      'Revokes sessions (with all their refresh tokens): local = this one (the default), global = every session of the account, others = all but this one.',
+  })
+  async signOut(@Ctx() ctx: GraphQLContext, @Arg('scope', () => String, { defaultValue: 'local' }) scope: string): Promise<boolean> {
+    await ctx.services.auth.signOutScope(requireUser(ctx), scope);
     return true;
+  }
+
+  @Authorized()
+  @Mutation(() => User, {
+    description: 'Changes your username and/or password. A new password needs the current one and ends every other session of the account.',
+  })
+  updateAccount(@Arg('input', () => UpdateAccountInput) input: UpdateAccountInput, @Ctx() ctx: GraphQLContext): Promise<User> {
+    return ctx.services.auth.updateAccount(
+      requireUser(ctx),
+      { username: input.username, password: input.newPassword, currentPassword: input.currentPassword },
+      ctx.meta,
+    );
   }
 }

@@ -35,10 +35,23 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     }
   });
 
+  // GoTrue's scopes: local (this session), global (every session: a stock client's default), others.
   r.post('/logout', async (req, res) => {
     const user = await authenticated(services, req);
-    await services.auth.signOut(user.sessionId);
+    await services.auth.signOutScope(user, req.query.scope ?? 'local');
     res.status(204).end();
+  });
+
+  r.put('/user', async (req, res) => {
+    const me = await authenticated(services, req);
+    const body = objectBody(req);
+    const data = body.data as Record<string, unknown> | undefined;
+    const user = await services.auth.updateAccount(
+      me,
+      { password: body.password, currentPassword: body.current_password, username: data?.username, email: body.email },
+      requestMeta(req),
+    );
+    res.json(goTrueUser(user));
   });
 
   r.get('/user', async (req, res) => {

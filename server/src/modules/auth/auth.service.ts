@@ -179,6 +179,78 @@ export class AuthService {
     this.revoked(sessionId);
   }
 
+  /**
+   * GoTrue's sign-out scopes: `local` ends this session, `global` every session of the account,
+   * `others` every session but this one ("sign out everywhere else"). Answers how many ended.
+   */
+  async signOutScope(user: AuthUser, scope: unknown): Promise<number> {
+    if (scope === undefined || scope === null || scope === 'local') {
+      await this.signOut(user.sessionId);
+      return 1;
+    }
+    if (scope !== 'global' && scope !== 'others') throw AppError.badInput('scope must be global, local or others.', 'scope');
+    const ended = await this.endSessions(this.dataSource.manager, user.id, scope === 'others' ? user.sessionId : null, 'sign_out');
+    for (const id of ended) this.revoked(id);
+    return ended.length;
+  }
+
+  /**
+   * Revokes every live session of the account except `keep`, answering their ids. The caller tells
+   * the other instances (`revoked`) once the write is committed, never before.
+   */
+  private async endSessions(m: EntityManager, userId: string, keep: string | null, reason: string): Promise<string[]> {
+    const [rows] = (await m.query(
+      `UPDATE sessions SET revoked_at = now(), revoked_reason = $3
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid) RETURNING id`,
+      [userId, keep, reason],
+    )) as [Array<{ id: string }>, number];
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * GoTrue `PUT /user` and the Account tab: a new password (the current one is required, and every
+   * other session of the account ends, so a stolen session does not outlive the change) and a new
+   * username. A wrong current password counts against the account's sign-in failure budget.
+   * Changing the email address needs a confirmation mail to the new address: refused until mail exists.
+   */
+  async updateAccount(
+    user: AuthUser,
+    input: { password?: unknown; currentPassword?: unknown; username?: unknown; email?: unknown },
+    meta: RequestMeta = {},
+  ): Promise<User> {
+    if (input.email !== undefined && input.email !== null && normalizeEmail(input.email) !== user.email) {
+      throw AppError.badInput('Changing the email address is not available yet.', 'email');
+    }
+    const username = input.username === undefined || input.username === null ? null : validateUsername(input.username);
+    let passwordHash: string | null = null;
+    if (input.password !== undefined && input.password !== null) {
+      const password = validatePassword(input.password);
+      if (typeof input.currentPassword !== 'string' || input.currentPassword === '') {
+        throw AppError.badInput('Enter your current password to set a new one.', 'current_password');
+      }
+      await this.limit('signin', user.email, meta);
+      const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });
+      const ok = input.currentPassword.length <= 1024 && (await verifyPassword(stored?.passwordHash ?? null, input.currentPassword));
+      if (!ok) {
+        const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
+        await this.limiter.hit(`signin:fail:${user.email}`, perAccountFailuresPerWindow, windowSeconds);
+        throw new AppError('INVALID_CREDENTIALS', 'Your current password is not correct.', { field: 'current_password' });
+      }
+      passwordHash = await hashPassword(password);
+    }
+    if (username === null && passwordHash === null) throw AppError.badInput('Nothing to change.');
+    let ended: string[] = [];
+    const updated = await this.dataSource.transaction(async (m) => {
+      await m.getRepository(User).update({ id: user.id }, { ...(username !== null ? { username } : {}), ...(passwordHash !== null ? { passwordHash } : {}) });
+      if (passwordHash !== null) ended = await this.endSessions(m, user.id, user.sessionId, 'password_changed');
+      return m.getRepository(User).findOneByOrFail({ id: user.id });
+    });
+    for (const id of ended) this.revoked(id);
+    // The session check caches the username with the session: this one must show the new name at once.
+    this.sessions.forget(user.sessionId);
+    return updated;
+  }
+
   /** Called with the id of every session revoked here (after its commit), to tell the other instances. */
   onSessionRevoked(listener: (sessionId: string) => void): () => void {
     this.revokedListeners.add(listener);

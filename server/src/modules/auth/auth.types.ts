@@ -42,3 +42,15 @@ export class SignInInput {
   @Field()
   password: string;
 }
+
+@InputType({ description: 'What to change on your account; leave out what stays.' })
+export class UpdateAccountInput {
+  @Field(() => String, { nullable: true })
+  username?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Required with newPassword.' })
+  currentPassword?: string | null;
+
+  @Field(() => String, { nullable: true, description: '8–128 characters.' })
+  newPassword?: string | null;
+}
