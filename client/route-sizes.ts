@@ -9,6 +9,7 @@ const APOLLO = ['apollo/client.ts', 'components/layout/ApolloLayout.tsx'];
 const ROUTES: Record<string, string[]> = {
   '/': ['boot.tsx', 'features/landing/LandingPage.tsx'],
   '/auth': ['boot.tsx', ...APOLLO, 'features/auth/AuthPage.tsx'],
+  '/reset-password': ['boot.tsx', ...APOLLO, 'features/auth/ResetPasswordPage.tsx'],
   '/worlds': ['boot.tsx', ...APOLLO, 'features/worlds/WorldsPage.tsx', 'features/worlds/prefetch.ts'],
   '/worlds/new': ['boot.tsx', ...APOLLO, 'features/create-world/CreateWorldPage.tsx'],
   '/characters': ['boot.tsx', ...APOLLO, 'features/characters/CharactersPage.tsx'],

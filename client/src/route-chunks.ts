@@ -19,6 +19,7 @@ export const pageChunks = {
   subscription: () => import('./features/subscription/SubscriptionPage'),
   profile: () => import('./features/profile/ProfilePage'),
   report: () => import('./features/report/ReportPage'),
+  resetPassword: () => import('./features/auth/ResetPasswordPage'),
 } satisfies Record<string, ChunkLoader>;
 
 export type PageName = keyof typeof pageChunks;
@@ -31,6 +32,7 @@ export function pageFor(pathname: string): PageName | null {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/') return 'landing';
   if (path === '/auth') return 'auth';
+  if (path === '/reset-password') return 'resetPassword';
   if (path === '/worlds') return 'worlds';
   if (path === '/worlds/new') return 'createWorld';
   if (path === '/characters') return 'characters';

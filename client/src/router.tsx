@@ -51,6 +51,7 @@ const SupportPage = pages.support.Component;
 const SubscriptionPage = pages.subscription.Component;
 const ProfilePage = pages.profile.Component;
 const ReportPage = pages.report.Component;
+const ResetPasswordPage = pages.resetPassword.Component;
 
 /**
  * Loads the chunks the first route needs (its page and, off the landing page, the app layout) all at
@@ -92,6 +93,7 @@ export const routes: RouteObject[] = [
     element: <AppShell />,
     children: [
       { path: '/auth', element: <AuthPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
       { path: '/worlds', element: <WorldsPage /> },
       {
         element: <ProtectedRoute />,

@@ -15,6 +15,8 @@ import { SupportService } from './modules/support/support.service';
 import { WorldService } from './modules/worlds/world.service';
 import { createModeration } from './modules/community/moderation';
 import { CommunityService } from './modules/community/community.service';
+import { createMailer, type Mailer } from './modules/mail/mailer';
+import { PasswordRecovery } from './modules/auth/password-recovery';
 import { createRealtime, type Realtime } from './realtime/pubsub';
 import { meterCredits } from './ops/credit-metrics';
 import { instrumentStoryAI } from './ops/instrument-ai';
@@ -47,6 +49,9 @@ export interface Services {
   stories: StoryService;
   /** Published stories and reports of shared content. */
   community: CommunityService;
+  /** Password reset by mail. */
+  recovery: PasswordRecovery;
+  mailer: Mailer;
 }
 
 export async function createServices(config: Config, dataSource: DataSource, hooks: { metrics?: Metrics } = {}): Promise<Services> {
@@ -75,6 +80,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
   const profile = new ProfileService(dataSource, auth);
   const stories = new StoryService(dataSource, { config, ai, limiter, logger });
+  const mailer = createMailer(config, logger.child({ component: 'mail' }));
   return {
     config,
     dataSource,
@@ -93,5 +99,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     support: new SupportService(dataSource, limiter),
     stories,
     community: new CommunityService(dataSource, { config, worlds, stories, limiter }),
+    mailer,
+    recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, logger }),
   };
 }

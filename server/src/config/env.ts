@@ -85,6 +85,14 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Production hardening (server/src/ops): limits, headers, caching, shutdown. */
   ops: OpsConfig;
+  mail: {
+    /** smtp:// or smtps:// (user and password in the URL); unset: mails go to the outbox folder. */
+    smtpUrl?: string;
+    /** The From of every mail. */
+    from: string;
+    /** Where mails are written without SMTP (the embedded default): one .eml file each. */
+    outboxDir: string;
+  };
   community: {
     /** Distinct players whose open reports hide a shared world or published story pending review. */
     reportThreshold: number;
@@ -282,6 +290,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       windowSeconds: int('AUTH_RATE_LIMIT_WINDOW_SECONDS', 600, 1, 86_400),
     },
     signupCredits: int('SIGNUP_CREDITS', 10, 0, 1_000_000),
+    mail: {
+      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+      from: str('MAIL_FROM') ?? 'Taleforge <no-reply@taleforge.local>',
+      outboxDir: path.resolve(str('DATA_DIR') ?? path.join(REPO_ROOT, 'data'), 'outbox'),
+    },
     community: {
       reportThreshold: int('REPORT_HIDE_THRESHOLD', 3, 1, 1000),
       moderationModel: str('OPENAI_MODERATION_MODEL') ?? 'omni-moderation-latest',

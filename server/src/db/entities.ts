@@ -1,5 +1,5 @@
 import { AppSecret } from '../modules/auth/app-secret.entity';
-import { RefreshToken, Session } from '../modules/auth/session.entity';
+import { AuthToken, RefreshToken, Session } from '../modules/auth/session.entity';
 import { User } from '../modules/auth/user.entity';
 import { CreditTransaction } from '../modules/billing/credit-transaction.entity';
 import { LocalCheckoutSession, LocalSubscription } from '../modules/billing/payments/local-payment.entity';
@@ -26,6 +26,7 @@ export const ENTITIES = [
   User,
   Session,
   RefreshToken,
+  AuthToken,
   AppSecret,
   UserSettings,
   UserCharacterProfile,

@@ -1,9 +1,10 @@
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorCode } from '../../apollo/graphql-errors';
-import { useAuthPage_signInMutation, useAuthPage_signUpMutation } from '../../gql/graphql';
+import { useAuthPage_requestPasswordResetMutation, useAuthPage_signInMutation, useAuthPage_signUpMutation } from '../../gql/graphql';
+import { AuthCard } from './AuthCard';
 import { useAuth } from './auth-context';
 import { returnPath } from './redirect';
 import './auth.css';
@@ -15,12 +16,15 @@ export const AUTH_MESSAGES = {
   signUpException: 'Sign up failed. Please try again with valid email.',
   signUpToast: 'Sign up successful! Welcome to Taleforge',
   signUpSuccess: 'Success! You are now signed up.',
+  // Not in the SPEC (password reset is ours): the same tone.
+  resetSent: 'If an account exists for that email, a link to choose a new password is on its way. It works once, for an hour.',
+  resetFailed: 'Failed to send the reset link. Please try again.',
 } as const;
 
 /** How long the sign-up success message stays before leaving the page. */
 export const SIGN_UP_REDIRECT_DELAY_MS = 1200;
 
-type Mode = 'login' | 'signup';
+type Mode = 'login' | 'signup' | 'forgot';
 type Message = { kind: 'error' | 'success'; text: string } | null;
 
 function AuthPage() {
@@ -38,9 +42,10 @@ function AuthPage() {
 
   const [signIn] = useAuthPage_signInMutation({ context: { skipAuth: true } });
   const [signUp] = useAuthPage_signUpMutation({ context: { skipAuth: true } });
+  const [requestReset] = useAuthPage_requestPasswordResetMutation({ context: { skipAuth: true } });
 
   useEffect(() => {
-    document.title = mode === 'login' ? 'Log In · Taleforge' : 'Sign Up · Taleforge';
+    document.title = mode === 'login' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
   }, [mode]);
   useEffect(
     () => () => {
@@ -54,6 +59,22 @@ function AuthPage() {
     setMode((m) => (m === 'login' ? 'signup' : 'login'));
     setMessage(null);
   };
+  const switchTo = (next: Mode) => {
+    setMode(next);
+    setMessage(null);
+  };
+
+  async function handleForgot() {
+    try {
+      await requestReset({ variables: { email: email.trim() } });
+      // The same words whether or not the email has an account: nothing here tells them apart.
+      setMessage({ kind: 'success', text: AUTH_MESSAGES.resetSent });
+    } catch (error) {
+      const code = errorCode(error);
+      const own = (code === 'RATE_LIMITED' || code === 'BAD_USER_INPUT') && CombinedGraphQLErrors.is(error) ? error.errors[0]?.message : undefined;
+      setMessage({ kind: 'error', text: own || AUTH_MESSAGES.resetFailed });
+    }
+  }
 
   const goBack = () => void navigate(returnPath(location.state), { replace: true });
 
@@ -95,82 +116,107 @@ function AuthPage() {
     setMessage(null);
     setSubmitting(true);
     try {
-      await (mode === 'login' ? handleLogin() : handleSignUp());
+      await (mode === 'login' ? handleLogin() : mode === 'signup' ? handleSignUp() : handleForgot());
     } finally {
       setSubmitting(false);
     }
   };
 
   const isLogin = mode === 'login';
-  return (
-    <main className="auth-page">
-      <div className="auth-backdrop" aria-hidden="true" />
-      <section className="auth-card" aria-labelledby={`${ids}-title`}>
-        <Link className="auth-brand" to="/">
-          Taleforge
-        </Link>
-        <h1 id={`${ids}-title`}>{isLogin ? 'Welcome back, traveler' : 'Begin your legend'}</h1>
-        <p className="auth-subtitle">{isLogin ? 'Log in to continue your stories.' : 'Create an account to forge worlds and characters.'}</p>
-
-        <form className="auth-form" onSubmit={onSubmit} aria-label={isLogin ? 'Log in' : 'Sign up'}>
+  if (mode === 'forgot') {
+    return (
+      <AuthCard title="Forgot your password?" subtitle="Enter your account's email. We will send a link to choose a new password.">
+        <form className="auth-form" onSubmit={onSubmit} aria-label="Reset password">
           <div className="field">
             <label htmlFor={`${ids}-email`}>Email</label>
-            <input
-              id={`${ids}-email`}
-              name="email"
-              type={isLogin ? 'text' : 'email'}
-              autoComplete={isLogin ? 'username' : 'email'}
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
+            <input id={`${ids}-email`} name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           </div>
-          {!isLogin && (
-            <div className="field">
-              <label htmlFor={`${ids}-username`}>Username</label>
-              <input
-                id={`${ids}-username`}
-                name="username"
-                type="text"
-                autoComplete="nickname"
-                required
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-              />
-            </div>
-          )}
-          <div className="field">
-            <label htmlFor={`${ids}-password`}>Password</label>
-            <input
-              id={`${ids}-password`}
-              name="password"
-              type="password"
-              autoComplete={isLogin ? 'current-password' : 'new-password'}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
-
-          {message && (
-            <p className={`auth-message auth-message-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-              {message.text}
-            </p>
-          )}
-
-          <button type="submit" className="btn btn-primary btn-block" disabled={submitting} aria-busy={submitting}>
-            {isLogin ? 'Log In' : 'Sign Up'}
-          </button>
+          <FormEnd message={message} submitting={submitting} label="Send Reset Link" />
         </form>
-
         <p className="auth-toggle">
-          {isLogin ? 'New to Taleforge?' : 'Already have an account?'}{' '}
-          <button type="button" className="link-button" onClick={toggleMode}>
-            {isLogin ? 'Create an account' : 'Use an existing account'}
+          <button type="button" className="link-button" onClick={() => switchTo('login')}>
+            Back to log in
           </button>
         </p>
-      </section>
-    </main>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard
+      title={isLogin ? 'Welcome back, traveler' : 'Begin your legend'}
+      subtitle={isLogin ? 'Log in to continue your stories.' : 'Create an account to forge worlds and characters.'}
+    >
+      <form className="auth-form" onSubmit={onSubmit} aria-label={isLogin ? 'Log in' : 'Sign up'}>
+        <div className="field">
+          <label htmlFor={`${ids}-email`}>Email</label>
+          <input
+            id={`${ids}-email`}
+            name="email"
+            type={isLogin ? 'text' : 'email'}
+            autoComplete={isLogin ? 'username' : 'email'}
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </div>
+        {!isLogin && (
+          <div className="field">
+            <label htmlFor={`${ids}-username`}>Username</label>
+            <input
+              id={`${ids}-username`}
+              name="username"
+              type="text"
+              autoComplete="nickname"
+              required
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor={`${ids}-password`}>Password</label>
+          <input
+            id={`${ids}-password`}
+            name="password"
+            type="password"
+            autoComplete={isLogin ? 'current-password' : 'new-password'}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          {isLogin && (
+            <button type="button" className="link-button auth-forgot" onClick={() => switchTo('forgot')}>
+              Forgot password?
+            </button>
+          )}
+        </div>
+
+        <FormEnd message={message} submitting={submitting} label={isLogin ? 'Log In' : 'Sign Up'} />
+      </form>
+
+      <p className="auth-toggle">
+        {isLogin ? 'New to Taleforge?' : 'Already have an account?'}{' '}
+        <button type="button" className="link-button" onClick={toggleMode}>
+          {isLogin ? 'Create an account' : 'Use an existing account'}
+        </button>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** The end of every form here: what the server said (an alert or a status), then the submit button. */
+function FormEnd({ message, submitting, label }: { message: Message; submitting: boolean; label: string }) {
+  return (
+    <>
+      {message && (
+        <p className={`auth-message auth-message-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={submitting} aria-busy={submitting}>
+        {label}
+      </button>
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { ChapterEdits1795621154146 } from './1795621154146-ChapterEdits';
 import { StoryBranches1795628722862 } from './1795628722862-StoryBranches';
 import { ChapterStop1795629173024 } from './1795629173024-ChapterStop';
 import { Community1795668554884 } from './1795668554884-Community';
+import { AccountRecovery1795673738675 } from './1795673738675-AccountRecovery';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   StoryBranches1795628722862,
   ChapterStop1795629173024,
   Community1795668554884,
+  AccountRecovery1795673738675,
 ];

@@ -30,6 +30,19 @@ export class AuthResolver {
     return ctx.services.auth.refresh(refreshToken, ctx.meta);
   }
 
+  @Mutation(() => Boolean, {
+    description:
+      'Mails a password-reset link when the email has an account; answers true either way (no account enumeration). The link lands on /reset-password, or on redirectTo when it is on an allowed origin.',
+  })
+  async requestPasswordReset(
+    @Arg('email', () => String) email: string,
+    @Arg('redirectTo', () => String, { nullable: true }) redirectTo: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<boolean> {
+    await ctx.services.recovery.request(email, redirectTo, ctx.meta);
+    return true;
+  }
+
   @Authorized()
   @Mutation(() => Boolean, {
     description:

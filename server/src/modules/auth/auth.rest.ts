@@ -54,6 +54,42 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     res.json(goTrueUser(user));
   });
 
+  // Password reset (GoTrue): the same 200 whether or not the email has an account.
+  r.post('/recover', async (req, res) => {
+    const body = objectBody(req);
+    await services.recovery.request(body.email, req.query.redirect_to ?? body.redirect_to, requestMeta(req));
+    res.json({});
+  });
+
+  // The mailed link: spends the token, then sends the browser on with the session in the fragment
+  // (GoTrue's implicit flow), or with the error there when the link is used up or expired.
+  r.get('/verify', async (req, res) => {
+    const redirect = services.recovery.safeRedirect(req.query.redirect_to);
+    try {
+      const s = goTrueSession(await services.recovery.verify(req.query.token, req.query.type, requestMeta(req)));
+      const fragment = new URLSearchParams({
+        access_token: s.access_token,
+        token_type: s.token_type,
+        expires_in: String(s.expires_in),
+        expires_at: String(s.expires_at),
+        refresh_token: s.refresh_token,
+        type: 'recovery',
+      });
+      res.redirect(303, `${redirect}#${fragment.toString()}`);
+    } catch (e) {
+      const err = toAppError(e);
+      if (!err || err.code === 'INTERNAL') throw e;
+      const fragment = new URLSearchParams({ error: 'access_denied', error_code: goTrueCode(err), error_description: err.message });
+      res.redirect(303, `${redirect}#${fragment.toString()}`);
+    }
+  });
+
+  // auth-js verifyOtp({ token_hash, type: 'recovery' }): the same, answered as JSON.
+  r.post('/verify', async (req, res) => {
+    const body = objectBody(req);
+    res.json(goTrueSession(await services.recovery.verify(body.token_hash ?? body.token, body.type, requestMeta(req))));
+  });
+
   r.get('/user', async (req, res) => {
     const me = await authenticated(services, req);
     const user = await services.auth.userById(me.id);

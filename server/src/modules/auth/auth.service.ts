@@ -36,9 +36,13 @@ export interface AuthUser {
   username: string;
   createdAt: Date;
   sessionId: string;
+  /** Set on a session a reset link opened: until then it may set a password without the current one. */
+  recoveryUntil?: Date | null;
 }
 
 const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
+/** How long a session opened by a reset link may set a password without the current one. */
+const RECOVERY_SESSION_MINUTES = 15;
 const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Contact support if you think this is a mistake.';
 const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a moment and try again.';
 
@@ -225,30 +229,57 @@ export class AuthService {
     let passwordHash: string | null = null;
     if (input.password !== undefined && input.password !== null) {
       const password = validatePassword(input.password);
-      if (typeof input.currentPassword !== 'string' || input.currentPassword === '') {
-        throw AppError.badInput('Enter your current password to set a new one.', 'current_password');
-      }
-      await this.limit('signin', user.email, meta);
-      const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });
-      const ok = input.currentPassword.length <= 1024 && (await verifyPassword(stored?.passwordHash ?? null, input.currentPassword));
-      if (!ok) {
-        const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
-        await this.limiter.hit(`signin:fail:${user.email}`, perAccountFailuresPerWindow, windowSeconds);
-        throw new AppError('INVALID_CREDENTIALS', 'Your current password is not correct.', { field: 'current_password' });
-      }
+      // A session a reset link opened sets the password without the current one (its player forgot it).
+      const recovering = !!user.recoveryUntil && user.recoveryUntil.getTime() > Date.now();
+      if (!recovering) await this.checkCurrentPassword(user, input.currentPassword, meta);
       passwordHash = await hashPassword(password);
     }
     if (username === null && passwordHash === null) throw AppError.badInput('Nothing to change.');
     let ended: string[] = [];
     const updated = await this.dataSource.transaction(async (m) => {
       await m.getRepository(User).update({ id: user.id }, { ...(username !== null ? { username } : {}), ...(passwordHash !== null ? { passwordHash } : {}) });
-      if (passwordHash !== null) ended = await this.endSessions(m, user.id, user.sessionId, 'password_changed');
+      if (passwordHash !== null) {
+        ended = await this.endSessions(m, user.id, user.sessionId, 'password_changed');
+        // A reset link's session is an ordinary one once the new password is set.
+        await m.query('UPDATE sessions SET recovery_until = NULL WHERE id = $1', [user.sessionId]);
+      }
       return m.getRepository(User).findOneByOrFail({ id: user.id });
     });
     for (const id of ended) this.revoked(id);
     // The session check caches the username with the session: this one must show the new name at once.
     this.sessions.forget(user.sessionId);
     return updated;
+  }
+
+  private async checkCurrentPassword(user: AuthUser, current: unknown, meta: RequestMeta): Promise<void> {
+    if (typeof current !== 'string' || current === '') throw AppError.badInput('Enter your current password to set a new one.', 'current_password');
+    await this.limit('signin', user.email, meta);
+    const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });
+    const ok = current.length <= 1024 && (await verifyPassword(stored?.passwordHash ?? null, current));
+    if (!ok) {
+      const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
+      await this.limiter.hit(`signin:fail:${user.email}`, perAccountFailuresPerWindow, windowSeconds);
+      throw new AppError('INVALID_CREDENTIALS', 'Your current password is not correct.', { field: 'current_password' });
+    }
+  }
+
+  /**
+   * A reset link was followed (its token already spent by the caller): every session of the account
+   * ends — whoever else holds one is out — and a new one opens that may set a password without the
+   * current one for `RECOVERY_SESSION_MINUTES`.
+   */
+  async openRecoverySession(userId: string, meta: RequestMeta = {}): Promise<IssuedSession> {
+    let ended: string[] = [];
+    const issued = await this.dataSource.transaction(async (m) => {
+      const user = await m.getRepository(User).findOneByOrFail({ id: userId });
+      if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
+      ended = await this.endSessions(m, userId, null, 'password_reset');
+      const s = await this.issue(m, user, meta);
+      await m.query(`UPDATE sessions SET recovery_until = now() + make_interval(mins => $2) WHERE id = $1`, [s.sessionId, RECOVERY_SESSION_MINUTES]);
+      return s;
+    });
+    for (const id of ended) this.revoked(id);
+    return issued;
   }
 
   /** Called with the id of every session revoked here (after its commit), to tell the other instances. */
@@ -292,13 +323,21 @@ export class AuthService {
 
   private async sessionUser(sessionId: string): Promise<SessionUser | null> {
     const rows = (await this.dataSource.query(
-      `SELECT u.id, u.email, u.username, u.created_at
+      `SELECT u.id, u.email, u.username, u.created_at, s.recovery_until
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.id = $1 AND s.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [sessionId],
-    )) as Array<{ id: string; email: string; username: string; created_at: Date }>;
+    )) as Array<{ id: string; email: string; username: string; created_at: Date; recovery_until: Date | null }>;
     const r = rows[0];
-    return r ? { id: r.id, email: r.email, username: r.username, createdAt: new Date(r.created_at) } : null;
+    return r
+      ? {
+          id: r.id,
+          email: r.email,
+          username: r.username,
+          createdAt: new Date(r.created_at),
+          recoveryUntil: r.recovery_until ? new Date(r.recovery_until) : null,
+        }
+      : null;
   }
 
   async userById(id: string): Promise<User | null> {

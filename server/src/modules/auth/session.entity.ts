@@ -36,6 +36,48 @@ export class Session {
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   ip: string | null;
+
+  /**
+   * A session opened by a password-reset link: until this time it may set a new password without
+   * the current one (which its player has forgotten). Cleared once the password is set.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  recoveryUntil: Date | null;
+}
+
+/**
+ * A single-use, short-lived token mailed to a player (a password-reset link), stored only as its
+ * SHA-256. `usedAt` marks it spent; a new request for the same account spends the older ones.
+ */
+@Entity('auth_tokens')
+export class AuthToken {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('ix_auth_tokens_user')
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  /** 'recovery' */
+  @Column({ type: 'varchar', length: 16 })
+  kind: string;
+
+  @Index('uq_auth_tokens_hash', { unique: true })
+  @Column({ type: 'char', length: 64 })
+  tokenHash: string;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  usedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
 }
 
 /** One opaque refresh token, stored only as its SHA-256. Single use: `usedAt` marks it spent. */

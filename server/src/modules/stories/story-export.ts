@@ -9,6 +9,7 @@
  */
 import type { StyleSet } from '../../ai/story-ai';
 import { sanitizeStyles } from '../../ai/style-guard';
+import { escapeHtml } from '../../common/html';
 import type { Character } from '../characters/character.entity';
 import type { CardSnapshot, Chapter } from './chapter.entity';
 import type { Mission } from './mission.entity';
@@ -35,11 +36,6 @@ function cardText(k: CardSnapshot): { head: string; body: string } {
     head: `${k.name} (${k.kind}${aka})`,
     body: [k.role ?? '', k.description, k.status ? `Now: ${k.status}.` : ''].filter(Boolean).join(' — '),
   };
-}
-
-/** Text for HTML element content and double-quoted attributes. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
 /**

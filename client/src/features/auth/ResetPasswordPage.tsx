@@ -1,0 +1,122 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify/unstyled';
+import { errorCode, errorMessage } from '../../apollo/graphql-errors';
+import { useResetPasswordPage_setPasswordMutation } from '../../gql/graphql';
+import { AuthCard } from './AuthCard';
+import { useAuth } from './auth-context';
+
+export const RESET_MESSAGES = {
+  linkInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
+  passwordsDiffer: 'The new passwords do not match.',
+  done: 'Your new password is set. You are signed in, and signed out everywhere else.',
+  failed: 'Failed to set the new password. Please try again.',
+} as const;
+
+type Landing =
+  | { kind: 'session'; accessToken: string; refreshToken: string; expiresAt: number; user: { id: string; email: string; username: string } }
+  | { kind: 'invalid' }
+  | { kind: 'none' };
+
+/** What a followed reset link put in the address's fragment (GoTrue's implicit flow), read once. */
+function readLanding(hash: string): Landing {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  if (p.get('error') || p.get('error_code')) return { kind: 'invalid' };
+  const accessToken = p.get('access_token');
+  const refreshToken = p.get('refresh_token');
+  if (!accessToken || !refreshToken || p.get('type') !== 'recovery') return { kind: 'none' };
+  try {
+    // The access token's claims name the account; the session check verifies it with the server.
+    const claims = JSON.parse(atob(accessToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string; email: string; username: string };
+    return {
+      kind: 'session',
+      accessToken,
+      refreshToken,
+      expiresAt: Number(p.get('expires_at')) || 0,
+      user: { id: claims.sub, email: claims.email, username: claims.username },
+    };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
+/**
+ * /reset-password — where a mailed reset link lands. The link already signed the account out
+ * everywhere and opened a session that may set a new password without the old one; the tokens are
+ * taken out of the address at once, so they never sit in the history or a shared screenshot.
+ */
+export default function ResetPasswordPage() {
+  const ids = useId();
+  const navigate = useNavigate();
+  const { startSession, status } = useAuth();
+  const [landing] = useState<Landing>(() => readLanding(window.location.hash));
+  const [ready, setReady] = useState(false);
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [setNewPassword, { loading }] = useResetPasswordPage_setPasswordMutation();
+
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+    if (landing.kind !== 'session') return;
+    void startSession({ ...landing, user: { ...landing.user, createdAt: '' } }).then(() => setReady(true));
+  }, [landing, startSession]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (password !== repeat) return setError(RESET_MESSAGES.passwordsDiffer);
+    try {
+      await setNewPassword({ variables: { input: { newPassword: password } } });
+      toast.success(RESET_MESSAGES.done);
+      void navigate('/worlds', { replace: true });
+    } catch (err) {
+      const code = errorCode(err);
+      setError((code === 'BAD_USER_INPUT' ? errorMessage(err) : undefined) || RESET_MESSAGES.failed);
+    }
+  };
+
+  const usable = landing.kind === 'session' || (landing.kind === 'none' && status === 'authenticated');
+  return (
+    <AuthCard title="Choose a new password">
+      {!usable ? (
+        <>
+          <p className="auth-message auth-message-error" role="alert">
+            {RESET_MESSAGES.linkInvalid}
+          </p>
+          <p className="auth-toggle">
+            <Link to="/auth">Back to log in</Link>
+          </p>
+        </>
+      ) : (
+        <form className="auth-form" onSubmit={submit} aria-label="Choose a new password">
+          <div className="field">
+            <label htmlFor={`${ids}-password`}>New password</label>
+            <input
+              id={`${ids}-password`}
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              maxLength={128}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${ids}-repeat`}>Repeat the new password</label>
+            <input id={`${ids}-repeat`} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+          </div>
+          {error && (
+            <p className="auth-message auth-message-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn btn-primary btn-block" disabled={loading || (landing.kind === 'session' && !ready)} aria-busy={loading}>
+            Set New Password
+          </button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,106 @@
+import type { DataSource } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { escapeHtml } from '../../common/html';
+import type { Logger } from '../../common/logger';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Config } from '../../config/env';
+import type { Mailer } from '../mail/mailer';
+import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
+import { normalizeEmail } from './auth.validation';
+import { hashToken, newRefreshToken } from './tokens';
+
+/** A reset link works this long, once. */
+const RECOVERY_TOKEN_MINUTES = 60;
+/** Reset requests per email per hour (from anywhere) and per client address per hour. */
+const PER_EMAIL_PER_HOUR = 3;
+const PER_IP_PER_HOUR = 20;
+
+const RECOVERY_LINK_INVALID = 'Email link is invalid or has expired';
+
+/**
+ * Password reset by mail (GoTrue `POST /recover`, `GET|POST /verify`). A request answers the same
+ * whether or not the email has an account, and at the same speed: the mail is sent after the answer.
+ * A link is single-use and lives an hour; following it ends every session of the account and opens
+ * one that may set a new password (AuthService.openRecoverySession).
+ */
+export class PasswordRecovery {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
+  ) {}
+
+  async request(rawEmail: unknown, redirectTo: unknown, meta: RequestMeta = {}): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    const { limiter } = this.deps;
+    for (const [key, limit] of [
+      [`recover:email:${email}`, PER_EMAIL_PER_HOUR],
+      [`recover:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
+    ] as const) {
+      const r = await limiter.hit(key, limit, 3600);
+      if (!r.allowed)
+        throw new AppError('RATE_LIMITED', 'Too many reset requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
+    }
+    const redirect = this.safeRedirect(redirectTo);
+    // After the answer: whether an account exists must not show in how long the answer takes.
+    setImmediate(() => {
+      this.mailLink(email, redirect).catch((err: unknown) => this.deps.logger.error('password reset mail failed', { err }));
+    });
+  }
+
+  private async mailLink(email: string, redirect: string): Promise<void> {
+    const rows = (await this.dataSource.query('SELECT id, username FROM users WHERE email = $1 AND disabled_at IS NULL', [email])) as Array<{
+      id: string;
+      username: string;
+    }>;
+    const user = rows[0];
+    if (!user) return;
+    const token = newRefreshToken();
+    await this.dataSource.transaction(async (m) => {
+      // One live link per account: a new request spends the older ones.
+      await m.query(`UPDATE auth_tokens SET used_at = now() WHERE user_id = $1 AND kind = 'recovery' AND used_at IS NULL`, [user.id]);
+      await m.query(`INSERT INTO auth_tokens (user_id, kind, token_hash, expires_at) VALUES ($1, 'recovery', $2, now() + make_interval(mins => $3))`, [
+        user.id,
+        hashToken(token),
+        RECOVERY_TOKEN_MINUTES,
+      ]);
+    });
+    const base = this.deps.config.publicUrl;
+    const link = `${base}/api/auth/v1/verify?token=${token}&type=recovery&redirect_to=${encodeURIComponent(redirect)}`;
+    const name = escapeHtml(user.username);
+    await this.deps.mailer.send({
+      to: email,
+      subject: 'Reset your Taleforge password',
+      link,
+      text: `Hello ${user.username},\n\nSomeone (hopefully you) asked to reset the password of your Taleforge account. Open this link within ${RECOVERY_TOKEN_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link works once. Opening it signs you out everywhere else. If you did not ask for this, ignore this mail: your password stays as it is.\n`,
+      html: `<p>Hello ${name},</p><p>Someone (hopefully you) asked to reset the password of your Taleforge account. Open this link within ${RECOVERY_TOKEN_MINUTES} minutes to choose a new one:</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p>The link works once. Opening it signs you out everywhere else. If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
+    });
+  }
+
+  /** Spends a reset token and opens the recovery session; INVALID for unknown, used or expired tokens. */
+  async verify(rawToken: unknown, type: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
+    if (type !== 'recovery') throw AppError.badInput('type must be recovery.', 'type');
+    if (typeof rawToken !== 'string' || rawToken.length < 16 || rawToken.length > 512) {
+      throw new AppError('UNAUTHENTICATED', RECOVERY_LINK_INVALID, { reason: 'otp_expired' });
+    }
+    const [rows] = (await this.dataSource.query(
+      `UPDATE auth_tokens SET used_at = now()
+        WHERE token_hash = $1 AND kind = 'recovery' AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+      [hashToken(rawToken)],
+    )) as [Array<{ user_id: string }>, number];
+    if (!rows[0]) throw new AppError('UNAUTHENTICATED', RECOVERY_LINK_INVALID, { reason: 'otp_expired' });
+    return this.deps.auth.openRecoverySession(rows[0].user_id, meta);
+  }
+
+  /** Where a followed link lands: this app's page, or another page of an allowed origin (no open redirect). */
+  safeRedirect(raw: unknown): string {
+    const fallback = `${this.deps.config.publicUrl}/reset-password`;
+    if (typeof raw !== 'string' || raw === '') return fallback;
+    try {
+      const u = new URL(raw);
+      const allowed = new Set([new URL(this.deps.config.publicUrl).origin, ...this.deps.config.ops.corsOrigins]);
+      return allowed.has(u.origin) ? u.toString() : fallback;
+    } catch {
+      return fallback;
+    }
+  }
+}

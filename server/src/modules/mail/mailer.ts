@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from '../../common/logger';
+import type { Config } from '../../config/env';
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the mail is about, printed to the console when mail goes to the outbox. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  /** Where mail goes: 'smtp', or 'outbox' (files under the data folder). */
+  readonly kind: 'smtp' | 'outbox';
+}
+
+/**
+ * Mail through nodemailer: SMTP when `SMTP_URL` is set; otherwise (the embedded default) each mail
+ * is written as an .eml file to the outbox under the data folder and its link is printed, so
+ * `npm start` alone still lets someone reset a password.
+ */
+export function createMailer(config: Pick<Config, 'mail'>, logger: Logger): Mailer {
+  const { smtpUrl, from, outboxDir } = config.mail;
+  if (smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(smtpUrl);
+    return {
+      kind: 'smtp',
+      async send(mail) {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    async send(mail) {
+      const info = (await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })) as { message: Buffer };
+      await fs.mkdir(outboxDir, { recursive: true });
+      const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`);
+      await fs.writeFile(file, info.message);
+      // The address stays out of the log line: only the file and the link.
+      logger.info(`mail written to the outbox (no SMTP_URL): ${mail.subject}${mail.link ? ` — ${mail.link}` : ''}`, { file });
+    },
+  };
+}
