@@ -17,6 +17,8 @@ import { createModeration } from './modules/community/moderation';
 import { CommunityService } from './modules/community/community.service';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { PasswordRecovery } from './modules/auth/password-recovery';
+import { EmailCodes } from './modules/auth/email-codes';
+import { MfaService } from './modules/auth/mfa';
 import { createRealtime, type Realtime } from './realtime/pubsub';
 import { meterCredits } from './ops/credit-metrics';
 import { instrumentStoryAI } from './ops/instrument-ai';
@@ -51,6 +53,8 @@ export interface Services {
   community: CommunityService;
   /** Password reset by mail. */
   recovery: PasswordRecovery;
+  emailCodes: EmailCodes;
+  mfa: MfaService;
   mailer: Mailer;
 }
 
@@ -101,5 +105,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     community: new CommunityService(dataSource, { config, worlds, stories, limiter }),
     mailer,
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, logger }),
+    emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, logger }),
+    mfa: new MfaService(dataSource, { auth, limiter }),
   };
 }

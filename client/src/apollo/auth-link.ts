@@ -7,6 +7,8 @@ declare module '@apollo/client' {
   interface DefaultContext {
     /** Send the request without a bearer token and without refresh handling (sign in / sign up). */
     skipAuth?: boolean;
+    /** Send this bearer token as is, without refresh handling: the second step of an MFA sign-in. */
+    bearer?: string;
   }
 }
 
@@ -28,7 +30,9 @@ function withToken(operation: ApolloLink.Operation, token: string | null): Apoll
  */
 export function createAuthLink(tokens: TokenManager): ApolloLink {
   return new ApolloLink((operation, forward) => {
-    if (operation.getContext().skipAuth) return forward(withToken(operation, null));
+    const context = operation.getContext();
+    if (context.bearer) return forward(withToken(operation, context.bearer));
+    if (context.skipAuth) return forward(withToken(operation, null));
 
     const retry = (usedToken: string, original: Observable<ApolloLink.Result>) =>
       from(tokens.recoverFromUnauthenticated(usedToken)).pipe(

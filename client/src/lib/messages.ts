@@ -58,6 +58,10 @@ export const MESSAGES = {
   passwordChangeFailed: 'Failed to change your password. Please try again.',
   signedOutElsewhere: 'Signed out on every other device.',
   signOutElsewhereFailed: 'Failed to sign out your other devices. Please try again.',
+  twoStepOn: 'Two-step verification is on. Your other devices were signed out.',
+  twoStepOff: 'Two-step verification is off.',
+  twoStepFailed: 'Failed to change two-step verification. Please try again.',
+  twoStepCodeFailed: 'That code did not work. Please try again.',
 
   // §8 story
   chapterFailed: 'Failed to generate story chapter. Please try again.',

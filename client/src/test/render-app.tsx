@@ -46,6 +46,7 @@ export async function renderApp(
     WorldsPage_featuredWorlds: () => ({ data: { featuredWorlds: [] } }),
     WorldsPage_myWorlds: () => ({ data: { myWorlds: [] } }),
     CommunitySection_communityWorlds: () => ({ data: { communityWorlds: EMPTY_COMMUNITY } }),
+    TwoStepVerification_factors: () => ({ data: { mfaFactors: [] } }),
     WorldCommunity_world: (call) => ({ data: { world: worldSignals(String(call.variables.id)) } }),
     SubscriptionStatus_subscriptionStatus: () => ({ data: { subscriptionStatus: FREE_STATUS } }),
     SettingsDialog_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),

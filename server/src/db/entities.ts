@@ -1,5 +1,5 @@
 import { AppSecret } from '../modules/auth/app-secret.entity';
-import { AuthToken, RefreshToken, Session } from '../modules/auth/session.entity';
+import { AuthToken, MfaChallenge, MfaFactor, RefreshToken, Session } from '../modules/auth/session.entity';
 import { User } from '../modules/auth/user.entity';
 import { CreditTransaction } from '../modules/billing/credit-transaction.entity';
 import { LocalCheckoutSession, LocalSubscription } from '../modules/billing/payments/local-payment.entity';
@@ -27,6 +27,8 @@ export const ENTITIES = [
   Session,
   RefreshToken,
   AuthToken,
+  MfaFactor,
+  MfaChallenge,
   AppSecret,
   UserSettings,
   UserCharacterProfile,

@@ -6,6 +6,8 @@ import type { Services } from '../services';
 
 export interface GraphQLContext {
   user: AuthUser | null;
+  /** A session past its password but not yet its MFA code: only `verifyMfaCode` serves it. */
+  mfaPendingUser?: AuthUser | null;
   meta: RequestMeta;
   services: Services;
   /** Per-request DataLoaders for relation fields (no N+1). */
@@ -21,7 +23,9 @@ export function bearerToken(header: unknown): string | undefined {
 
 export async function buildContext(services: Services, authorization: unknown, meta: RequestMeta): Promise<GraphQLContext> {
   try {
-    return contextFor(services, await services.auth.authenticate(bearerToken(authorization)), meta);
+    const identity = await services.auth.authenticateIdentity(bearerToken(authorization));
+    const pending = identity && identity.mfaEnabled && identity.aal !== 'aal2';
+    return { ...contextFor(services, pending ? null : identity, meta), mfaPendingUser: pending ? identity : null };
   } catch (e) {
     // Checking the session reads the database. When it cannot be reached, Apollo would answer a failed
     // context with 500: say 503 and when to retry instead (Apollo takes status and headers from here).

@@ -101,4 +101,27 @@ describe('AuthPage', () => {
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/worlds'));
   });
+
+  it('with an authenticator app, the password step asks for the code; the code is sent with the password step token and signs in', async () => {
+    const { router, calls } = await renderApp('/auth', {
+      AuthPage_signIn: () => ({ data: { signIn: { ...sessionPayload(7), mfaRequired: true } } }),
+      AuthPage_verifyMfaCode: (call) =>
+        call.variables.code === '123456'
+          ? { data: { verifyMfaCode: sessionPayload(8) } }
+          : gqlError('INVALID_CREDENTIALS', 'That code is not correct. Check your authenticator app and try again.'),
+    });
+    await screen.findByLabelText('Email');
+    await submitLogin();
+    await screen.findByRole('heading', { name: 'Two-step verification' });
+    // Not signed in yet: the password step's token is kept only for the code.
+    expect(readSession()).toBeNull();
+    fill('Code', '654321');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That code is not correct. Check your authenticator app and try again.');
+    fill('Code', '123 456');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(readSession()?.accessToken).toBe('access-8'));
+    expect(calls.filter((c) => c.operationName === 'AuthPage_verifyMfaCode').map((c) => c.authorization)).toEqual(['Bearer access-7', 'Bearer access-7']);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/worlds'));
+  });
 });

@@ -3,7 +3,12 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorCode } from '../../apollo/graphql-errors';
-import { useAuthPage_requestPasswordResetMutation, useAuthPage_signInMutation, useAuthPage_signUpMutation } from '../../gql/graphql';
+import {
+  useAuthPage_requestPasswordResetMutation,
+  useAuthPage_signInMutation,
+  useAuthPage_signUpMutation,
+  useAuthPage_verifyMfaCodeMutation,
+} from '../../gql/graphql';
 import { AuthCard } from './AuthCard';
 import { useAuth } from './auth-context';
 import { returnPath } from './redirect';
@@ -19,12 +24,13 @@ export const AUTH_MESSAGES = {
   // Not in the SPEC (password reset is ours): the same tone.
   resetSent: 'If an account exists for that email, a link to choose a new password is on its way. It works once, for an hour.',
   resetFailed: 'Failed to send the reset link. Please try again.',
+  mfaFailed: 'That code did not work. Please try again.',
 } as const;
 
 /** How long the sign-up success message stays before leaving the page. */
 export const SIGN_UP_REDIRECT_DELAY_MS = 1200;
 
-type Mode = 'login' | 'signup' | 'forgot';
+type Mode = 'login' | 'signup' | 'forgot' | 'mfa';
 type Message = { kind: 'error' | 'success'; text: string } | null;
 
 function AuthPage() {
@@ -34,6 +40,9 @@ function AuthPage() {
   const [password, setPassword] = useState('');
   const [message, setMessage] = useState<Message>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [code, setCode] = useState('');
+  /** The password step's token while the authenticator code is asked for: it reaches nothing else. */
+  const [pendingToken, setPendingToken] = useState<string | null>(null);
   const { startSession } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -43,9 +52,11 @@ function AuthPage() {
   const [signIn] = useAuthPage_signInMutation({ context: { skipAuth: true } });
   const [signUp] = useAuthPage_signUpMutation({ context: { skipAuth: true } });
   const [requestReset] = useAuthPage_requestPasswordResetMutation({ context: { skipAuth: true } });
+  const [verifyMfaCode] = useAuthPage_verifyMfaCodeMutation();
 
   useEffect(() => {
-    document.title = mode === 'login' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
+    document.title =
+      mode === 'login' || mode === 'mfa' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
   }, [mode]);
   useEffect(
     () => () => {
@@ -82,11 +93,37 @@ function AuthPage() {
     try {
       const { data } = await signIn({ variables: { input: { email: email.trim(), password } } });
       if (!data) throw new Error('No session');
+      if (data.signIn.mfaRequired) {
+        setPendingToken(data.signIn.accessToken);
+        setCode('');
+        setMode('mfa');
+        return;
+      }
       await startSession(data.signIn);
       goBack();
     } catch (error) {
       const rateLimited = errorCode(error) === 'RATE_LIMITED' && CombinedGraphQLErrors.is(error);
       setMessage({ kind: 'error', text: rateLimited ? error.errors[0].message : AUTH_MESSAGES.loginFailed });
+    }
+  }
+
+  async function handleMfa() {
+    try {
+      const { data } = await verifyMfaCode({ variables: { code: code.replace(/\s/g, '') }, context: { bearer: pendingToken ?? '' } });
+      if (!data) throw new Error('No session');
+      await startSession(data.verifyMfaCode);
+      goBack();
+    } catch (error) {
+      const c = errorCode(error);
+      if (c === 'UNAUTHENTICATED') {
+        // The password step's session is gone (expired or ended): start again from the password.
+        setPendingToken(null);
+        setMode('login');
+        setMessage({ kind: 'error', text: 'Your sign-in expired. Please log in again.' });
+        return;
+      }
+      const own = (c === 'INVALID_CREDENTIALS' || c === 'RATE_LIMITED' || c === 'BAD_USER_INPUT') && CombinedGraphQLErrors.is(error) ? error.errors[0]?.message : undefined;
+      setMessage({ kind: 'error', text: own || AUTH_MESSAGES.mfaFailed });
     }
   }
 
@@ -116,13 +153,49 @@ function AuthPage() {
     setMessage(null);
     setSubmitting(true);
     try {
-      await (mode === 'login' ? handleLogin() : mode === 'signup' ? handleSignUp() : handleForgot());
+      await (mode === 'login' ? handleLogin() : mode === 'signup' ? handleSignUp() : mode === 'mfa' ? handleMfa() : handleForgot());
     } finally {
       setSubmitting(false);
     }
   };
 
   const isLogin = mode === 'login';
+  if (mode === 'mfa') {
+    return (
+      <AuthCard title="Two-step verification" subtitle="Enter the 6-digit code your authenticator app shows for Taleforge.">
+        <form className="auth-form" onSubmit={onSubmit} aria-label="Verification code">
+          <div className="field">
+            <label htmlFor={`${ids}-code`}>Code</label>
+            <input
+              id={`${ids}-code`}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9 ]{6,7}"
+              maxLength={7}
+              required
+              autoFocus
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </div>
+          <FormEnd message={message} submitting={submitting} label="Verify" />
+        </form>
+        <p className="auth-toggle">
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setPendingToken(null);
+              switchTo('login');
+            }}
+          >
+            Back to log in
+          </button>
+        </p>
+      </AuthCard>
+    );
+  }
   if (mode === 'forgot') {
     return (
       <AuthCard title="Forgot your password?" subtitle="Enter your account's email. We will send a link to choose a new password.">

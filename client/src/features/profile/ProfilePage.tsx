@@ -4,6 +4,7 @@ import { toast } from 'react-toastify/unstyled';
 import { errorIsUnauthenticated } from '../../apollo/graphql-errors';
 import { useProfilePage_meQuery, useProfilePage_signOutMutation } from '../../gql/graphql';
 import { AccountSecurity } from './AccountSecurity';
+import { TwoStepVerification } from './TwoStepVerification';
 import { MESSAGES } from '../../lib/messages';
 import { formatContextTokens } from '../subscription/subscription-defaults';
 import { billingDate, useSubscriptionStatus } from '../subscription/subscription-status';
@@ -146,6 +147,7 @@ function AccountTab() {
         </button>
       </div>
       <AccountSecurity />
+      <TwoStepVerification />
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
-import { AuthSession, SignInInput, SignUpInput, UpdateAccountInput } from './auth.types';
+import { AppError } from '../../common/app-error';
+import { AuthSession, MfaFactorInfo, SignInInput, SignUpInput, TotpEnrollment, UpdateAccountInput } from './auth.types';
 import { User } from './user.entity';
 
 @Resolver()
@@ -63,5 +64,49 @@ export class AuthResolver {
       { username: input.username, password: input.newPassword, currentPassword: input.currentPassword },
       ctx.meta,
     );
+  }
+
+  @Mutation(() => AuthSession, {
+    description:
+      'The second step of signing in to an account with an authenticator app: send the code with the access token signIn answered (mfaRequired). Answers a session that reaches the app.',
+  })
+  verifyMfaCode(@Arg('code', () => String) code: string, @Ctx() ctx: GraphQLContext): Promise<AuthSession> {
+    const user = ctx.mfaPendingUser ?? ctx.user;
+    if (!user) throw AppError.unauthenticated();
+    return ctx.services.mfa.verifyAny(user, code);
+  }
+
+  @Authorized()
+  @Query(() => [MfaFactorInfo], { description: 'Your authenticator apps.' })
+  async mfaFactors(@Ctx() ctx: GraphQLContext): Promise<MfaFactorInfo[]> {
+    return (await ctx.services.mfa.factors(requireUser(ctx).id)).map((f) => ({ id: f.id, friendlyName: f.friendlyName, status: f.status, createdAt: f.createdAt }));
+  }
+
+  @Authorized()
+  @Mutation(() => TotpEnrollment, { description: 'Starts adding an authenticator app; confirmTotp with a code from it finishes.' })
+  async enrollTotp(@Arg('friendlyName', () => String, { nullable: true }) friendlyName: string | null, @Ctx() ctx: GraphQLContext): Promise<TotpEnrollment> {
+    const f = await ctx.services.mfa.enroll(requireUser(ctx), { factorType: 'totp', friendlyName });
+    return { factorId: f.id, qrCodeSvg: f.totp.qr_code, secret: f.totp.secret, uri: f.totp.uri };
+  }
+
+  @Authorized()
+  @Mutation(() => AuthSession, {
+    description: 'Confirms a new authenticator with a code from it. Every other session of the account ends; this one goes on at aal2 (new tokens).',
+  })
+  async confirmTotp(
+    @Arg('factorId', () => ID) factorId: string,
+    @Arg('code', () => String) code: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AuthSession> {
+    const user = requireUser(ctx);
+    const challenge = await ctx.services.mfa.challenge(user, factorId);
+    return ctx.services.mfa.verify(user, factorId, challenge.id, code);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes an authenticator app; signing in then needs only the password again.' })
+  async removeMfaFactor(@Arg('factorId', () => ID) factorId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await ctx.services.mfa.unenroll(requireUser(ctx), factorId);
+    return true;
   }
 }

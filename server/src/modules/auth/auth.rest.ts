@@ -4,6 +4,8 @@ import { requestMeta, toAppError } from '../../common/http';
 import { bearerToken } from '../../graphql/context';
 import type { Services } from '../../services';
 import type { IssuedSession } from './auth.service';
+import { goTrueFactor } from './mfa';
+import type { MfaFactor } from './session.entity';
 import type { User } from './user.entity';
 
 /**
@@ -18,17 +20,17 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     const body = objectBody(req);
     const data = (body.data ?? body.options) as Record<string, unknown> | undefined;
     const session = await services.auth.signUp({ email: body.email, password: body.password, username: data?.username ?? body.username }, requestMeta(req));
-    res.json(goTrueSession(session));
+    res.json(await goTrueSession(services, session));
   });
 
   r.post('/token', async (req, res) => {
     const body = objectBody(req);
     switch (req.query.grant_type) {
       case 'password':
-        res.json(goTrueSession(await services.auth.signIn({ email: body.email, password: body.password }, requestMeta(req))));
+        res.json(await goTrueSession(services, await services.auth.signIn({ email: body.email, password: body.password }, requestMeta(req))));
         return;
       case 'refresh_token':
-        res.json(goTrueSession(await services.auth.refresh(body.refresh_token, requestMeta(req))));
+        res.json(await goTrueSession(services, await services.auth.refresh(body.refresh_token, requestMeta(req))));
         return;
       default:
         throw AppError.badInput('grant_type must be password or refresh_token.', 'grant_type');
@@ -36,8 +38,9 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   });
 
   // GoTrue's scopes: local (this session), global (every session: a stock client's default), others.
+  // A session still waiting for its MFA code may sign out too.
   r.post('/logout', async (req, res) => {
-    const user = await authenticated(services, req);
+    const user = await identified(services, req);
     await services.auth.signOutScope(user, req.query.scope ?? 'local');
     res.status(204).end();
   });
@@ -66,7 +69,7 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   r.get('/verify', async (req, res) => {
     const redirect = services.recovery.safeRedirect(req.query.redirect_to);
     try {
-      const s = goTrueSession(await services.recovery.verify(req.query.token, req.query.type, requestMeta(req)));
+      const s = await goTrueSession(services, await services.recovery.verify(req.query.token, req.query.type, requestMeta(req)));
       const fragment = new URLSearchParams({
         access_token: s.access_token,
         token_type: s.token_type,
@@ -84,17 +87,52 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     }
   });
 
-  // auth-js verifyOtp({ token_hash, type: 'recovery' }): the same, answered as JSON.
+  // A mailed sign-in code (auth-js signInWithOtp): the same {} whether or not the email has an account.
+  r.post('/otp', async (req, res) => {
+    const body = objectBody(req);
+    await services.emailCodes.request(body.email, requestMeta(req));
+    res.json({});
+  });
+
+  // auth-js verifyOtp: { token_hash, type: 'recovery' } (a reset link, as JSON) or { email, token, type: 'email' } (a mailed code).
   r.post('/verify', async (req, res) => {
     const body = objectBody(req);
-    res.json(goTrueSession(await services.recovery.verify(body.token_hash ?? body.token, body.type, requestMeta(req))));
+    const meta = requestMeta(req);
+    if (body.type === 'email' || body.type === 'magiclink') {
+      res.json(await goTrueSession(services, await services.emailCodes.verify(body.email, body.token, meta)));
+      return;
+    }
+    res.json(await goTrueSession(services, await services.recovery.verify(body.token_hash ?? body.token, body.type, meta)));
   });
 
   r.get('/user', async (req, res) => {
-    const me = await authenticated(services, req);
+    const me = await identified(services, req);
     const user = await services.auth.userById(me.id);
     if (!user) throw AppError.unauthenticated();
-    res.json(goTrueUser(user));
+    res.json(goTrueUser(user, await services.mfa.factors(me.id)));
+  });
+
+  // TOTP MFA (auth-js mfa.enroll / challenge / verify / unenroll). Reached by sessions still at aal1.
+  r.post('/factors', async (req, res) => {
+    const me = await identified(services, req);
+    const body = objectBody(req);
+    res.json(await services.mfa.enroll(me, { factorType: body.factor_type, friendlyName: body.friendly_name, issuer: body.issuer }));
+  });
+
+  r.post('/factors/:id/challenge', async (req, res) => {
+    const me = await identified(services, req);
+    res.json(await services.mfa.challenge(me, req.params.id));
+  });
+
+  r.post('/factors/:id/verify', async (req, res) => {
+    const me = await identified(services, req);
+    const body = objectBody(req);
+    res.json(await goTrueSession(services, await services.mfa.verify(me, req.params.id, body.challenge_id, body.code)));
+  });
+
+  r.delete('/factors/:id', async (req, res) => {
+    const me = await identified(services, req);
+    res.json(await services.mfa.unenroll(me, req.params.id));
   });
 
   r.use(goTrueErrorHandler(log));
@@ -107,6 +145,13 @@ async function authenticated(services: Services, req: Request) {
   return user;
 }
 
+/** A live session, including one still waiting for its MFA code (only the identity calls accept those). */
+async function identified(services: Services, req: Request) {
+  const user = await services.auth.authenticateIdentity(bearerToken(req.headers.authorization));
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token', { reason: 'bad_jwt' });
+  return user;
+}
+
 function objectBody(req: Request): Record<string, unknown> {
   const b: unknown = req.body;
   if (b === undefined || b === null || typeof b !== 'object' || Array.isArray(b)) {
@@ -115,7 +160,7 @@ function objectBody(req: Request): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-function goTrueUser(user: User) {
+function goTrueUser(user: User, factors?: MfaFactor[]) {
   return {
     id: user.id,
     aud: 'authenticated',
@@ -126,17 +171,20 @@ function goTrueUser(user: User) {
     user_metadata: { username: user.username },
     app_metadata: { provider: 'email', providers: ['email'] },
     identities: [],
+    ...(factors && factors.length > 0 ? { factors: factors.map(goTrueFactor) } : {}),
   };
 }
 
-function goTrueSession(s: IssuedSession) {
+/** A session as GoTrue answers it; its user lists the factors (auth-js reads the next assurance level there). */
+async function goTrueSession(services: Services, s: IssuedSession) {
+  const factors = await services.mfa.factors(s.user.id);
   return {
     access_token: s.accessToken,
     token_type: s.tokenType,
     expires_in: s.expiresIn,
     expires_at: s.expiresAt,
     refresh_token: s.refreshToken,
-    user: goTrueUser(s.user),
+    user: goTrueUser(s.user, factors),
   };
 }
 
@@ -144,7 +192,11 @@ function goTrueSession(s: IssuedSession) {
 function goTrueCode(e: AppError): string {
   switch (e.code) {
     case 'INVALID_CREDENTIALS':
-      return 'invalid_credentials';
+      return typeof e.details?.reason === 'string' ? e.details.reason : 'invalid_credentials';
+    case 'FORBIDDEN':
+      return typeof e.details?.reason === 'string' ? e.details.reason : 'user_banned';
+    case 'NOT_FOUND':
+      return 'mfa_factor_not_found';
     case 'CONFLICT':
       return 'user_already_exists';
     case 'RATE_LIMITED':

@@ -11,7 +11,7 @@ import { AppSecret } from './app-secret.entity';
 import { normalizeEmail, validatePassword, validateUsername } from './auth.validation';
 import { hashPassword, verifyPassword } from './password';
 import { RefreshToken, Session } from './session.entity';
-import { AccessTokens, hashToken, newRefreshToken } from './tokens';
+import { type Aal, AccessTokens, hashToken, newRefreshToken } from './tokens';
 import { User } from './user.entity';
 
 export interface RequestMeta {
@@ -27,7 +27,13 @@ export interface IssuedSession {
   tokenType: 'bearer';
   user: User;
   sessionId: string;
+  aal: Aal;
+  /** The account has a verified TOTP factor and this session is still aal1: the code comes next. */
+  mfaRequired: boolean;
 }
+
+/** How a session was opened (the token's `amr`). */
+export type AuthMethod = 'password' | 'otp' | 'recovery';
 
 /** Who is calling, as resolved from a valid access token of a live session. */
 export interface AuthUser {
@@ -38,6 +44,9 @@ export interface AuthUser {
   sessionId: string;
   /** Set on a session a reset link opened: until then it may set a password without the current one. */
   recoveryUntil?: Date | null;
+  aal: Aal;
+  /** The account has a verified MFA factor: the app serves its sessions only at aal2. */
+  mfaEnabled: boolean;
 }
 
 const INVALID_LOGIN_MESSAGE = 'Incorrect email or password.';
@@ -140,12 +149,22 @@ export class AuthService {
     }
     const outcome = await this.dataSource.transaction(async (m) => {
       const rows = (await m.query(
-        `SELECT t.id, t.used_at, t.expires_at, s.id AS session_id, s.revoked_at, s.user_id
+        `SELECT t.id, t.used_at, t.expires_at, s.id AS session_id, s.revoked_at, s.user_id, s.aal, s.auth_method, s.created_at
            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
           WHERE t.token_hash = $1
           FOR UPDATE OF t, s`,
         [hashToken(refreshToken)],
-      )) as Array<{ id: string; used_at: Date | null; expires_at: Date; session_id: string; revoked_at: Date | null; user_id: string }>;
+      )) as Array<{
+        id: string;
+        used_at: Date | null;
+        expires_at: Date;
+        session_id: string;
+        revoked_at: Date | null;
+        user_id: string;
+        aal: string;
+        auth_method: string;
+        created_at: Date;
+      }>;
       const row = rows[0];
       if (!row || row.revoked_at) return { kind: 'invalid' as const, reason: 'refresh_token_not_found', revoked: null };
       if (row.used_at) {
@@ -158,13 +177,9 @@ export class AuthService {
       await m.getRepository(Session).update({ id: row.session_id }, { lastRefreshedAt: now, ip: meta.ip ?? null });
       const user = await m.getRepository(User).findOneByOrFail({ id: row.user_id });
       if (user.disabledAt) return { kind: 'invalid' as const, reason: 'account_disabled', revoked: null };
-      const token = newRefreshToken();
-      await m.getRepository(RefreshToken).insert({
-        sessionId: row.session_id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
-      });
-      return { kind: 'ok' as const, session: this.present(user, row.session_id, token) };
+      const token = await this.newRefresh(m, row.session_id, now);
+      const session = { id: row.session_id, aal: row.aal, authMethod: row.auth_method, createdAt: row.created_at };
+      return { kind: 'ok' as const, session: this.present(user, session, token, await hasVerifiedFactor(m, user.id)) };
     });
     // Thrown after the transaction so a reuse revocation is committed, not rolled back with the error.
     if (outcome.kind === 'invalid' && outcome.revoked) this.revoked(outcome.revoked);
@@ -274,7 +289,7 @@ export class AuthService {
       const user = await m.getRepository(User).findOneByOrFail({ id: userId });
       if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
       ended = await this.endSessions(m, userId, null, 'password_reset');
-      const s = await this.issue(m, user, meta);
+      const s = await this.issue(m, user, meta, 'recovery');
       await m.query(`UPDATE sessions SET recovery_until = now() + make_interval(mins => $2) WHERE id = $1`, [s.sessionId, RECOVERY_SESSION_MINUTES]);
       return s;
     });
@@ -312,8 +327,18 @@ export class AuthService {
     return this.tokens.verify(accessToken);
   }
 
-  /** Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked. */
+  /**
+   * Resolves a bearer token to its user, or null when invalid, expired, or its session is revoked, or
+   * when the account has MFA and this session has not passed the second step (aal1): the app is
+   * served only at aal2. The identity endpoints that complete that step use `authenticateIdentity`.
+   */
   async authenticate(accessToken: string | undefined): Promise<AuthUser | null> {
+    const user = await this.authenticateIdentity(accessToken);
+    return user && user.mfaEnabled && user.aal !== 'aal2' ? null : user;
+  }
+
+  /** As `authenticate`, but also answers a session still waiting for its MFA code. */
+  async authenticateIdentity(accessToken: string | undefined): Promise<AuthUser | null> {
     if (!accessToken) return null;
     const claims = this.tokens.verify(accessToken);
     if (!claims) return null;
@@ -323,11 +348,12 @@ export class AuthService {
 
   private async sessionUser(sessionId: string): Promise<SessionUser | null> {
     const rows = (await this.dataSource.query(
-      `SELECT u.id, u.email, u.username, u.created_at, s.recovery_until
+      `SELECT u.id, u.email, u.username, u.created_at, s.recovery_until, s.aal,
+              EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = u.id AND f.status = 'verified') AS mfa
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.id = $1 AND s.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [sessionId],
-    )) as Array<{ id: string; email: string; username: string; created_at: Date; recovery_until: Date | null }>;
+    )) as Array<{ id: string; email: string; username: string; created_at: Date; recovery_until: Date | null; aal: string; mfa: boolean }>;
     const r = rows[0];
     return r
       ? {
@@ -336,6 +362,8 @@ export class AuthService {
           username: r.username,
           createdAt: new Date(r.created_at),
           recoveryUntil: r.recovery_until ? new Date(r.recovery_until) : null,
+          aal: r.aal === 'aal2' ? 'aal2' : 'aal1',
+          mfaEnabled: r.mfa,
         }
       : null;
   }
@@ -344,25 +372,40 @@ export class AuthService {
     return this.dataSource.getRepository(User).findOneBy({ id });
   }
 
-  private async issue(m: EntityManager, user: User, meta: RequestMeta): Promise<IssuedSession> {
+  private async issue(m: EntityManager, user: User, meta: RequestMeta, method: AuthMethod = 'password'): Promise<IssuedSession> {
     const now = new Date();
     const session = await m.getRepository(Session).save({
       userId: user.id,
       lastRefreshedAt: now,
       userAgent: meta.userAgent?.slice(0, 256) ?? null,
       ip: meta.ip?.slice(0, 64) ?? null,
+      authMethod: method,
     });
+    const token = await this.newRefresh(m, session.id, now);
+    return this.present(user, { id: session.id, aal: 'aal1', authMethod: method, createdAt: session.createdAt }, token, await hasVerifiedFactor(m, user.id));
+  }
+
+  private async newRefresh(m: EntityManager, sessionId: string, now = new Date()): Promise<string> {
     const token = newRefreshToken();
     await m.getRepository(RefreshToken).insert({
-      sessionId: session.id,
+      sessionId,
       tokenHash: hashToken(token),
       expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
     });
-    return this.present(user, session.id, token);
+    return token;
   }
 
-  private present(user: User, sessionId: string, refreshToken: string): IssuedSession {
-    const access = this.tokens.sign({ sub: user.id, sid: sessionId, email: user.email, username: user.username });
+  private present(
+    user: User,
+    session: { id: string; aal: string; authMethod: string; createdAt: Date },
+    refreshToken: string,
+    mfaEnabled: boolean,
+  ): IssuedSession {
+    const aal: Aal = session.aal === 'aal2' ? 'aal2' : 'aal1';
+    const opened = Math.floor(new Date(session.createdAt).getTime() / 1000);
+    const amr = [{ method: session.authMethod, timestamp: opened }];
+    if (aal === 'aal2') amr.unshift({ method: 'totp', timestamp: Math.floor(Date.now() / 1000) });
+    const access = this.tokens.sign({ sub: user.id, sid: session.id, email: user.email, username: user.username, aal, amr });
     return {
       accessToken: access.token,
       refreshToken,
@@ -370,8 +413,44 @@ export class AuthService {
       expiresIn: access.expiresIn,
       tokenType: 'bearer',
       user,
-      sessionId,
+      sessionId: session.id,
+      aal,
+      mfaRequired: mfaEnabled && aal !== 'aal2',
     };
+  }
+
+  /**
+   * A TOTP code was verified in this session (MfaService): it becomes aal2, and fresh tokens say so.
+   * Its older refresh tokens expire, so none can mint another aal1-looking token. After enrolling the
+   * first factor (`endOthers`), every other session ends: they were opened without the second step.
+   */
+  async upgradeSession(m: EntityManager, user: AuthUser, endOthers: boolean): Promise<{ session: IssuedSession; ended: string[] }> {
+    await m.query(`UPDATE sessions SET aal = 'aal2' WHERE id = $1`, [user.sessionId]);
+    await m.query(`UPDATE refresh_tokens SET expires_at = now() WHERE session_id = $1 AND used_at IS NULL`, [user.sessionId]);
+    const ended = endOthers ? await this.endSessions(m, user.id, user.sessionId, 'mfa_enrolled') : [];
+    const row = await m.getRepository(Session).findOneByOrFail({ id: user.sessionId });
+    const account = await m.getRepository(User).findOneByOrFail({ id: user.id });
+    return { session: this.present(account, row, await this.newRefresh(m, row.id), true), ended };
+  }
+
+  /** Drops what every instance remembers of the account's live sessions (their MFA state changed). */
+  async forgetSessionsOf(userId: string): Promise<void> {
+    const rows = (await this.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [userId])) as Array<{ id: string }>;
+    for (const r of rows) this.revoked(r.id);
+  }
+
+  /** A mailed sign-in code was accepted (EmailCodes): a new aal1 session, as a password would open. */
+  async openSession(userId: string, method: AuthMethod, meta: RequestMeta = {}): Promise<IssuedSession> {
+    return this.dataSource.transaction(async (m) => {
+      const user = await m.getRepository(User).findOneByOrFail({ id: userId });
+      if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
+      return this.issue(m, user, meta, method);
+    });
+  }
+
+  /** Called with the ids of sessions ended elsewhere in this module (after commit). */
+  sessionsEnded(ids: string[]): void {
+    for (const id of ids) this.revoked(id);
   }
 
   /**
@@ -394,4 +473,9 @@ export class AuthService {
     const rows = (await this.dataSource.query(`SELECT 1 FROM sessions WHERE user_id = $1 AND ip = $2 LIMIT 1`, [userId, ip])) as unknown[];
     return rows.length > 0;
   }
+}
+
+async function hasVerifiedFactor(m: EntityManager, userId: string): Promise<boolean> {
+  const rows = (await m.query(`SELECT 1 FROM mfa_factors WHERE user_id = $1 AND status = 'verified' LIMIT 1`, [userId])) as unknown[];
+  return rows.length > 0;
 }

@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { User } from './user.entity';
 
 @ObjectType({ description: 'A signed-in session: a 1-hour access token and a single-use refresh token.' })
@@ -20,6 +20,39 @@ export class AuthSession {
 
   @Field(() => User)
   user: User;
+
+  @Field({ description: 'The account has an authenticator app and this session still needs its code (verifyMfaCode with this access token).' })
+  mfaRequired: boolean;
+}
+
+@ObjectType({ description: 'An authenticator app (TOTP) of your account.' })
+export class MfaFactorInfo {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String, { nullable: true })
+  friendlyName: string | null;
+
+  @Field({ description: 'verified, or unverified until its first code is entered.' })
+  status: string;
+
+  @Field()
+  createdAt: Date;
+}
+
+@ObjectType({ description: 'A new authenticator to add: scan the QR code or type the secret, then confirm a code.' })
+export class TotpEnrollment {
+  @Field(() => ID)
+  factorId: string;
+
+  @Field({ description: 'An SVG image of the otpauth URI.' })
+  qrCodeSvg: string;
+
+  @Field({ description: 'The secret, base32, for typing in by hand.' })
+  secret: string;
+
+  @Field()
+  uri: string;
 }
 
 @InputType()

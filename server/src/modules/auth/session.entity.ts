@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { User } from './user.entity';
 
 /**
@@ -43,6 +43,81 @@ export class Session {
    */
   @Column({ type: 'timestamptz', nullable: true })
   recoveryUntil: Date | null;
+
+  /**
+   * GoTrue's assurance level: 'aal1' after a password, a mailed code or a reset link; 'aal2' once a
+   * TOTP code was verified in this session. An account with a verified factor is served only at aal2.
+   */
+  @Column({ type: 'varchar', length: 8, default: 'aal1' })
+  aal: string;
+
+  /** How the session was opened, for the token's `amr` claim: 'password' | 'otp' | 'recovery' (then 'totp' once upgraded). */
+  @Column({ type: 'varchar', length: 16, default: 'password' })
+  authMethod: string;
+}
+
+/** A TOTP authenticator (RFC 6238) of an account: 'unverified' until its first code is entered. */
+@Entity('mfa_factors')
+export class MfaFactor {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('ix_mfa_factors_user')
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  friendlyName: string | null;
+
+  /** 'totp' */
+  @Column({ type: 'varchar', length: 16, default: 'totp' })
+  factorType: string;
+
+  /** The shared secret, base32. */
+  @Column({ type: 'varchar', length: 64 })
+  secret: string;
+
+  /** 'unverified' | 'verified' */
+  @Column({ type: 'varchar', length: 16, default: 'unverified' })
+  status: string;
+
+  /** The last 30-second step whose code was accepted: a code is never accepted twice (replay). */
+  @Column({ type: 'bigint', nullable: true })
+  lastUsedStep: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
+
+/** A GoTrue MFA challenge: a code for its factor is accepted against it once, within 5 minutes. */
+@Entity('mfa_challenges')
+export class MfaChallenge {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('ix_mfa_challenges_factor')
+  @Column({ type: 'uuid' })
+  factorId: string;
+
+  @ManyToOne(() => MfaFactor, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'factor_id' })
+  factor?: MfaFactor;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  verifiedAt: Date | null;
 }
 
 /**
@@ -62,9 +137,13 @@ export class AuthToken {
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
-  /** 'recovery' */
+  /** 'recovery' (a reset link) | 'otp' (a mailed sign-in code) | 'email_change' (a link to the new address) */
   @Column({ type: 'varchar', length: 16 })
   kind: string;
+
+  /** For 'email_change': the address the link confirms. */
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  newEmail: string | null;
 
   @Index('uq_auth_tokens_hash', { unique: true })
   @Column({ type: 'char', length: 64 })

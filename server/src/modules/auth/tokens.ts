@@ -11,7 +11,12 @@ export interface AccessClaims {
   sid: string;
   email: string;
   username: string;
+  /** GoTrue's assurance level and methods, which auth-js reads from the token (getAuthenticatorAssuranceLevel). */
+  aal?: Aal;
+  amr?: Array<{ method: string; timestamp: number }>;
 }
+
+export type Aal = 'aal1' | 'aal2';
 
 export interface SignedAccessToken {
   token: string;
@@ -49,6 +54,8 @@ export class AccessTokens {
         email: claims.email,
         role: 'authenticated',
         user_metadata: { username: claims.username },
+        aal: claims.aal ?? 'aal1',
+        amr: claims.amr ?? [{ method: 'password', timestamp: now }],
         iat: now,
         exp: expiresAt,
       },

@@ -1,0 +1,98 @@
+import crypto from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import { escapeHtml } from '../../common/html';
+import type { Logger } from '../../common/logger';
+import type { RateLimiter } from '../../common/rate-limiter';
+import type { Mailer } from '../mail/mailer';
+import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
+import { normalizeEmail } from './auth.validation';
+import { hashToken } from './tokens';
+
+const CODE_MINUTES = 10;
+const PER_EMAIL_PER_HOUR = 5;
+const PER_IP_PER_HOUR = 30;
+/** Wrong codes for one email before its live code is spent: 5 guesses in a million. */
+const MAX_WRONG = 5;
+const INVALID = 'Token has expired or is invalid';
+
+/**
+ * Sign-in by a 6-digit code mailed to the address (GoTrue `POST /otp`, then `POST /verify` with
+ * type 'email'). The request answers the same whether or not the email has an account, and mails only
+ * existing accounts: sign-up needs a username, so a code never creates an account. A session opened
+ * by a code is aal1 like a password's: an account with MFA still needs its authenticator code.
+ */
+export class EmailCodes {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deps: { auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
+  ) {}
+
+  async request(rawEmail: unknown, meta: RequestMeta = {}): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    for (const [key, limit] of [
+      [`otp:email:${email}`, PER_EMAIL_PER_HOUR],
+      [`otp:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
+    ] as const) {
+      const r = await this.deps.limiter.hit(key, limit, 3600);
+      if (!r.allowed) throw new AppError('RATE_LIMITED', 'Too many code requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
+    }
+    // After the answer, so its timing does not say whether the account exists.
+    setImmediate(() => {
+      this.mailCode(email).catch((err: unknown) => this.deps.logger.error('sign-in code mail failed', { err }));
+    });
+  }
+
+  private async mailCode(email: string): Promise<void> {
+    const rows = (await this.dataSource.query('SELECT id, username FROM users WHERE email = $1 AND disabled_at IS NULL', [email])) as Array<{
+      id: string;
+      username: string;
+    }>;
+    const user = rows[0];
+    if (!user) return;
+    const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+    await this.dataSource.transaction(async (m) => {
+      // One live code per account: a new one replaces the last.
+      await m.query(`DELETE FROM auth_tokens WHERE user_id = $1 AND kind = 'otp'`, [user.id]);
+      await m.query(`INSERT INTO auth_tokens (user_id, kind, token_hash, expires_at) VALUES ($1, 'otp', $2, now() + make_interval(mins => $3))`, [
+        user.id,
+        codeHash(user.id, code),
+        CODE_MINUTES,
+      ]);
+    });
+    await this.deps.mailer.send({
+      to: email,
+      subject: `Your Taleforge sign-in code: ${code}`,
+      text: `Hello ${user.username},\n\nYour sign-in code is ${code}. It works once, for ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, ignore this mail: nobody can sign in without it.\n`,
+      html: `<p>Hello ${escapeHtml(user.username)},</p><p>Your sign-in code is <strong style="font-size:1.4em;letter-spacing:0.2em">${code}</strong>. It works once, for ${CODE_MINUTES} minutes.</p><p>If you did not ask for it, ignore this mail: nobody can sign in without it.</p>`,
+    });
+  }
+
+  async verify(rawEmail: unknown, rawCode: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
+    const email = normalizeEmail(rawEmail);
+    const code = typeof rawCode === 'string' ? rawCode.trim() : '';
+    const wrongKey = `otp:wrong:${email}`;
+    if ((await this.deps.limiter.count(wrongKey)) >= MAX_WRONG) throw new AppError('UNAUTHENTICATED', INVALID, { reason: 'otp_expired' });
+    const rows = (await this.dataSource.query('SELECT id FROM users WHERE email = $1', [email])) as Array<{ id: string }>;
+    const userId = rows[0]?.id;
+    const [spent] =
+      userId && /^\d{6}$/.test(code)
+        ? ((await this.dataSource.query(
+            `UPDATE auth_tokens SET used_at = now()
+              WHERE user_id = $1 AND kind = 'otp' AND token_hash = $2 AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+            [userId, codeHash(userId, code)],
+          )) as [Array<{ user_id: string }>, number])
+        : [[]];
+    if (!userId || spent.length === 0) {
+      const r = await this.deps.limiter.hit(wrongKey, MAX_WRONG, CODE_MINUTES * 60);
+      // The last allowed guess failed: the live code is spent, so guessing on cannot find it.
+      if (r.remaining === 0 && userId) await this.dataSource.query(`DELETE FROM auth_tokens WHERE user_id = $1 AND kind = 'otp'`, [userId]);
+      throw new AppError('UNAUTHENTICATED', INVALID, { reason: 'otp_expired' });
+    }
+    return this.deps.auth.openSession(userId, 'otp', meta);
+  }
+}
+
+function codeHash(userId: string, code: string): string {
+  return hashToken(`otp:${userId}:${code}`);
+}
