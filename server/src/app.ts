@@ -31,6 +31,7 @@ import { worldsRestRouter } from './modules/worlds/world.rest';
 import { proceduralSeedImage } from './modules/worlds/seed-images';
 import { serveMedia } from './modules/media/media.http';
 import { communityRestRouter, readPublishedStory } from './modules/community/community.rest';
+import { accountRestRouter } from './modules/account/account.rest';
 import { createWsAuth } from './realtime/ws-auth';
 import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
@@ -196,6 +197,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
   app.use('/api/support', supportRestRouter(services));
   app.use('/api/stories', storiesRestRouter(services));
   app.use('/api/community', communityRestRouter(services));
+  app.use('/api/account', accountRestRouter(services));
   // Before any JSON parser: the payment webhook verifies its signature over the raw body.
   app.use('/api/subscription', billingRestRouter(services, config.bodyLimitBytes));
   app.use('/api', (_req, res) => sendError(res, new AppError('NOT_FOUND', 'No such API path')));

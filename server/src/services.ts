@@ -19,6 +19,7 @@ import { createMailer, type Mailer } from './modules/mail/mailer';
 import { PasswordRecovery } from './modules/auth/password-recovery';
 import { EmailCodes } from './modules/auth/email-codes';
 import { MfaService } from './modules/auth/mfa';
+import { AccountDataService } from './modules/account/account-data.service';
 import { createRealtime, type Realtime } from './realtime/pubsub';
 import { meterCredits } from './ops/credit-metrics';
 import { instrumentStoryAI } from './ops/instrument-ai';
@@ -55,6 +56,7 @@ export interface Services {
   recovery: PasswordRecovery;
   emailCodes: EmailCodes;
   mfa: MfaService;
+  accountData: AccountDataService;
   mailer: Mailer;
 }
 
@@ -107,5 +109,6 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, logger }),
     emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, logger }),
     mfa: new MfaService(dataSource, { auth, limiter }),
+    accountData: new AccountDataService(dataSource, { auth, billing, worlds, limiter, logger }),
   };
 }

@@ -10,6 +10,7 @@ import { ProfileResolver } from '../modules/profile/profile.resolver';
 import { CharacterStoryResolver, StoryResolver } from '../modules/stories/story.resolver';
 import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
+import { AccountResolver } from '../modules/account/account.resolver';
 import { CharacterPublicationResolver, CommunityResolver } from '../modules/community/community.resolver';
 import { authChecker } from './auth-checker';
 
@@ -17,6 +18,7 @@ const RESOLVERS = [
   AuthResolver,
   WorldResolver,
   CommunityResolver,
+  AccountResolver,
   CharacterPublicationResolver,
   CharacterResolver,
   ProfileResolver,

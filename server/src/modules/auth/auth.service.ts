@@ -266,7 +266,7 @@ export class AuthService {
     return updated;
   }
 
-  private async checkCurrentPassword(user: AuthUser, current: unknown, meta: RequestMeta): Promise<void> {
+  async checkCurrentPassword(user: AuthUser, current: unknown, meta: RequestMeta): Promise<void> {
     if (typeof current !== 'string' || current === '') throw AppError.badInput('Enter your current password to set a new one.', 'current_password');
     await this.limit('signin', user.email, meta);
     const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });

@@ -395,6 +395,19 @@ export class BillingService {
     if (changed) await this.deps.credits.notifyChanged(row.userId);
   }
 
+  /**
+   * The account is about to be deleted: its paid subscription stops now at the provider (no further
+   * charge). Throws when the provider cannot be reached, so the deletion does not go ahead without it.
+   */
+  async cancelForDeletion(userId: string): Promise<{ provider: string; subscriptionId: string } | null> {
+    const row = await this.deps.subscriptions.get(userId);
+    if (!row.providerSubscriptionId || row.provider === 'none' || row.status === 'canceled') return null;
+    const provider = this.providerNamed(row.provider);
+    if (!provider) throw new AppError('SERVICE_UNAVAILABLE', 'Payments for this subscription are not configured on this server.');
+    await provider.cancelNow(row.providerSubscriptionId);
+    return { provider: row.provider, subscriptionId: row.providerSubscriptionId };
+  }
+
   /** A new purchase replaced a running subscription: stop billing the old one. */
   private async cancelReplaced(replaced: { id: string; provider: string }): Promise<void> {
     try {

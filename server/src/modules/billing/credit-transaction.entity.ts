@@ -11,10 +11,15 @@ export class CreditTransaction {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'uuid' })
-  userId: string;
+  /** Null once the account was deleted: the ledger is kept, without anything that names the player. */
+  @Column({ type: 'uuid', nullable: true })
+  userId: string | null;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  /** Set when the account was deleted: a random id that groups its rows and leads to nobody. */
+  @Column({ type: 'uuid', nullable: true })
+  erasedAccountRef: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
