@@ -223,3 +223,14 @@ it('the GraphQL twin needs the password too', async () => {
   expect(await countRows(t, 'users', 'id = $1', [a.user.id])).toBe(0);
   expect((await t.gql(DELETE, { p: a.password }, a.accessToken)).errors![0].extensions!.code).toBe('UNAUTHENTICATED');
 });
+
+it("Manage Subscription without Stripe is the app's own page; past payments list what the built-in checkout charged", async () => {
+  const a = await signUp(t);
+  expect((await t.rest('POST', '/api/subscription/manage', {}, a.accessToken)).body.url).toBe(`${t.app.config.publicUrl}/subscription/manage`);
+  expect((await t.rest('GET', '/api/subscription/payments', undefined, a.accessToken)).body).toEqual([]);
+  const checkout = await t.rest('POST', '/api/subscription/create-checkout', { tierId: 'hero' }, a.accessToken);
+  expect((await confirmLocalCheckout(t, checkout.body.url)).status).toBe(303);
+  const payments = (await t.gql('{ pastPayments { tierName amountCents credits reference } }', {}, a.accessToken)).data!.pastPayments;
+  const [hero] = await db().query(`SELECT name, price_cents, monthly_credits FROM tiers WHERE id = 'hero'`);
+  expect(payments).toEqual([{ tierName: hero.name, amountCents: hero.price_cents, credits: hero.monthly_credits, reference: expect.stringMatching(/^in_local_/) }]);
+});

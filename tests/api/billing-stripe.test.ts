@@ -216,3 +216,31 @@ describe('Stripe webhooks', () => {
     expect(await status(p.accessToken)).toMatchObject({ tier: { id: 'hero' }, credits: 410 });
   });
 });
+
+describe('Manage Subscription and account deletion with Stripe (issue 21)', () => {
+  it("Manage Subscription opens Stripe's Customer Portal for the player's customer, returning to the Account tab", async () => {
+    const { p, sub, completed, invoice } = await paidCheckout('adventurer');
+    await deliver(completed);
+    await deliver(invoice);
+    const r = await t.rest('POST', '/api/subscription/manage', {}, p.accessToken);
+    expect(r.status).toBe(200);
+    expect(r.body.url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_/);
+    const call = fake.requests.find((x) => x.path === '/v1/billing_portal/sessions');
+    expect(call?.params).toMatchObject({ customer: sub.customer, return_url: `${t.app.config.publicUrl}/profile` });
+    // A Free player has no Stripe customer: the app's own page.
+    const free = await signUp(t);
+    expect((await t.gql('mutation { manageSubscription { url } }', {}, free.accessToken)).data!.manageSubscription.url).toBe(
+      `${t.app.config.publicUrl}/subscription/manage`,
+    );
+  });
+
+  it('deleting the account cancels the Stripe subscription at once', async () => {
+    const { p, sub, completed, invoice } = await paidCheckout('hero');
+    await deliver(completed);
+    await deliver(invoice);
+    const r = await t.rest('POST', '/api/account/delete', { password: p.password }, p.accessToken);
+    expect(r.status).toBe(204);
+    expect(fake.requests.some((x) => x.method === 'DELETE' && x.path === `/v1/subscriptions/${sub.id}`)).toBe(true);
+    expect(sub.status).toBe('canceled');
+  });
+});

@@ -244,6 +244,11 @@ export class FakeStripe {
         return { id, object: 'checkout.session', mode: params.mode, customer: params.customer, url: `https://checkout.stripe.test/c/pay/${id}` };
       });
     }
+    if (m === 'POST' && p === '/v1/billing_portal/sessions') {
+      if (!this.customers.has(params.customer)) return notFound();
+      const id = this.id('bps');
+      return send(200, { id, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url, url: `https://billing.stripe.test/p/session/${id}` });
+    }
     if ((match = /^\/v1\/subscriptions\/([^/]+)$/.exec(p))) {
       const sub = this.subscriptions.get(match[1]);
       if (!sub) return notFound();

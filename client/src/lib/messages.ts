@@ -62,6 +62,10 @@ export const MESSAGES = {
   twoStepOff: 'Two-step verification is off.',
   twoStepFailed: 'Failed to change two-step verification. Please try again.',
   twoStepCodeFailed: 'That code did not work. Please try again.',
+  exportDataFailed: 'Failed to prepare your data. Please try again.',
+  deletePasswordRequired: 'Please enter your password to delete your account.',
+  accountDeleted: 'Your account was deleted. Farewell, traveler.',
+  accountDeleteFailed: 'Failed to delete your account. Please try again.',
 
   // §8 story
   chapterFailed: 'Failed to generate story chapter. Please try again.',

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorIsUnauthenticated } from '../../apollo/graphql-errors';
 import { useProfilePage_meQuery, useProfilePage_signOutMutation } from '../../gql/graphql';
+import { AccountData } from './AccountData';
 import { AccountSecurity } from './AccountSecurity';
 import { TwoStepVerification } from './TwoStepVerification';
 import { MESSAGES } from '../../lib/messages';
@@ -148,6 +149,7 @@ function AccountTab() {
       </div>
       <AccountSecurity />
       <TwoStepVerification />
+      <AccountData />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
-import { CheckoutSession, fromMessage, SubscriptionStatusView, type StatusMessage } from './billing.types';
+import { CheckoutSession, fromMessage, PastPayment, SubscriptionStatusView, type StatusMessage } from './billing.types';
 import { Tier } from './tier.entity';
 
 /** Thin: every rule is in BillingService, shared with the /api/subscription REST adapter. */
@@ -30,6 +30,21 @@ export class BillingResolver {
   })
   subscribe(@Ctx() ctx: GraphQLContext, @Arg('tierId', () => ID) tierId: string): Promise<SubscriptionStatusView> {
     return ctx.services.billing.subscribe(requireUser(ctx), tierId);
+  }
+
+  @Authorized()
+  @Mutation(() => CheckoutSession, {
+    description:
+      "Manage Subscription: the returned url is Stripe's Customer Portal for a Stripe subscription, otherwise this app's /subscription/manage page.",
+  })
+  manageSubscription(@Ctx() ctx: GraphQLContext): Promise<CheckoutSession> {
+    return ctx.services.billing.manageUrl(requireUser(ctx));
+  }
+
+  @Authorized()
+  @Query(() => [PastPayment], { description: 'Your payments that bought credits, newest first.' })
+  pastPayments(@Ctx() ctx: GraphQLContext): Promise<PastPayment[]> {
+    return ctx.services.billing.pastPayments(requireUser(ctx).id);
   }
 
   @Authorized()

@@ -44,6 +44,17 @@ export function billingRestRouter(services: Services, bodyLimit: number): expres
     res.json(await services.billing.createCheckout(user, body(req).tierId));
   });
 
+  // Manage Subscription: Stripe's Customer Portal, or this app's own page for the built-in checkout.
+  r.post('/manage', async (req, res) => {
+    const user = await authenticated(services, req);
+    res.json(await services.billing.manageUrl(user));
+  });
+
+  r.get('/payments', async (req, res) => {
+    const user = await authenticated(services, req);
+    res.json(await services.billing.pastPayments(user.id));
+  });
+
   return r;
 }
 

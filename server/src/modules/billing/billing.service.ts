@@ -160,6 +160,39 @@ export class BillingService {
     return this.snapshot(user.id);
   }
 
+  /**
+   * The Account tab's Manage Subscription: Stripe's Customer Portal for a Stripe subscription (payment
+   * method, invoices, cancel), otherwise this app's own page (cancel at period end, resume, payments).
+   */
+  async manageUrl(user: AuthUser): Promise<{ url: string }> {
+    const row = await this.deps.subscriptions.get(user.id);
+    const base = this.deps.config.publicUrl;
+    if (row.provider === 'stripe' && row.providerCustomerId && this.stripe) {
+      return { url: await this.stripe.portalUrl(row.providerCustomerId, `${base}/profile`) };
+    }
+    return { url: `${base}/subscription/manage` };
+  }
+
+  /** Payments that bought credits, newest first: each paid period's grant, with its tier and price when the built-in checkout sold it. */
+  async pastPayments(userId: string): Promise<Array<{ paidAt: Date; tierName: string | null; amountCents: number | null; credits: number; reference: string }>> {
+    const rows = (await this.deps.dataSource.query(
+      `SELECT c.created_at, c.delta, c.reference_id, t.name AS tier_name, t.price_cents
+         FROM credit_transactions c
+         LEFT JOIN local_subscriptions ls ON ls.id = split_part(c.idempotency_key, ':', 2)
+         LEFT JOIN tiers t ON t.id = ls.tier_id
+        WHERE c.user_id = $1 AND c.reason = 'period_grant' AND c.reference_id LIKE 'in\_%'
+        ORDER BY c.created_at DESC LIMIT 100`,
+      [userId],
+    )) as Array<{ created_at: Date; delta: number; reference_id: string; tier_name: string | null; price_cents: number | null }>;
+    return rows.map((r) => ({
+      paidAt: new Date(r.created_at),
+      tierName: r.tier_name,
+      amountCents: r.price_cents,
+      credits: r.delta,
+      reference: r.reference_id,
+    }));
+  }
+
   /** A hosted checkout for a paid tier (Stripe Checkout, or the local checkout page). */
   async createCheckout(user: AuthUser, tierIdInput: unknown): Promise<{ url: string }> {
     const tier = await this.deps.subscriptions.tier(tierIdInput);

@@ -31,7 +31,25 @@ export class SubscriptionStatusView {
   provider: string;
 }
 
-@ObjectType({ description: 'Where to send the browser to pay for a tier.' })
+@ObjectType({ description: "A payment that bought a period's credits." })
+export class PastPayment {
+  @Field()
+  paidAt: Date;
+
+  @Field(() => String, { nullable: true, description: 'The tier paid for, when this server knows it (the built-in checkout).' })
+  tierName: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'What was charged, in cents (the tier price).' })
+  amountCents: number | null;
+
+  @Field(() => Int, { description: 'The credits the payment granted.' })
+  credits: number;
+
+  @Field({ description: 'The invoice id.' })
+  reference: string;
+}
+
+@ObjectType({ description: 'Where to send the browser (a checkout, or the page that manages a subscription).' })
 export class CheckoutSession {
   @Field()
   url: string;

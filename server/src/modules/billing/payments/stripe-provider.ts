@@ -111,6 +111,12 @@ export class StripeProvider implements PaymentProvider {
   }
 
   /** The recurring price for a tier: found by lookup key, or created once (idempotently) from the tier. */
+  /** A Stripe Customer Portal session (payment method, invoices, cancel) for this customer. */
+  async portalUrl(customerId: string, returnUrl: string): Promise<string> {
+    const s = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+    return s.url;
+  }
+
   private async priceFor(tier: Tier): Promise<string> {
     const key = lookupKeyFor(tier);
     const cached = this.priceIds.get(key);

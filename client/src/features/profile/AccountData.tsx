@@ -1,0 +1,124 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify/unstyled';
+import { errorCode, errorMessage } from '../../apollo/graphql-errors';
+import { readSession } from '../../apollo/session-store';
+import { useAccountData_deleteMutation } from '../../gql/graphql';
+import { MESSAGES } from '../../lib/messages';
+import { useAuth } from '../auth/auth-context';
+
+/** Saves a downloaded file without leaving the page. */
+function save(filename: string, blob: Blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * The Account tab's "Your data": download everything as one ZIP (GET /api/account/export), and delete
+ * the account after the password (it cannot be undone, so it asks twice: the form, then the password).
+ */
+export function AccountData() {
+  const ids = useId();
+  const navigate = useNavigate();
+  const { endSession } = useAuth();
+  const [exporting, setExporting] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [remove, { loading }] = useAccountData_deleteMutation();
+
+  const download = async () => {
+    setExporting(true);
+    try {
+      const token = readSession()?.accessToken;
+      const res = await fetch('/api/account/export', { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { code?: string; error?: string } | null;
+        throw new Error(body?.code === 'RATE_LIMITED' ? body.error : MESSAGES.exportDataFailed);
+      }
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'taleforge-export.zip';
+      save(name, await res.blob());
+    } catch (err) {
+      toast.error(err instanceof Error && err.message ? err.message : MESSAGES.exportDataFailed);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (!password) return setError(MESSAGES.deletePasswordRequired);
+    try {
+      await remove({ variables: { password } });
+      await endSession();
+      toast.success(MESSAGES.accountDeleted);
+      await navigate('/', { replace: true });
+    } catch (err) {
+      const c = errorCode(err);
+      setError(
+        (c === 'INVALID_CREDENTIALS' || c === 'BAD_USER_INPUT' || c === 'RATE_LIMITED' || c === 'SERVICE_UNAVAILABLE' ? errorMessage(err) : undefined) ||
+          MESSAGES.accountDeleteFailed,
+      );
+    }
+  };
+
+  return (
+    <section className="account-security" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Your data</h2>
+      <p className="muted">
+        Download a copy of everything you made here as one ZIP file: your account, worlds with their images, characters with whole stories, and
+        your credit history.
+      </p>
+      <button type="button" className="btn btn-ghost" onClick={() => void download()} disabled={exporting} aria-busy={exporting}>
+        Download My Data
+      </button>
+      {!deleting ? (
+        <p>
+          <button type="button" className="btn btn-ghost account-delete-open" onClick={() => setDeleting(true)}>
+            Delete Account…
+          </button>
+        </p>
+      ) : (
+        <form className="account-password account-delete" onSubmit={submit} noValidate aria-label="Delete account">
+          <p role="note">
+            <strong>This cannot be undone.</strong> Your account, your worlds (shared ones too), your characters and their stories, and your published
+            stories are deleted for good. A paid subscription is cancelled now, with no refund of the current period. Other players keep the
+            stories they played in your worlds.
+          </p>
+          <div className="field">
+            <label htmlFor={`${ids}-password`}>Password</label>
+            <input id={`${ids}-password`} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          </div>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="account-actions">
+            <button type="submit" className="btn btn-danger" disabled={loading} aria-busy={loading}>
+              Delete My Account Forever
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() => {
+                setDeleting(false);
+                setPassword('');
+                setError(null);
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
