@@ -16,6 +16,7 @@ const ROUTES: Record<string, string[]> = {
   '/storychat/:id': ['boot.tsx', ...APOLLO, 'features/story/StoryPage.tsx'],
   '/support': ['boot.tsx', ...APOLLO, 'features/support/SupportPage.tsx'],
   '/subscription': ['boot.tsx', ...APOLLO, 'features/subscription/SubscriptionPage.tsx'],
+  '/subscription/manage': ['boot.tsx', ...APOLLO, 'features/subscription/ManageSubscriptionPage.tsx'],
   '/profile': ['boot.tsx', ...APOLLO, 'features/profile/ProfilePage.tsx'],
   '/report/story/:id': ['boot.tsx', ...APOLLO, 'features/report/ReportPage.tsx'],
 };

@@ -20,6 +20,7 @@ export const pageChunks = {
   profile: () => import('./features/profile/ProfilePage'),
   report: () => import('./features/report/ReportPage'),
   resetPassword: () => import('./features/auth/ResetPasswordPage'),
+  manageSubscription: () => import('./features/subscription/ManageSubscriptionPage'),
 } satisfies Record<string, ChunkLoader>;
 
 export type PageName = keyof typeof pageChunks;
@@ -39,6 +40,7 @@ export function pageFor(pathname: string): PageName | null {
   if (/^\/storychat\/[^/]+$/.test(path)) return 'story';
   if (path === '/support') return 'support';
   if (path === '/subscription') return 'subscription';
+  if (path === '/subscription/manage') return 'manageSubscription';
   if (path === '/profile') return 'profile';
   if (/^\/report\/story\/[^/]+$/.test(path)) return 'report';
   return null;

@@ -52,6 +52,7 @@ const SubscriptionPage = pages.subscription.Component;
 const ProfilePage = pages.profile.Component;
 const ReportPage = pages.report.Component;
 const ResetPasswordPage = pages.resetPassword.Component;
+const ManageSubscriptionPage = pages.manageSubscription.Component;
 
 /**
  * Loads the chunks the first route needs (its page and, off the landing page, the app layout) all at
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
           { path: '/storychat/:id', element: <StoryPage /> },
           { path: '/support', element: <SupportPage /> },
           { path: '/subscription', element: <SubscriptionPage /> },
+          { path: '/subscription/manage', element: <ManageSubscriptionPage /> },
           { path: '/profile', element: <ProfilePage /> },
           { path: '/report/story/:id', element: <ReportPage /> },
         ],

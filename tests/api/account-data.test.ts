@@ -115,8 +115,8 @@ it('exports everything the player owns as one ZIP archive: account, settings, wo
 
   const story = json(`characters/${characterId}.json`);
   expect(story.character).toMatchObject({ id: characterId, name: 'Mira Vale' });
-  const chapters = (await t.gql('query($id: ID!) { character(id: $id) { storyline { chapters { text } } } }', { id: characterId }, a.accessToken)).data!.character.storyline
-    .chapters as Array<{ text: string }>;
+  const chapters = (await t.gql('query($id: ID!) { character(id: $id) { storyline { chapters { text } } } }', { id: characterId }, a.accessToken)).data!
+    .character.storyline.chapters as Array<{ text: string }>;
   const selected = (story.chapters as Array<{ index: number; text: string; is_selected: boolean }>).filter((c) => c.is_selected);
   expect(selected.map((c) => c.text)).toEqual(chapters.map((c) => c.text));
   expect(story.chapters.filter((c: { index: number }) => c.index === 2)).toHaveLength(2);
@@ -168,7 +168,9 @@ it('deletes the account after its password: nothing in any table points at it, t
   const bWorld = await worldWithImage(b, `B Isle ${Date.now()}`);
   expect((await t.rest('PUT', `/api/worlds/share/${bWorld}`, { shared_globally: true }, b.accessToken)).status).toBe(200);
   expect((await t.rest('PUT', `/api/worlds/like/${bWorld}`, { liked: true }, a.accessToken)).status).toBe(200);
-  expect((await t.rest('POST', '/api/community/report', { target_kind: 'world', target_id: bWorld, reason: 'other', note: 'typo' }, a.accessToken)).status).toBe(201);
+  expect(
+    (await t.rest('POST', '/api/community/report', { target_kind: 'world', target_id: bWorld, reason: 'other', note: 'typo' }, a.accessToken)).status,
+  ).toBe(201);
   // An operator granted A credits: the audit trail names A.
   await new OperatorService(db(), new CreditsService(db()), 'tester').adjustCredits(a.user.id, 5, 'goodwill');
   expect(await tracesOf(a.user.id, a.email)).not.toEqual([]);
@@ -193,14 +195,17 @@ it('deletes the account after its password: nothing in any table points at it, t
   const signIn = await t.rest('POST', '/api/auth/v1/token?grant_type=password', { email: a.email, password: a.password });
   expect(signIn.status).toBe(400);
   expect((await fetch(`${t.url}${readPath}`)).status).toBe(404);
-  expect((await t.rest('GET', `/api/worlds/community?search=${encodeURIComponent('Shared Isle')}`)).body.worlds.map((w: { id: string }) => w.id)).not.toContain(shared);
+  expect((await t.rest('GET', `/api/worlds/community?search=${encodeURIComponent('Shared Isle')}`)).body.worlds.map((w: { id: string }) => w.id)).not.toContain(
+    shared,
+  );
 
   // Table by table: nothing names the account.
   expect(await tracesOf(a.user.id, a.email)).toEqual([]);
   // The ledger stays for the accounts, grouped under one random reference.
-  const kept = (await db().query(`SELECT erased_account_ref FROM credit_transactions WHERE user_id IS NULL AND erased_account_ref IS NOT NULL GROUP BY 1 HAVING count(*) = $1`, [
-    ledgerRows,
-  ])) as unknown[];
+  const kept = (await db().query(
+    `SELECT erased_account_ref FROM credit_transactions WHERE user_id IS NULL AND erased_account_ref IS NOT NULL GROUP BY 1 HAVING count(*) = $1`,
+    [ledgerRows],
+  )) as unknown[];
   expect(kept.length).toBeGreaterThanOrEqual(1);
   // The audit row stays, without its target.
   expect(await countRows(t, 'operator_actions', `operator = 'tester' AND target_id = 'erased account'`)).toBeGreaterThanOrEqual(1);
@@ -232,5 +237,7 @@ it("Manage Subscription without Stripe is the app's own page; past payments list
   expect((await confirmLocalCheckout(t, checkout.body.url)).status).toBe(303);
   const payments = (await t.gql('{ pastPayments { tierName amountCents credits reference } }', {}, a.accessToken)).data!.pastPayments;
   const [hero] = await db().query(`SELECT name, price_cents, monthly_credits FROM tiers WHERE id = 'hero'`);
-  expect(payments).toEqual([{ tierName: hero.name, amountCents: hero.price_cents, credits: hero.monthly_credits, reference: expect.stringMatching(/^in_local_/) }]);
+  expect(payments).toEqual([
+    { tierName: hero.name, amountCents: hero.price_cents, credits: hero.monthly_credits, reference: expect.stringMatching(/^in_local_/) },
+  ]);
 });

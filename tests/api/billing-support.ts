@@ -247,7 +247,13 @@ export class FakeStripe {
     if (m === 'POST' && p === '/v1/billing_portal/sessions') {
       if (!this.customers.has(params.customer)) return notFound();
       const id = this.id('bps');
-      return send(200, { id, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url, url: `https://billing.stripe.test/p/session/${id}` });
+      return send(200, {
+        id,
+        object: 'billing_portal.session',
+        customer: params.customer,
+        return_url: params.return_url,
+        url: `https://billing.stripe.test/p/session/${id}`,
+      });
     }
     if ((match = /^\/v1\/subscriptions\/([^/]+)$/.exec(p))) {
       const sub = this.subscriptions.get(match[1]);

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const client = () => new AuthClient({ url: `${t.url}/api/auth/v1`, autoRefreshToken: false, persistSession: false });
 const ME = 'query { me { id username } }';
-const me = async (token: string) => ((await t.gql<{ me: { id: string } | null }>(ME, {}, token)).data?.me ?? null);
+const me = async (token: string) => (await t.gql<{ me: { id: string } | null }>(ME, {}, token)).data?.me ?? null;
 const codeIn = (text: string) => /sign-in code is (\d{6})/.exec(text)![1];
 
 async function account(prefix = 'mfa') {

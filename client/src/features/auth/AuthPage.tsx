@@ -55,8 +55,7 @@ function AuthPage() {
   const [verifyMfaCode] = useAuthPage_verifyMfaCodeMutation();
 
   useEffect(() => {
-    document.title =
-      mode === 'login' || mode === 'mfa' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
+    document.title = mode === 'login' || mode === 'mfa' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
   }, [mode]);
   useEffect(
     () => () => {
@@ -122,7 +121,10 @@ function AuthPage() {
         setMessage({ kind: 'error', text: 'Your sign-in expired. Please log in again.' });
         return;
       }
-      const own = (c === 'INVALID_CREDENTIALS' || c === 'RATE_LIMITED' || c === 'BAD_USER_INPUT') && CombinedGraphQLErrors.is(error) ? error.errors[0]?.message : undefined;
+      const own =
+        (c === 'INVALID_CREDENTIALS' || c === 'RATE_LIMITED' || c === 'BAD_USER_INPUT') && CombinedGraphQLErrors.is(error)
+          ? error.errors[0]?.message
+          : undefined;
       setMessage({ kind: 'error', text: own || AUTH_MESSAGES.mfaFailed });
     }
   }

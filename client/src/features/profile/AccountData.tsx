@@ -57,9 +57,11 @@ export function AccountData() {
     if (!password) return setError(MESSAGES.deletePasswordRequired);
     try {
       await remove({ variables: { password } });
+      // Home first, synchronously (not as a transition that keeps this protected page up while the
+      // landing page loads): ending the session here would send the browser to /auth.
+      await navigate('/', { replace: true, flushSync: true });
       await endSession();
       toast.success(MESSAGES.accountDeleted);
-      await navigate('/', { replace: true });
     } catch (err) {
       const c = errorCode(err);
       setError(
@@ -73,8 +75,8 @@ export function AccountData() {
     <section className="account-security" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Your data</h2>
       <p className="muted">
-        Download a copy of everything you made here as one ZIP file: your account, worlds with their images, characters with whole stories, and
-        your credit history.
+        Download a copy of everything you made here as one ZIP file: your account, worlds with their images, characters with whole stories, and your credit
+        history.
       </p>
       <button type="button" className="btn btn-ghost" onClick={() => void download()} disabled={exporting} aria-busy={exporting}>
         Download My Data
@@ -88,9 +90,9 @@ export function AccountData() {
       ) : (
         <form className="account-password account-delete" onSubmit={submit} noValidate aria-label="Delete account">
           <p role="note">
-            <strong>This cannot be undone.</strong> Your account, your worlds (shared ones too), your characters and their stories, and your published
-            stories are deleted for good. A paid subscription is cancelled now, with no refund of the current period. Other players keep the
-            stories they played in your worlds.
+            <strong>This cannot be undone.</strong> Your account, your worlds (shared ones too), your characters and their stories, and your published stories
+            are deleted for good. A paid subscription is cancelled now, with no refund of the current period. Other players keep the stories they played in your
+            worlds.
           </p>
           <div className="field">
             <label htmlFor={`${ids}-password`}>Password</label>

@@ -49,6 +49,6 @@ describe('character profile tab (SPEC §4, §5, §8)', () => {
   it('Account tab: subscription status and Manage Subscription', async () => {
     await renderApp('/profile', {}, { signedIn: true });
     expect((await screen.findByTestId('account-subscription')).textContent).toContain('Free · 10 credits · 2k context');
-    expect(screen.getByRole('link', { name: 'Manage Subscription' }).getAttribute('href')).toBe('/subscription');
+    expect(screen.getByRole('link', { name: 'Manage Subscription' }).getAttribute('href')).toBe('/subscription/manage');
   });
 });

@@ -140,7 +140,7 @@ function AccountTab() {
         </div>
       </dl>
       <div className="account-actions">
-        <Link className="btn btn-ghost" to="/subscription">
+        <Link className="btn btn-ghost" to="/subscription/manage">
           Manage Subscription
         </Link>
         <button type="button" className="btn btn-danger" onClick={logOut} disabled={loading}>

@@ -82,20 +82,19 @@ export function TwoStepVerification() {
       ) : pending ? (
         <form className="account-password" onSubmit={submit} noValidate aria-label="Set up an authenticator app">
           <p>Scan this code with an authenticator app (such as Google Authenticator, 1Password or Aegis), then enter the 6-digit code it shows.</p>
-          <img className="totp-qr" src={`data:image/svg+xml;utf8,${encodeURIComponent(pending.qrCodeSvg)}`} alt="QR code for your authenticator app" width={180} height={180} />
+          <img
+            className="totp-qr"
+            src={`data:image/svg+xml;utf8,${encodeURIComponent(pending.qrCodeSvg)}`}
+            alt="QR code for your authenticator app"
+            width={180}
+            height={180}
+          />
           <p className="muted">
             Cannot scan? Type this key: <code className="totp-secret">{pending.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
           </p>
           <div className="field">
             <label htmlFor={`${ids}-code`}>Code from the app</label>
-            <input
-              id={`${ids}-code`}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
+            <input id={`${ids}-code`} inputMode="numeric" autoComplete="one-time-code" maxLength={7} value={code} onChange={(e) => setCode(e.target.value)} />
           </div>
           {error && (
             <p className="form-error" role="alert">

@@ -45,7 +45,8 @@ export class AccountDataService {
 
   async exportArchive(user: AuthUser): Promise<{ filename: string; archive: Buffer }> {
     const r = await this.deps.limiter.hit(`export:${user.id}`, EXPORTS_PER_HOUR, 3600);
-    if (!r.allowed) throw new AppError('RATE_LIMITED', 'You made several exports this hour. Please try again later.', { retryAfterSeconds: r.retryAfterSeconds });
+    if (!r.allowed)
+      throw new AppError('RATE_LIMITED', 'You made several exports this hour. Please try again later.', { retryAfterSeconds: r.retryAfterSeconds });
     const files: Array<{ name: string; data: Buffer | string }> = [{ name: 'README.txt', data: README }];
     const json = (name: string, value: unknown) => files.push({ name, data: `${JSON.stringify(value, null, 2)}\n` });
     // One snapshot: every read sees the same moment, even while the player plays on in another tab.
@@ -69,7 +70,10 @@ export class AccountDataService {
           `SELECT created_at, last_refreshed_at, revoked_at, revoked_reason, user_agent, ip, aal, auth_method FROM sessions WHERE user_id = $1 ORDER BY created_at`,
         ),
       });
-      json('ledger.json', await q(`SELECT id, delta, balance_after, reason, reference_id, created_at FROM credit_transactions WHERE user_id = $1 ORDER BY created_at, id`));
+      json(
+        'ledger.json',
+        await q(`SELECT id, delta, balance_after, reason, reference_id, created_at FROM credit_transactions WHERE user_id = $1 ORDER BY created_at, id`),
+      );
       for (const world of await q(`SELECT * FROM worlds WHERE owner_id = $1 ORDER BY created_at`)) {
         json(`worlds/${String(world.id)}.json`, world);
         if (world.image_media_id) {
@@ -90,7 +94,9 @@ export class AccountDataService {
       }
       json('community.json', {
         liked_worlds: await q(`SELECT world_id, created_at FROM world_likes WHERE user_id = $1 ORDER BY created_at`),
-        reports_filed: await q(`SELECT target_kind, target_id, reason, note, status, created_at FROM content_reports WHERE reporter_id = $1 ORDER BY created_at`),
+        reports_filed: await q(
+          `SELECT target_kind, target_id, reason, note, status, created_at FROM content_reports WHERE reporter_id = $1 ORDER BY created_at`,
+        ),
       });
       json('support.json', await q(`SELECT * FROM support_messages WHERE user_id = $1 ORDER BY created_at`));
       json('payments.json', {
@@ -130,9 +136,9 @@ export class AccountDataService {
     if (locked.length === 0) throw AppError.unauthenticated();
     const sessions = ((await m.query(`SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [userId])) as Array<{ id: string }>).map((r) => r.id);
     const worlds = ((await m.query(`SELECT id FROM worlds WHERE owner_id = $1`, [userId])) as Array<{ id: string }>).map((r) => r.id);
-    const media = ((await m.query(`SELECT image_media_id AS id FROM worlds WHERE owner_id = $1 AND image_media_id IS NOT NULL`, [userId])) as Array<{ id: string }>).map(
-      (r) => r.id,
-    );
+    const media = (
+      (await m.query(`SELECT image_media_id AS id FROM worlds WHERE owner_id = $1 AND image_media_id IS NOT NULL`, [userId])) as Array<{ id: string }>
+    ).map((r) => r.id);
     // The ledger stays (accounting), owned by nobody: a random reference groups the rows; idempotency
     // keys (which may embed ids of the account's subscription) go.
     await m.query(`UPDATE credit_transactions SET erased_account_ref = $2, idempotency_key = NULL WHERE user_id = $1`, [userId, crypto.randomUUID()]);

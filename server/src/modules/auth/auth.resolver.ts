@@ -79,7 +79,12 @@ export class AuthResolver {
   @Authorized()
   @Query(() => [MfaFactorInfo], { description: 'Your authenticator apps.' })
   async mfaFactors(@Ctx() ctx: GraphQLContext): Promise<MfaFactorInfo[]> {
-    return (await ctx.services.mfa.factors(requireUser(ctx).id)).map((f) => ({ id: f.id, friendlyName: f.friendlyName, status: f.status, createdAt: f.createdAt }));
+    return (await ctx.services.mfa.factors(requireUser(ctx).id)).map((f) => ({
+      id: f.id,
+      friendlyName: f.friendlyName,
+      status: f.status,
+      createdAt: f.createdAt,
+    }));
   }
 
   @Authorized()
@@ -93,11 +98,7 @@ export class AuthResolver {
   @Mutation(() => AuthSession, {
     description: 'Confirms a new authenticator with a code from it. Every other session of the account ends; this one goes on at aal2 (new tokens).',
   })
-  async confirmTotp(
-    @Arg('factorId', () => ID) factorId: string,
-    @Arg('code', () => String) code: string,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<AuthSession> {
+  async confirmTotp(@Arg('factorId', () => ID) factorId: string, @Arg('code', () => String) code: string, @Ctx() ctx: GraphQLContext): Promise<AuthSession> {
     const user = requireUser(ctx);
     const challenge = await ctx.services.mfa.challenge(user, factorId);
     return ctx.services.mfa.verify(user, factorId, challenge.id, code);

@@ -35,7 +35,8 @@ export class EmailCodes {
       [`otp:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
     ] as const) {
       const r = await this.deps.limiter.hit(key, limit, 3600);
-      if (!r.allowed) throw new AppError('RATE_LIMITED', 'Too many code requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
+      if (!r.allowed)
+        throw new AppError('RATE_LIMITED', 'Too many code requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
     }
     // After the answer, so its timing does not say whether the account exists.
     setImmediate(() => {

@@ -53,11 +53,13 @@ export class MfaService {
     const friendlyName = optionalText(input.friendlyName, 'friendly_name');
     const issuer = optionalText(input.issuer, 'issuer') ?? ISSUER;
     // A signed-in thief with only a password must not add their own authenticator to a protected account.
-    if (user.mfaEnabled && user.aal !== 'aal2') throw new AppError('FORBIDDEN', 'Enter a code from your authenticator app first.', { reason: 'insufficient_aal' });
+    if (user.mfaEnabled && user.aal !== 'aal2')
+      throw new AppError('FORBIDDEN', 'Enter a code from your authenticator app first.', { reason: 'insufficient_aal' });
     const repo = this.dataSource.getRepository(MfaFactor);
     // Abandoned enrolments (never verified) are replaced rather than piling up.
     await repo.delete({ userId: user.id, status: 'unverified' });
-    if ((await repo.countBy({ userId: user.id })) >= MAX_FACTORS) throw AppError.badInput(`An account can have at most ${MAX_FACTORS} authenticators.`, 'factor_type');
+    if ((await repo.countBy({ userId: user.id })) >= MAX_FACTORS)
+      throw AppError.badInput(`An account can have at most ${MAX_FACTORS} authenticators.`, 'factor_type');
     if (friendlyName && (await repo.existsBy({ userId: user.id, friendlyName }))) {
       throw new AppError('CONFLICT', `You already have an authenticator named "${friendlyName}".`, { field: 'friendly_name' });
     }
@@ -109,7 +111,8 @@ export class MfaService {
       ended = up.ended;
       return { kind: 'ok' as const, session: up.session };
     });
-    if (outcome.kind === 'expired') throw new AppError('UNAUTHENTICATED', 'This code request has expired. Please try again.', { reason: 'mfa_challenge_expired' });
+    if (outcome.kind === 'expired')
+      throw new AppError('UNAUTHENTICATED', 'This code request has expired. Please try again.', { reason: 'mfa_challenge_expired' });
     if (outcome.kind === 'wrong') {
       await this.deps.limiter.hit(failures, FAILURES_PER_WINDOW, FAILURE_WINDOW_SECONDS);
       throw new AppError('INVALID_CREDENTIALS', 'That code is not correct. Check your authenticator app and try again.', { reason: 'mfa_verification_failed' });

@@ -34,8 +34,7 @@ export class BillingResolver {
 
   @Authorized()
   @Mutation(() => CheckoutSession, {
-    description:
-      "Manage Subscription: the returned url is Stripe's Customer Portal for a Stripe subscription, otherwise this app's /subscription/manage page.",
+    description: "Manage Subscription: the returned url is Stripe's Customer Portal for a Stripe subscription, otherwise this app's /subscription/manage page.",
   })
   manageSubscription(@Ctx() ctx: GraphQLContext): Promise<CheckoutSession> {
     return ctx.services.billing.manageUrl(requireUser(ctx));

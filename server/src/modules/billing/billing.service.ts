@@ -174,7 +174,9 @@ export class BillingService {
   }
 
   /** Payments that bought credits, newest first: each paid period's grant, with its tier and price when the built-in checkout sold it. */
-  async pastPayments(userId: string): Promise<Array<{ paidAt: Date; tierName: string | null; amountCents: number | null; credits: number; reference: string }>> {
+  async pastPayments(
+    userId: string,
+  ): Promise<Array<{ paidAt: Date; tierName: string | null; amountCents: number | null; credits: number; reference: string }>> {
     const rows = (await this.deps.dataSource.query(
       `SELECT c.created_at, c.delta, c.reference_id, t.name AS tier_name, t.price_cents
          FROM credit_transactions c
