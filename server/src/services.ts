@@ -18,6 +18,7 @@ import { CommunityService } from './modules/community/community.service';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { PasswordRecovery } from './modules/auth/password-recovery';
 import { EmailCodes } from './modules/auth/email-codes';
+import { EmailLinks } from './modules/auth/email-links';
 import { MfaService } from './modules/auth/mfa';
 import { AccountDataService } from './modules/account/account-data.service';
 import { createRealtime, type Realtime } from './realtime/pubsub';
@@ -55,6 +56,7 @@ export interface Services {
   /** Password reset by mail. */
   recovery: PasswordRecovery;
   emailCodes: EmailCodes;
+  emailLinks: EmailLinks;
   mfa: MfaService;
   accountData: AccountDataService;
   mailer: Mailer;
@@ -108,6 +110,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     mailer,
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, logger }),
     emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, logger }),
+    emailLinks: new EmailLinks(dataSource, { config, auth, mailer, limiter, logger }),
     mfa: new MfaService(dataSource, { auth, limiter }),
     accountData: new AccountDataService(dataSource, { auth, billing, worlds, limiter, logger }),
   };

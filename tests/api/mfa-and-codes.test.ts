@@ -13,7 +13,9 @@ let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await startTestApp({ mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: '/nonexistent' } });
+  t = await startTestApp({
+    mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: '/nonexistent', requireEmailConfirmation: false },
+  });
 });
 afterAll(async () => {
   await t.close();

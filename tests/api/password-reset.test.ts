@@ -19,7 +19,7 @@ let outbox: string;
 beforeAll(async () => {
   smtp = await startSmtp();
   outbox = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-outbox-'));
-  t = await startTestApp({ mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: outbox } });
+  t = await startTestApp({ mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: outbox, requireEmailConfirmation: false } });
 });
 afterAll(async () => {
   await t.close();
@@ -117,7 +117,10 @@ it('rate-limits requests per email, known or not, with the same answer', async (
 it('without SMTP the mail goes to the outbox folder as an .eml file with its link', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-outbox-'));
   try {
-    const mailer = createMailer({ mail: { from: 'Taleforge <no-reply@taleforge.test>', outboxDir: dir } }, createLogger({ logLevel: 'silent' }));
+    const mailer = createMailer(
+      { mail: { from: 'Taleforge <no-reply@taleforge.test>', outboxDir: dir, requireEmailConfirmation: false } },
+      createLogger({ logLevel: 'silent' }),
+    );
     expect(mailer.kind).toBe('outbox');
     await mailer.send({
       to: 'mira@example.com',

@@ -16,7 +16,9 @@ jest.setTimeout(90_000);
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await startAppWithPublicUrl({ mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: '/tmp/taleforge-e2e-outbox' } });
+  t = await startAppWithPublicUrl({
+    mail: { smtpUrl: smtp.url, from: 'Taleforge <no-reply@taleforge.test>', outboxDir: '/tmp/taleforge-e2e-outbox', requireEmailConfirmation: false },
+  });
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 

@@ -90,7 +90,7 @@ describe('identity in the browser', () => {
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
     await page.waitForURL('**/worlds');
     await page.goto(`${t.url}/profile`);
-    await page.getByLabel('Current password').fill(id.password);
+    await page.getByLabel('Current password', { exact: true }).fill(id.password);
     await page.getByLabel('New password', { exact: true }).fill(`${id.password} renewed`);
     await page.getByLabel('Repeat the new password').fill(`${id.password} renewed`);
     await page.getByRole('button', { name: 'Change Password' }).click();

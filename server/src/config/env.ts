@@ -92,6 +92,8 @@ export interface Config {
     from: string;
     /** Where mails are written without SMTP (the embedded default): one .eml file each. */
     outboxDir: string;
+    /** Sign-up mails a confirmation link, and sign-in waits for it (off by default: the embedded demo needs no mail). */
+    requireEmailConfirmation: boolean;
   };
   community: {
     /** Distinct players whose open reports hide a shared world or published story pending review. */
@@ -294,6 +296,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
       from: str('MAIL_FROM') ?? 'Taleforge <no-reply@taleforge.local>',
       outboxDir: path.resolve(str('DATA_DIR') ?? path.join(REPO_ROOT, 'data'), 'outbox'),
+      requireEmailConfirmation: bool('REQUIRE_EMAIL_CONFIRMATION', false),
     },
     community: {
       reportThreshold: int('REPORT_HIDE_THRESHOLD', 3, 1, 1000),

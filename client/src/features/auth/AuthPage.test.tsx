@@ -124,4 +124,51 @@ describe('AuthPage', () => {
     expect(calls.filter((c) => c.operationName === 'AuthPage_verifyMfaCode').map((c) => c.authorization)).toEqual(['Bearer access-7', 'Bearer access-7']);
     await waitFor(() => expect(router.state.location.pathname).toBe('/worlds'));
   });
+
+  it('with email confirmation required, sign-up says to open the mailed link; an unconfirmed login offers a new link', async () => {
+    const { calls } = await renderApp('/auth', {
+      AuthPage_signUp: () => ({ data: { signUp: null } }),
+      AuthPage_signIn: () => ({
+        data: null,
+        errors: [
+          {
+            message: 'Please confirm your email first: open the link we sent you, or ask for a new one.',
+            extensions: { code: 'FORBIDDEN', reason: 'email_not_confirmed' },
+          },
+        ],
+      }),
+      AuthPage_resendConfirmation: () => ({ data: { resendConfirmation: true } }),
+    });
+    await screen.findByLabelText('Email');
+    toggle();
+    fill('Email', 'newbie@example.com');
+    fill('Username', 'newbie');
+    fill('Password', 'secret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect((await screen.findByRole('status')).textContent).toBe(AUTH_MESSAGES.confirmSent);
+    expect(readSession()).toBeNull();
+    toggle();
+    fill('Email', 'newbie@example.com');
+    fill('Password', 'secret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please confirm your email first: open the link we sent you, or ask for a new one.');
+    fireEvent.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));
+    expect((await screen.findByRole('status')).textContent).toBe(AUTH_MESSAGES.confirmResent);
+    expect(calls.find((c) => c.operationName === 'AuthPage_resendConfirmation')?.variables).toEqual({ email: 'newbie@example.com' });
+  });
+
+  it('a followed confirmation link lands on /auth with the session in the fragment: signed in, the fragment gone, on to /worlds', async () => {
+    const claims = btoa(JSON.stringify({ sub: 'user-1', email: 'aria@example.com', user_metadata: { username: 'aria' } }));
+    window.history.replaceState(
+      null,
+      '',
+      `/auth#access_token=h.${claims}.s&refresh_token=refresh-3&expires_at=${Math.floor(Date.now() / 1000) + 3600}&type=signup`,
+    );
+    const success = jest.spyOn(toast, 'success');
+    const { router } = await renderApp('/auth');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/worlds'));
+    expect(readSession()?.refreshToken).toBe('refresh-3');
+    expect(window.location.hash).toBe('');
+    expect(success).toHaveBeenCalledWith(AUTH_MESSAGES.confirmed);
+  });
 });

@@ -5,12 +5,14 @@ import { toast } from 'react-toastify/unstyled';
 import { errorCode } from '../../apollo/graphql-errors';
 import {
   useAuthPage_requestPasswordResetMutation,
+  useAuthPage_resendConfirmationMutation,
   useAuthPage_signInMutation,
   useAuthPage_signUpMutation,
   useAuthPage_verifyMfaCodeMutation,
 } from '../../gql/graphql';
 import { AuthCard } from './AuthCard';
 import { useAuth } from './auth-context';
+import { readLanding } from './mail-landing';
 import { returnPath } from './redirect';
 import './auth.css';
 
@@ -25,6 +27,10 @@ export const AUTH_MESSAGES = {
   resetSent: 'If an account exists for that email, a link to choose a new password is on its way. It works once, for an hour.',
   resetFailed: 'Failed to send the reset link. Please try again.',
   mfaFailed: 'That code did not work. Please try again.',
+  confirmSent: 'Almost there: we sent a link to your email. Open it to confirm your account and sign in.',
+  confirmResent: 'If that account still needs confirming, a new link is on its way.',
+  confirmed: 'Your email is confirmed. Welcome to Taleforge!',
+  confirmLinkInvalid: 'This confirmation link is invalid or has expired. Log in to ask for a new one.',
 } as const;
 
 /** How long the sign-up success message stays before leaving the page. */
@@ -38,11 +44,17 @@ function AuthPage() {
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [message, setMessage] = useState<Message>(null);
+  // A followed sign-up confirmation link lands here with the session (or an error) in the fragment.
+  const [signupLanding] = useState(() =>
+    /(^|[#&])(type=signup|error_code=)/.test(window.location.hash) ? readLanding(window.location.hash, 'signup') : ({ kind: 'none' } as const),
+  );
+  const [message, setMessage] = useState<Message>(() => (signupLanding.kind === 'invalid' ? { kind: 'error', text: AUTH_MESSAGES.confirmLinkInvalid } : null));
   const [submitting, setSubmitting] = useState(false);
   const [code, setCode] = useState('');
   /** The password step's token while the authenticator code is asked for: it reaches nothing else. */
   const [pendingToken, setPendingToken] = useState<string | null>(null);
+  /** The server said the email is not confirmed yet: offer a new link. */
+  const [unconfirmed, setUnconfirmed] = useState(false);
   const { startSession } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -53,6 +65,18 @@ function AuthPage() {
   const [signUp] = useAuthPage_signUpMutation({ context: { skipAuth: true } });
   const [requestReset] = useAuthPage_requestPasswordResetMutation({ context: { skipAuth: true } });
   const [verifyMfaCode] = useAuthPage_verifyMfaCodeMutation();
+  const [resendConfirmation] = useAuthPage_resendConfirmationMutation({ context: { skipAuth: true } });
+
+  // The confirmation link's tokens leave the address at once; its session starts and the player goes on.
+  useEffect(() => {
+    if (signupLanding.kind === 'none') return;
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    if (signupLanding.kind !== 'session') return;
+    void startSession({ ...signupLanding, user: { ...signupLanding.user, createdAt: '' } }).then(() => {
+      toast.success(AUTH_MESSAGES.confirmed);
+      void navigate('/worlds', { replace: true });
+    });
+  }, [signupLanding, startSession, navigate]);
 
   useEffect(() => {
     document.title = mode === 'login' || mode === 'mfa' ? 'Log In · Taleforge' : mode === 'signup' ? 'Sign Up · Taleforge' : 'Reset Password · Taleforge';
@@ -68,6 +92,7 @@ function AuthPage() {
   const toggleMode = () => {
     setMode((m) => (m === 'login' ? 'signup' : 'login'));
     setMessage(null);
+    setUnconfirmed(false);
   };
   const switchTo = (next: Mode) => {
     setMode(next);
@@ -101,8 +126,22 @@ function AuthPage() {
       await startSession(data.signIn);
       goBack();
     } catch (error) {
-      const rateLimited = errorCode(error) === 'RATE_LIMITED' && CombinedGraphQLErrors.is(error);
-      setMessage({ kind: 'error', text: rateLimited ? error.errors[0].message : AUTH_MESSAGES.loginFailed });
+      // Rate limits and refusals after the right password (unconfirmed email, disabled account) say why.
+      const code = errorCode(error);
+      const own = (code === 'RATE_LIMITED' || code === 'FORBIDDEN') && CombinedGraphQLErrors.is(error) ? error.errors[0]?.message : undefined;
+      setUnconfirmed(code === 'FORBIDDEN' && CombinedGraphQLErrors.is(error) && error.errors[0]?.extensions?.reason === 'email_not_confirmed');
+      setMessage({ kind: 'error', text: own || AUTH_MESSAGES.loginFailed });
+    }
+  }
+
+  async function onResend() {
+    try {
+      await resendConfirmation({ variables: { email: email.trim() } });
+      setUnconfirmed(false);
+      setMessage({ kind: 'success', text: AUTH_MESSAGES.confirmResent });
+    } catch (error) {
+      const own = CombinedGraphQLErrors.is(error) ? error.errors[0]?.message : undefined;
+      setMessage({ kind: 'error', text: own || AUTH_MESSAGES.resetFailed });
     }
   }
 
@@ -135,6 +174,11 @@ function AuthPage() {
         variables: { input: { email: email.trim(), username: username.trim(), password } },
       });
       if (!data) throw new Error('No session');
+      if (!data.signUp) {
+        // The server asks for a confirmed email first: the link is in the mail.
+        setMessage({ kind: 'success', text: AUTH_MESSAGES.confirmSent });
+        return;
+      }
       await startSession(data.signUp);
       toast.success(AUTH_MESSAGES.signUpToast);
       setMessage({ kind: 'success', text: AUTH_MESSAGES.signUpSuccess });
@@ -267,6 +311,11 @@ function AuthPage() {
         </div>
 
         <FormEnd message={message} submitting={submitting} label={isLogin ? 'Log In' : 'Sign Up'} />
+        {isLogin && unconfirmed && (
+          <button type="button" className="link-button auth-forgot" onClick={() => void onResend()}>
+            Send a new confirmation link
+          </button>
+        )}
       </form>
 
       <p className="auth-toggle">

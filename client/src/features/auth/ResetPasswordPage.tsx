@@ -5,6 +5,7 @@ import { errorCode, errorMessage } from '../../apollo/graphql-errors';
 import { useResetPasswordPage_setPasswordMutation } from '../../gql/graphql';
 import { AuthCard } from './AuthCard';
 import { useAuth } from './auth-context';
+import { readLanding, type Landing } from './mail-landing';
 
 export const RESET_MESSAGES = {
   linkInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
@@ -12,33 +13,6 @@ export const RESET_MESSAGES = {
   done: 'Your new password is set. You are signed in, and signed out everywhere else.',
   failed: 'Failed to set the new password. Please try again.',
 } as const;
-
-type Landing =
-  | { kind: 'session'; accessToken: string; refreshToken: string; expiresAt: number; user: { id: string; email: string; username: string } }
-  | { kind: 'invalid' }
-  | { kind: 'none' };
-
-/** What a followed reset link put in the address's fragment (GoTrue's implicit flow), read once. */
-function readLanding(hash: string): Landing {
-  const p = new URLSearchParams(hash.replace(/^#/, ''));
-  if (p.get('error') || p.get('error_code')) return { kind: 'invalid' };
-  const accessToken = p.get('access_token');
-  const refreshToken = p.get('refresh_token');
-  if (!accessToken || !refreshToken || p.get('type') !== 'recovery') return { kind: 'none' };
-  try {
-    // The access token's claims name the account; the session check verifies it with the server.
-    const claims = JSON.parse(atob(accessToken.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string; email: string; username: string };
-    return {
-      kind: 'session',
-      accessToken,
-      refreshToken,
-      expiresAt: Number(p.get('expires_at')) || 0,
-      user: { id: claims.sub, email: claims.email, username: claims.username },
-    };
-  } catch {
-    return { kind: 'invalid' };
-  }
-}
 
 /**
  * /reset-password — where a mailed reset link lands. The link already signed the account out
@@ -49,7 +23,7 @@ export default function ResetPasswordPage() {
   const ids = useId();
   const navigate = useNavigate();
   const { startSession, status } = useAuth();
-  const [landing] = useState<Landing>(() => readLanding(window.location.hash));
+  const [landing] = useState<Landing>(() => readLanding(window.location.hash, 'recovery'));
   const [ready, setReady] = useState(false);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');

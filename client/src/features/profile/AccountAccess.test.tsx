@@ -165,3 +165,42 @@ describe('/subscription/manage (issue 21)', () => {
     expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
   });
 });
+
+describe('Account tab: username and email (issue 21)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('saves a new username (the session shows it at once) and asks for a new email with the current password', async () => {
+    const { calls } = await renderApp(
+      '/profile',
+      {
+        AccountIdentity_update: (call) => {
+          const input = call.variables.input as { username?: string; email?: string; currentPassword?: string };
+          if (input.email && input.currentPassword !== 'right password') return gqlError('INVALID_CREDENTIALS', 'Your current password is not correct.');
+          return { data: { updateAccount: { id: 'user-1', email: 'aria@example.com', username: input.username ?? 'aria' } } };
+        },
+      },
+      { signedIn: true },
+    );
+    const names = await screen.findByRole('form', { name: 'Username' });
+    await waitFor(() => expect((within(names).getByLabelText('Username') as HTMLInputElement).value).toBe('aria'));
+    fireEvent.change(within(names).getByLabelText('Username'), { target: { value: 'Aria Vale' } });
+    fireEvent.click(within(names).getByRole('button', { name: 'Save Username' }));
+    await waitFor(() => expect(readSession()?.user.username).toBe('Aria Vale'));
+
+    const emails = screen.getByRole('form', { name: 'Email' });
+    fireEvent.click(within(emails).getByRole('button', { name: 'Change Email' }));
+    expect((await within(emails).findByRole('alert')).textContent).toBe(MESSAGES.emailFieldsRequired);
+    fireEvent.change(within(emails).getByLabelText('New email'), { target: { value: 'aria.new@example.com' } });
+    fireEvent.change(within(emails).getByLabelText('Current password for the email change'), { target: { value: 'wrong' } });
+    fireEvent.click(within(emails).getByRole('button', { name: 'Change Email' }));
+    await waitFor(() => expect(within(emails).getByRole('alert').textContent).toBe('Your current password is not correct.'));
+    fireEvent.change(within(emails).getByLabelText('Current password for the email change'), { target: { value: 'right password' } });
+    fireEvent.click(within(emails).getByRole('button', { name: 'Change Email' }));
+    expect((await within(emails).findByRole('status')).textContent).toBe(MESSAGES.emailChangeRequested);
+    expect(calls.filter((c) => c.operationName === 'AccountIdentity_update').map((c) => c.variables.input)).toEqual([
+      { username: 'Aria Vale' },
+      { email: 'aria.new@example.com', currentPassword: 'wrong' },
+      { email: 'aria.new@example.com', currentPassword: 'right password' },
+    ]);
+  });
+});

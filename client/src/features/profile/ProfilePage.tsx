@@ -4,6 +4,7 @@ import { toast } from 'react-toastify/unstyled';
 import { errorIsUnauthenticated } from '../../apollo/graphql-errors';
 import { useProfilePage_meQuery, useProfilePage_signOutMutation } from '../../gql/graphql';
 import { AccountData } from './AccountData';
+import { AccountIdentity } from './AccountIdentity';
 import { AccountSecurity } from './AccountSecurity';
 import { TwoStepVerification } from './TwoStepVerification';
 import { MESSAGES } from '../../lib/messages';
@@ -147,6 +148,7 @@ function AccountTab() {
           Log Out
         </button>
       </div>
+      <AccountIdentity key={me?.username ?? ''} username={me?.username ?? ''} />
       <AccountSecurity />
       <TwoStepVerification />
       <AccountData />

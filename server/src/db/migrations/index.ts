@@ -13,7 +13,7 @@ import { StoryBranches1795628722862 } from './1795628722862-StoryBranches';
 import { ChapterStop1795629173024 } from './1795629173024-ChapterStop';
 import { Community1795668554884 } from './1795668554884-Community';
 import { AccountRecovery1795673738675 } from './1795673738675-AccountRecovery';
-import { AccountSecurity1795680344989 } from './1795680344989-AccountSecurity';
+import { AccountSecurity1795681203336 } from './1795681203336-AccountSecurity';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -30,5 +30,5 @@ export const MIGRATIONS = [
   ChapterStop1795629173024,
   Community1795668554884,
   AccountRecovery1795673738675,
-  AccountSecurity1795680344989,
+  AccountSecurity1795681203336,
 ];

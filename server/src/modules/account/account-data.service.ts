@@ -119,7 +119,7 @@ export class AccountDataService {
    * stories, missions, cards and published snapshots, likes, support messages, authenticators, tokens.
    */
   async deleteAccount(user: AuthUser, password: unknown, meta: RequestMeta = {}): Promise<void> {
-    await this.deps.auth.checkCurrentPassword(user, password, meta);
+    await this.deps.auth.checkCurrentPassword(user, password, meta, 'Enter your password to delete your account.');
     const cancelled = await this.deps.billing.cancelForDeletion(user.id).catch((err: unknown) => {
       this.deps.logger.error('account deletion: could not cancel the subscription', { err });
       throw new AppError('SERVICE_UNAVAILABLE', 'Your subscription could not be cancelled, so your account was not deleted. Please try again later.');

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphq
 import { requireUser } from '../../graphql/auth-checker';
 import type { GraphQLContext } from '../../graphql/context';
 import { AppError } from '../../common/app-error';
+import { isSession } from './auth.service';
 import { AuthSession, MfaFactorInfo, SignInInput, SignUpInput, TotpEnrollment, UpdateAccountInput } from './auth.types';
 import { User } from './user.entity';
 
@@ -16,9 +17,22 @@ export class AuthResolver {
     return Object.assign(new User(), { id, email, username, createdAt });
   }
 
-  @Mutation(() => AuthSession)
-  signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() ctx: GraphQLContext): Promise<AuthSession> {
-    return ctx.services.auth.signUp(input, ctx.meta);
+  @Mutation(() => AuthSession, {
+    nullable: true,
+    description:
+      'Creates the account and signs it in. When the server requires email confirmation (REQUIRE_EMAIL_CONFIRMATION), answers null: a confirmation link was mailed, and signing in waits for it.',
+  })
+  async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() ctx: GraphQLContext): Promise<AuthSession | null> {
+    const outcome = await ctx.services.emailLinks.signUp(input, null, ctx.meta);
+    return isSession(outcome) ? outcome : null;
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Mails a new sign-up confirmation link to an unconfirmed account; answers true for any address (no account enumeration).',
+  })
+  async resendConfirmation(@Arg('email', () => String) email: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await ctx.services.emailLinks.resendSignup(email, null, ctx.meta);
+    return true;
   }
 
   @Mutation(() => AuthSession)
@@ -56,14 +70,20 @@ export class AuthResolver {
 
   @Authorized()
   @Mutation(() => User, {
-    description: 'Changes your username and/or password. A new password needs the current one and ends every other session of the account.',
+    description:
+      'Changes your username, password or email. A new password needs the current one and ends every other session of the account. A new email needs the current password too, and changes once the link mailed to it is followed.',
   })
-  updateAccount(@Arg('input', () => UpdateAccountInput) input: UpdateAccountInput, @Ctx() ctx: GraphQLContext): Promise<User> {
-    return ctx.services.auth.updateAccount(
-      requireUser(ctx),
-      { username: input.username, password: input.newPassword, currentPassword: input.currentPassword },
-      ctx.meta,
-    );
+  async updateAccount(@Arg('input', () => UpdateAccountInput) input: UpdateAccountInput, @Ctx() ctx: GraphQLContext): Promise<User> {
+    const user = requireUser(ctx);
+    if (input.email && input.email.trim().toLowerCase() !== user.email) {
+      await ctx.services.emailLinks.requestEmailChange(user, input.email, input.currentPassword, null, ctx.meta);
+      if (!input.username && !input.newPassword) {
+        const me = await ctx.services.auth.userById(user.id);
+        if (!me) throw AppError.unauthenticated();
+        return me;
+      }
+    }
+    return ctx.services.auth.updateAccount(user, { username: input.username, password: input.newPassword, currentPassword: input.currentPassword }, ctx.meta);
   }
 
   @Mutation(() => AuthSession, {

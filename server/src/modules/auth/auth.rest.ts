@@ -3,7 +3,7 @@ import { AppError, httpStatusFor } from '../../common/app-error';
 import { requestMeta, toAppError } from '../../common/http';
 import { bearerToken } from '../../graphql/context';
 import type { Services } from '../../services';
-import type { IssuedSession } from './auth.service';
+import { type IssuedSession, isSession } from './auth.service';
 import { goTrueFactor } from './mfa';
 import type { MfaFactor } from './session.entity';
 import type { User } from './user.entity';
@@ -19,8 +19,21 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   r.post('/signup', async (req, res) => {
     const body = objectBody(req);
     const data = (body.data ?? body.options) as Record<string, unknown> | undefined;
-    const session = await services.auth.signUp({ email: body.email, password: body.password, username: data?.username ?? body.username }, requestMeta(req));
-    res.json(await goTrueSession(services, session));
+    const outcome = await services.emailLinks.signUp(
+      { email: body.email, password: body.password, username: data?.username ?? body.username },
+      req.query.redirect_to,
+      requestMeta(req),
+    );
+    // Waiting for the confirmation link: GoTrue answers the user alone, without a session.
+    res.json(isSession(outcome) ? await goTrueSession(services, outcome) : goTrueUser(outcome.user));
+  });
+
+  // A new confirmation link (auth-js resend({ type: 'signup' })): the same {} for any address.
+  r.post('/resend', async (req, res) => {
+    const body = objectBody(req);
+    if (body.type !== 'signup') throw AppError.badInput('type must be signup.', 'type');
+    await services.emailLinks.resendSignup(body.email, req.query.redirect_to, requestMeta(req));
+    res.json({});
   });
 
   r.post('/token', async (req, res) => {
@@ -49,12 +62,19 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     const me = await authenticated(services, req);
     const body = objectBody(req);
     const data = body.data as Record<string, unknown> | undefined;
-    const user = await services.auth.updateAccount(
-      me,
-      { password: body.password, currentPassword: body.current_password, username: data?.username, email: body.email },
-      requestMeta(req),
-    );
-    res.json(goTrueUser(user));
+    const meta = requestMeta(req);
+    // A new address changes when the link mailed to it is followed; until then the user says new_email.
+    let newEmail: string | undefined;
+    if (typeof body.email === 'string' && body.email.trim().toLowerCase() !== me.email) {
+      await services.emailLinks.requestEmailChange(me, body.email, body.current_password, req.query.redirect_to, meta);
+      newEmail = body.email.trim().toLowerCase();
+    }
+    const changesMore = (body.password !== undefined && body.password !== null) || (data?.username !== undefined && data.username !== null);
+    const user = changesMore
+      ? await services.auth.updateAccount(me, { password: body.password, currentPassword: body.current_password, username: data?.username }, meta)
+      : await services.auth.userById(me.id);
+    if (!user) throw AppError.unauthenticated();
+    res.json({ ...goTrueUser(user), ...(newEmail ? { new_email: newEmail } : {}) });
   });
 
   // Password reset (GoTrue): the same 200 whether or not the email has an account.
@@ -67,16 +87,29 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   // The mailed link: spends the token, then sends the browser on with the session in the fragment
   // (GoTrue's implicit flow), or with the error there when the link is used up or expired.
   r.get('/verify', async (req, res) => {
-    const redirect = services.recovery.safeRedirect(req.query.redirect_to);
+    const type = req.query.type;
+    const meta = requestMeta(req);
+    const redirect = services.recovery.safeRedirect(
+      req.query.redirect_to,
+      type === 'signup' ? '/auth' : type === 'email_change' ? '/profile' : '/reset-password',
+    );
     try {
-      const s = await goTrueSession(services, await services.recovery.verify(req.query.token, req.query.type, requestMeta(req)));
+      if (type === 'email_change') {
+        await services.emailLinks.verifyEmailChange(req.query.token);
+        const fragment = new URLSearchParams({ message: 'Your new email address is confirmed.', type: 'email_change' });
+        res.redirect(303, `${redirect}#${fragment.toString()}`);
+        return;
+      }
+      const issued =
+        type === 'signup' ? await services.emailLinks.verifySignup(req.query.token, meta) : await services.recovery.verify(req.query.token, type, meta);
+      const s = await goTrueSession(services, issued);
       const fragment = new URLSearchParams({
         access_token: s.access_token,
         token_type: s.token_type,
         expires_in: String(s.expires_in),
         expires_at: String(s.expires_at),
         refresh_token: s.refresh_token,
-        type: 'recovery',
+        type: type === 'signup' ? 'signup' : 'recovery',
       });
       res.redirect(303, `${redirect}#${fragment.toString()}`);
     } catch (e) {
@@ -100,6 +133,14 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     const meta = requestMeta(req);
     if (body.type === 'email' || body.type === 'magiclink') {
       res.json(await goTrueSession(services, await services.emailCodes.verify(body.email, body.token, meta)));
+      return;
+    }
+    if (body.type === 'signup') {
+      res.json(await goTrueSession(services, await services.emailLinks.verifySignup(body.token_hash ?? body.token, meta)));
+      return;
+    }
+    if (body.type === 'email_change') {
+      res.json(goTrueUser(await services.emailLinks.verifyEmailChange(body.token_hash ?? body.token)));
       return;
     }
     res.json(await goTrueSession(services, await services.recovery.verify(body.token_hash ?? body.token, body.type, meta)));

@@ -33,7 +33,17 @@ export interface IssuedSession {
 }
 
 /** How a session was opened (the token's `amr`). */
-export type AuthMethod = 'password' | 'otp' | 'recovery';
+export type AuthMethod = 'password' | 'otp' | 'recovery' | 'email_link';
+
+/** A sign-up that waits for its confirmation link (REQUIRE_EMAIL_CONFIRMATION): no session yet. */
+export interface PendingConfirmation {
+  confirmationRequired: true;
+  user: User;
+}
+
+export function isSession(outcome: IssuedSession | PendingConfirmation): outcome is IssuedSession {
+  return !('confirmationRequired' in outcome);
+}
 
 /** Who is calling, as resolved from a valid access token of a live session. */
 export interface AuthUser {
@@ -92,7 +102,12 @@ export class AuthService {
     return row.value;
   }
 
-  async signUp(input: { email: unknown; username: unknown; password: unknown }, meta: RequestMeta = {}): Promise<IssuedSession> {
+  /**
+   * Creates the account with its settings, profile and Free subscription, and signs it in; with
+   * REQUIRE_EMAIL_CONFIRMATION, answers the account without a session instead (EmailLinks mails the
+   * confirmation link, and sign-in waits for it).
+   */
+  async signUp(input: { email: unknown; username: unknown; password: unknown }, meta: RequestMeta = {}): Promise<IssuedSession | PendingConfirmation> {
     const email = normalizeEmail(input.email);
     const username = validateUsername(input.username);
     const password = validatePassword(input.password);
@@ -101,16 +116,18 @@ export class AuthService {
     return this.dataSource.transaction(async (m) => {
       const users = m.getRepository(User);
       // ON CONFLICT keeps two simultaneous sign-ups with one email from both succeeding.
+      const confirm = this.config.mail.requireEmailConfirmation;
       const inserted = (await m.query(
-        `INSERT INTO users (email, username, password_hash) VALUES ($1, $2, $3)
+        `INSERT INTO users (email, username, password_hash, email_confirmed_at) VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN NULL ELSE now() END)
          ON CONFLICT (email) DO NOTHING RETURNING id`,
-        [email, username, passwordHash],
+        [email, username, passwordHash, confirm],
       )) as Array<{ id: string }>;
       if (inserted.length === 0) throw new AppError('CONFLICT', 'User already registered', { field: 'email' });
       const user = await users.findOneByOrFail({ id: inserted[0].id });
       await m.getRepository(UserSettings).insert({ userId: user.id });
       await m.getRepository(UserCharacterProfile).insert({ userId: user.id });
       await this.subscriptions.startFree(m, user.id);
+      if (confirm) return { confirmationRequired: true as const, user };
       return this.issue(m, user, meta);
     });
   }
@@ -136,6 +153,9 @@ export class AuthService {
     }
     // Said only after the right password: a disabled account is not revealed to someone guessing.
     if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
+    if (!user.emailConfirmedAt && this.config.mail.requireEmailConfirmation) {
+      throw new AppError('FORBIDDEN', 'Please confirm your email first: open the link we sent you, or ask for a new one.', { reason: 'email_not_confirmed' });
+    }
     return this.dataSource.transaction((m) => this.issue(m, user, meta));
   }
 
@@ -230,16 +250,9 @@ export class AuthService {
    * GoTrue `PUT /user` and the Account tab: a new password (the current one is required, and every
    * other session of the account ends, so a stolen session does not outlive the change) and a new
    * username. A wrong current password counts against the account's sign-in failure budget.
-   * Changing the email address needs a confirmation mail to the new address: refused until mail exists.
+   * A new email address is EmailLinks' part: it changes once the link mailed to it is followed.
    */
-  async updateAccount(
-    user: AuthUser,
-    input: { password?: unknown; currentPassword?: unknown; username?: unknown; email?: unknown },
-    meta: RequestMeta = {},
-  ): Promise<User> {
-    if (input.email !== undefined && input.email !== null && normalizeEmail(input.email) !== user.email) {
-      throw AppError.badInput('Changing the email address is not available yet.', 'email');
-    }
+  async updateAccount(user: AuthUser, input: { password?: unknown; currentPassword?: unknown; username?: unknown }, meta: RequestMeta = {}): Promise<User> {
     const username = input.username === undefined || input.username === null ? null : validateUsername(input.username);
     let passwordHash: string | null = null;
     if (input.password !== undefined && input.password !== null) {
@@ -266,8 +279,8 @@ export class AuthService {
     return updated;
   }
 
-  async checkCurrentPassword(user: AuthUser, current: unknown, meta: RequestMeta): Promise<void> {
-    if (typeof current !== 'string' || current === '') throw AppError.badInput('Enter your current password to set a new one.', 'current_password');
+  async checkCurrentPassword(user: AuthUser, current: unknown, meta: RequestMeta, missing = 'Enter your current password to set a new one.'): Promise<void> {
+    if (typeof current !== 'string' || current === '') throw AppError.badInput(missing, 'current_password');
     await this.limit('signin', user.email, meta);
     const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });
     const ok = current.length <= 1024 && (await verifyPassword(stored?.passwordHash ?? null, current));
@@ -286,6 +299,8 @@ export class AuthService {
   async openRecoverySession(userId: string, meta: RequestMeta = {}): Promise<IssuedSession> {
     let ended: string[] = [];
     const issued = await this.dataSource.transaction(async (m) => {
+      // The reset link reached the address: it is the player's.
+      await m.query(`UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, now()) WHERE id = $1`, [userId]);
       const user = await m.getRepository(User).findOneByOrFail({ id: userId });
       if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
       ended = await this.endSessions(m, userId, null, 'password_reset');
@@ -439,9 +454,13 @@ export class AuthService {
     for (const r of rows) this.revoked(r.id);
   }
 
-  /** A mailed sign-in code was accepted (EmailCodes): a new aal1 session, as a password would open. */
+  /**
+   * A mailed code or confirmation link was accepted (EmailCodes, EmailLinks): a new aal1 session, as a
+   * password would open. Either proves the address is the player's, so it counts as confirmed.
+   */
   async openSession(userId: string, method: AuthMethod, meta: RequestMeta = {}): Promise<IssuedSession> {
     return this.dataSource.transaction(async (m) => {
+      await m.query(`UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, now()) WHERE id = $1`, [userId]);
       const user = await m.getRepository(User).findOneByOrFail({ id: userId });
       if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
       return this.issue(m, user, meta, method);

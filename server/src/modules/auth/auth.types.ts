@@ -86,4 +86,7 @@ export class UpdateAccountInput {
 
   @Field(() => String, { nullable: true, description: '8–128 characters.' })
   newPassword?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A new email address: it changes once the link mailed to it is followed. Needs currentPassword.' })
+  email?: string | null;
 }

@@ -7,7 +7,7 @@ import type { Config } from '../../config/env';
 import type { Mailer } from '../mail/mailer';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
-import { hashToken, newRefreshToken } from './tokens';
+import { issueMailToken, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
 
 /** A reset link works this long, once. */
 const RECOVERY_TOKEN_MINUTES = 60;
@@ -15,7 +15,7 @@ const RECOVERY_TOKEN_MINUTES = 60;
 const PER_EMAIL_PER_HOUR = 3;
 const PER_IP_PER_HOUR = 20;
 
-const RECOVERY_LINK_INVALID = 'Email link is invalid or has expired';
+export const MAIL_LINK_INVALID = 'Email link is invalid or has expired';
 
 /**
  * Password reset by mail (GoTrue `POST /recover`, `GET|POST /verify`). A request answers the same
@@ -54,18 +54,9 @@ export class PasswordRecovery {
     }>;
     const user = rows[0];
     if (!user) return;
-    const token = newRefreshToken();
-    await this.dataSource.transaction(async (m) => {
-      // One live link per account: a new request spends the older ones.
-      await m.query(`UPDATE auth_tokens SET used_at = now() WHERE user_id = $1 AND kind = 'recovery' AND used_at IS NULL`, [user.id]);
-      await m.query(`INSERT INTO auth_tokens (user_id, kind, token_hash, expires_at) VALUES ($1, 'recovery', $2, now() + make_interval(mins => $3))`, [
-        user.id,
-        hashToken(token),
-        RECOVERY_TOKEN_MINUTES,
-      ]);
-    });
-    const base = this.deps.config.publicUrl;
-    const link = `${base}/api/auth/v1/verify?token=${token}&type=recovery&redirect_to=${encodeURIComponent(redirect)}`;
+    // One live link per account: a new request spends the older ones.
+    const token = await this.dataSource.transaction((m) => issueMailToken(m, user.id, 'recovery', RECOVERY_TOKEN_MINUTES));
+    const link = mailLink(this.deps.config.publicUrl, token, 'recovery', redirect);
     const name = escapeHtml(user.username);
     await this.deps.mailer.send({
       to: email,
@@ -79,28 +70,13 @@ export class PasswordRecovery {
   /** Spends a reset token and opens the recovery session; INVALID for unknown, used or expired tokens. */
   async verify(rawToken: unknown, type: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
     if (type !== 'recovery') throw AppError.badInput('type must be recovery.', 'type');
-    if (typeof rawToken !== 'string' || rawToken.length < 16 || rawToken.length > 512) {
-      throw new AppError('UNAUTHENTICATED', RECOVERY_LINK_INVALID, { reason: 'otp_expired' });
-    }
-    const [rows] = (await this.dataSource.query(
-      `UPDATE auth_tokens SET used_at = now()
-        WHERE token_hash = $1 AND kind = 'recovery' AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
-      [hashToken(rawToken)],
-    )) as [Array<{ user_id: string }>, number];
-    if (!rows[0]) throw new AppError('UNAUTHENTICATED', RECOVERY_LINK_INVALID, { reason: 'otp_expired' });
-    return this.deps.auth.openRecoverySession(rows[0].user_id, meta);
+    const spent = await spendMailToken(this.dataSource, rawToken, 'recovery');
+    if (!spent) throw new AppError('UNAUTHENTICATED', MAIL_LINK_INVALID, { reason: 'otp_expired' });
+    return this.deps.auth.openRecoverySession(spent.userId, meta);
   }
 
-  /** Where a followed link lands: this app's page, or another page of an allowed origin (no open redirect). */
-  safeRedirect(raw: unknown): string {
-    const fallback = `${this.deps.config.publicUrl}/reset-password`;
-    if (typeof raw !== 'string' || raw === '') return fallback;
-    try {
-      const u = new URL(raw);
-      const allowed = new Set([new URL(this.deps.config.publicUrl).origin, ...this.deps.config.ops.corsOrigins]);
-      return allowed.has(u.origin) ? u.toString() : fallback;
-    } catch {
-      return fallback;
-    }
+  /** Where a followed reset link lands (no open redirect). */
+  safeRedirect(raw: unknown, fallbackPath = '/reset-password'): string {
+    return safeRedirect(this.deps.config, raw, fallbackPath);
   }
 }

@@ -21,6 +21,13 @@ export class User {
   @Column({ type: 'text' })
   passwordHash: string;
 
+  /**
+   * When the player proved the address is theirs (a confirmation link, a mailed code, a reset link).
+   * Set at sign-up when REQUIRE_EMAIL_CONFIRMATION is off; with it on, sign-in waits for it.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  emailConfirmedAt: Date | null;
+
   /** Set by an operator (`npm run admin -- disable`): no sign-in, no refresh, sessions revoked. */
   @Column({ type: 'timestamptz', nullable: true })
   disabledAt: Date | null;

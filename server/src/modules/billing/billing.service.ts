@@ -182,7 +182,7 @@ export class BillingService {
          FROM credit_transactions c
          LEFT JOIN local_subscriptions ls ON ls.id = split_part(c.idempotency_key, ':', 2)
          LEFT JOIN tiers t ON t.id = ls.tier_id
-        WHERE c.user_id = $1 AND c.reason = 'period_grant' AND c.reference_id LIKE 'in\_%'
+        WHERE c.user_id = $1 AND c.reason = 'period_grant' AND c.reference_id LIKE 'in\\_%'
         ORDER BY c.created_at DESC LIMIT 100`,
       [userId],
     )) as Array<{ created_at: Date; delta: number; reference_id: string; tier_name: string | null; price_cents: number | null }>;

@@ -49,6 +49,7 @@ import WebSocket from 'ws';
 import { createApp, type App } from '../../app';
 import { loadConfig } from '../../config/env';
 import { Character } from '../characters/character.entity';
+import { isSession } from '../auth/auth.service';
 
 /**
  * The benchmark's own knobs come as flags (`--players=50 --chapters=10 --sql --detail --profile=FILE
@@ -226,6 +227,7 @@ async function makePlayers(app: App, n: number, tag: string): Promise<Player[]> 
       Array.from({ length: Math.min(4, n - i) }, async (_, k) => {
         const id = `${tag}${i + k}`;
         const s = await app.services.auth.signUp({ email: `bench.${id}@example.com`, username: `bench ${id}`, password: `correct horse ${id}` });
+        if (!isSession(s)) throw new Error('the bench signs players up without REQUIRE_EMAIL_CONFIRMATION');
         const c = await repo.save(
           repo.create({
             userId: s.user.id,

@@ -1,0 +1,56 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Config } from '../../config/env';
+import { hashToken, newRefreshToken } from './tokens';
+
+/** What a mailed link does: reset the password, confirm a new address, confirm a sign-up. */
+export type MailTokenKind = 'recovery' | 'email_change' | 'signup';
+
+/**
+ * Issues a single-use link token (only its SHA-256 is stored). One live token per account and kind: a
+ * new one spends the older ones, so only the latest mail works.
+ */
+export async function issueMailToken(m: EntityManager, userId: string, kind: MailTokenKind, minutes: number, newEmail: string | null = null): Promise<string> {
+  const token = newRefreshToken();
+  await m.query(`UPDATE auth_tokens SET used_at = now() WHERE user_id = $1 AND kind = $2 AND used_at IS NULL`, [userId, kind]);
+  await m.query(`INSERT INTO auth_tokens (user_id, kind, token_hash, expires_at, new_email) VALUES ($1, $2, $3, now() + make_interval(mins => $4), $5)`, [
+    userId,
+    kind,
+    hashToken(token),
+    minutes,
+    newEmail,
+  ]);
+  return token;
+}
+
+/** Spends a live token of this kind, answering its account (and new address), or null when unknown, used or expired. */
+export async function spendMailToken(
+  db: DataSource | EntityManager,
+  rawToken: unknown,
+  kind: MailTokenKind,
+): Promise<{ userId: string; newEmail: string | null } | null> {
+  if (typeof rawToken !== 'string' || rawToken.length < 16 || rawToken.length > 512) return null;
+  const [rows] = (await db.query(
+    `UPDATE auth_tokens SET used_at = now()
+      WHERE token_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > now() RETURNING user_id, new_email`,
+    [hashToken(rawToken), kind],
+  )) as [Array<{ user_id: string; new_email: string | null }>, number];
+  return rows[0] ? { userId: rows[0].user_id, newEmail: rows[0].new_email } : null;
+}
+
+/** The link a mail carries: GoTrue's GET /verify, which spends the token and sends the browser on. */
+export function mailLink(publicUrl: string, token: string, type: MailTokenKind, redirect: string): string {
+  return `${publicUrl}/api/auth/v1/verify?token=${token}&type=${type}&redirect_to=${encodeURIComponent(redirect)}`;
+}
+
+/** Where a followed link lands: a page of this app, or of an allowed origin (CORS_ORIGINS); never elsewhere (no open redirect). */
+export function safeRedirect(config: Pick<Config, 'publicUrl' | 'ops'>, raw: unknown, fallbackPath: string): string {
+  const fallback = `${config.publicUrl}${fallbackPath}`;
+  if (typeof raw !== 'string' || raw === '') return fallback;
+  try {
+    const u = new URL(raw);
+    const allowed = new Set([new URL(config.publicUrl).origin, ...config.ops.corsOrigins]);
+    return allowed.has(u.origin) ? u.toString() : fallback;
+  } catch {
+    return fallback;
+  }
+}
