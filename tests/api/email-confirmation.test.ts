@@ -134,6 +134,21 @@ describe('REQUIRE_EMAIL_CONFIRMATION', () => {
     expect(new URL((await fetch(linkIn(strict, second), { redirect: 'manual' })).headers.get('location')!).hash).toContain('type=signup');
   });
 
+  it('with confirmation on, signing up with an address that has an account answers like a new one; its owner is told', async () => {
+    const id = newIdentity('again');
+    await client(strict).signUp({ email: id.email, password: id.password, options: { data: { username: id.username } } });
+    const first = await mailTo(id.email, /^Subject: Confirm your Taleforge account/m);
+    const again = await client(strict).signUp({ email: id.email, password: 'another password 123', options: { data: { username: 'Someone Else' } } });
+    expect(again.error).toBeNull();
+    expect(again.data.session).toBeNull();
+    expect(again.data.user?.email).toBe(id.email);
+    const notice = await mailTo(id.email, /^Subject: You already have a Taleforge account/m);
+    expect(notice.text).not.toMatch(/verify\?token=/);
+    // The original password is untouched and the first link still works.
+    expect(new URL((await fetch(linkIn(strict, first), { redirect: 'manual' })).headers.get('location')!).hash).toContain('type=signup');
+    expect((await client(strict).signInWithPassword({ email: id.email, password: id.password })).error).toBeNull();
+  });
+
   it('is off by default: sign-up signs in at once', async () => {
     const id = newIdentity('open');
     const up = await client(t).signUp({ email: id.email, password: id.password, options: { data: { username: id.username } } });

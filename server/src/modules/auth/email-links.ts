@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { escapeHtml } from '../../common/html';
@@ -27,15 +28,41 @@ export class EmailLinks {
     private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
   ) {}
 
-  /** Sign-up, mailing the confirmation link when the server asks for one. */
+  /**
+   * Sign-up, mailing the confirmation link when the server asks for one. Then an address that has an
+   * account already gets the same answer as a new one (GoTrue does the same), and its owner a mail
+   * saying someone tried: with confirmation on, sign-up no longer tells who has an account.
+   */
   async signUp(
     input: { email: unknown; username: unknown; password: unknown },
     redirectTo: unknown,
     meta: RequestMeta = {},
   ): Promise<IssuedSession | PendingConfirmation> {
-    const outcome = await this.deps.auth.signUp(input, meta);
-    if (!isSession(outcome)) this.later(() => this.mailSignupLink(outcome.user, this.redirect(redirectTo, '/auth')), 'sign-up confirmation');
+    let outcome: IssuedSession | PendingConfirmation;
+    try {
+      outcome = await this.deps.auth.signUp(input, meta);
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'CONFLICT' || !this.deps.config.mail.requireEmailConfirmation) throw e;
+      const email = normalizeEmail(input.email);
+      this.later(() => this.mailAlreadyRegistered(email), 'sign-up notice');
+      const now = new Date();
+      const user = Object.assign(new User(), { id: crypto.randomUUID(), email, username: String(input.username).trim(), createdAt: now, updatedAt: now });
+      return { confirmationRequired: true, user };
+    }
+    if (!isSession(outcome)) {
+      const pending = outcome;
+      this.later(() => this.mailSignupLink(pending.user, this.redirect(redirectTo, '/auth')), 'sign-up confirmation');
+    }
     return outcome;
+  }
+
+  private async mailAlreadyRegistered(email: string): Promise<void> {
+    await this.deps.mailer.send({
+      to: email,
+      subject: 'You already have a Taleforge account',
+      text: `Someone (hopefully you) tried to sign up to Taleforge with this address, which already has an account. Nothing was changed. Log in instead; if you forgot your password, use "Forgot password?".\n`,
+      html: `<p>Someone (hopefully you) tried to sign up to Taleforge with this address, which already has an account. Nothing was changed. Log in instead; if you forgot your password, use "Forgot password?".</p>`,
+    });
   }
 
   /** GoTrue `POST /resend {type: 'signup'}`: a new confirmation link for an account still unconfirmed; the same answer for any address. */

@@ -12,6 +12,8 @@ const CHALLENGE_MINUTES = 5;
 /** Wrong codes per account per window before verification pauses (a 6-digit code must not be guessable). */
 const FAILURES_PER_WINDOW = 5;
 const FAILURE_WINDOW_SECONDS = 300;
+/** Challenges per account per window: each is a row, and a sign-in needs one or two. */
+const CHALLENGES_PER_WINDOW = 30;
 const ISSUER = 'Taleforge';
 
 export interface EnrolledFactor {
@@ -72,6 +74,9 @@ export class MfaService {
 
   async challenge(user: AuthUser, factorId: unknown): Promise<{ id: string; type: 'totp'; expires_at: number }> {
     const factor = await this.ownFactor(user, factorId);
+    const r = await this.deps.limiter.hit(`mfa:challenge:${user.id}`, CHALLENGES_PER_WINDOW, FAILURE_WINDOW_SECONDS);
+    if (!r.allowed)
+      throw new AppError('RATE_LIMITED', 'Too many code requests. Please wait a few minutes and try again.', { retryAfterSeconds: r.retryAfterSeconds });
     const expiresAt = new Date(Date.now() + CHALLENGE_MINUTES * 60_000);
     const c = await this.dataSource.getRepository(MfaChallenge).save({ factorId: factor.id, expiresAt });
     return { id: c.id, type: 'totp', expires_at: Math.floor(expiresAt.getTime() / 1000) };
