@@ -73,6 +73,8 @@ it('two-step verification: set up on the Account tab; the next sign-in asks for 
   await page.getByRole('button', { name: 'Verify' }).click();
   // Back where the player signed out: the Account tab.
   await page.waitForURL('**/profile');
+  await page.getByRole('heading', { name: 'Username and email' }).waitFor();
+  await shot(page, '21g-account-tab-phone');
 
   // Manage Subscription from the Account tab.
   await page.getByRole('link', { name: 'Manage Subscription' }).click();

@@ -215,6 +215,7 @@ function AuthPage() {
             <input
               id={`${ids}-code`}
               name="code"
+              type="text"
               inputMode="numeric"
               autoComplete="one-time-code"
               pattern="[0-9 ]{6,7}"

@@ -65,7 +65,7 @@ export function AccountIdentity({ username: current }: { username: string }) {
       <form className="account-password" onSubmit={saveName} noValidate aria-label="Username">
         <div className="field">
           <label htmlFor={`${ids}-username`}>Username</label>
-          <input id={`${ids}-username`} autoComplete="nickname" maxLength={40} value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input id={`${ids}-username`} type="text" autoComplete="nickname" maxLength={40} value={username} onChange={(e) => setUsername(e.target.value)} />
         </div>
         {nameError && (
           <p className="form-error" role="alert">

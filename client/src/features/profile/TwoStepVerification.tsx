@@ -94,7 +94,15 @@ export function TwoStepVerification() {
           </p>
           <div className="field">
             <label htmlFor={`${ids}-code`}>Code from the app</label>
-            <input id={`${ids}-code`} inputMode="numeric" autoComplete="one-time-code" maxLength={7} value={code} onChange={(e) => setCode(e.target.value)} />
+            <input
+              id={`${ids}-code`}
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
           </div>
           {error && (
             <p className="form-error" role="alert">
