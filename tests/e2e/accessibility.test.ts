@@ -165,6 +165,16 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.goto(`${t.url}/profile`);
     await page.getByRole('button', { name: 'Log Out' }).waitFor();
     problems.push(...(await audit(page, '/profile account')));
+    await page.getByRole('button', { name: 'Set Up Authenticator App' }).click();
+    await page.getByAltText('QR code for your authenticator app').waitFor();
+    await page.getByRole('button', { name: 'Delete Account…' }).click();
+    await page.getByRole('form', { name: 'Delete account' }).waitFor();
+    problems.push(...(await audit(page, '/profile account (authenticator set-up, delete form)')));
+    await page.goto(`${t.url}/subscription/manage`);
+    await page.getByRole('heading', { name: 'Past payments' }).waitFor();
+    problems.push(...(await audit(page, '/subscription/manage')));
+    await page.goto(`${t.url}/profile`);
+    await page.getByRole('button', { name: 'Log Out' }).waitFor();
     await page.getByRole('tab', { name: 'Character Profile' }).click();
     await page.getByRole('button', { name: /Fill In Profile|Edit Profile/ }).waitFor();
     problems.push(...(await audit(page, '/profile character (view)')));
