@@ -180,3 +180,23 @@ it('code requests are rate limited with the same answer for known and unknown em
     expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
   }
 });
+
+it('a reset link does not get past MFA either: the code comes before the new password', async () => {
+  const { id, auth } = await account('resetmfa');
+  const { factorId, secret } = await enrol(auth);
+  const count = smtp.mails.length;
+  expect((await client().resetPasswordForEmail(id.email)).error).toBeNull();
+  const mail = await waitFor(() => smtp.mails.slice(count).find((m) => m.to.includes(id.email)), 'the reset mail', 5000);
+  const link = /https?:\/\/\S+\/api\/auth\/v1\/verify\?token=[^\s"<>]+/.exec(mail.text)![0].replace(/&amp;/g, '&').replace(t.app.config.publicUrl, t.url);
+  const followed = await fetch(link, { redirect: 'manual' });
+  const fragment = new URLSearchParams(new URL(followed.headers.get('location')!).hash.slice(1));
+  expect(fragment.get('mfa_required')).toBe('1');
+  const c = client();
+  await c.setSession({ access_token: fragment.get('access_token')!, refresh_token: fragment.get('refresh_token')! });
+  const newPassword = `${id.password} again`;
+  expect((await c.updateUser({ password: newPassword })).error).not.toBeNull();
+  expect((await c.mfa.challengeAndVerify({ factorId, code: totpCode(secret, Date.now() + 30_000) })).error).toBeNull();
+  // Still the reset link's session: no current password needed.
+  expect((await c.updateUser({ password: newPassword })).error).toBeNull();
+  expect((await client().signInWithPassword({ email: id.email, password: newPassword })).error).toBeNull();
+});

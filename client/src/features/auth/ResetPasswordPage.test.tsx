@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import { readSession } from '../../apollo/session-store';
-import { gqlError } from '../../test/fake-graphql-server';
+import { gqlError, sessionPayload } from '../../test/fake-graphql-server';
 import { renderApp } from '../../test/render-app';
 import { AUTH_MESSAGES } from './AuthPage';
 import { RESET_MESSAGES } from './ResetPasswordPage';
@@ -50,6 +50,30 @@ describe('password reset (issue 21, in part)', () => {
     const call = calls.find((c) => c.operationName === 'ResetPasswordPage_setPassword');
     expect(call?.variables).toEqual({ input: { newPassword: 'a brand new secret' } });
     expect(call?.authorization).toBe(`Bearer ${accessToken}`);
+  });
+
+  it('with an authenticator, the code comes first (sent with the link session), then the new password with the upgraded session', async () => {
+    window.history.replaceState(null, '', `/reset-password#access_token=${accessToken}&refresh_token=r-1&expires_at=9999999999&type=recovery&mfa_required=1`);
+    const { calls } = await renderApp('/reset-password', {
+      ResetPasswordPage_verifyMfaCode: (call) =>
+        call.variables.code === '123456'
+          ? { data: { verifyMfaCode: sessionPayload(4) } }
+          : gqlError('INVALID_CREDENTIALS', 'That code is not correct. Check your authenticator app and try again.'),
+      ResetPasswordPage_setPassword: () => ({ data: { updateAccount: { __typename: 'User', id: 'u-1' } } }),
+    });
+    await screen.findByRole('form', { name: 'Verification code' });
+    expect(readSession()).toBeNull();
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: '000000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That code is not correct. Check your authenticator app and try again.');
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByLabelText('New password');
+    expect(readSession()?.accessToken).toBe('access-4');
+    expect(calls.filter((c) => c.operationName === 'ResetPasswordPage_verifyMfaCode').map((c) => c.authorization)).toEqual([
+      `Bearer ${accessToken}`,
+      `Bearer ${accessToken}`,
+    ]);
   });
 
   it('a used or expired link says so and offers the way back', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorCode, errorMessage } from '../../apollo/graphql-errors';
-import { useResetPasswordPage_setPasswordMutation } from '../../gql/graphql';
+import { useResetPasswordPage_setPasswordMutation, useResetPasswordPage_verifyMfaCodeMutation } from '../../gql/graphql';
 import { AuthCard } from './AuthCard';
 import { useAuth } from './auth-context';
 import { readLanding, type Landing } from './mail-landing';
@@ -12,6 +12,7 @@ export const RESET_MESSAGES = {
   passwordsDiffer: 'The new passwords do not match.',
   done: 'Your new password is set. You are signed in, and signed out everywhere else.',
   failed: 'Failed to set the new password. Please try again.',
+  codeFailed: 'That code did not work. Please try again.',
 } as const;
 
 /**
@@ -29,12 +30,32 @@ export default function ResetPasswordPage() {
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [setNewPassword, { loading }] = useResetPasswordPage_setPasswordMutation();
+  const [verifyMfaCode, { loading: verifying }] = useResetPasswordPage_verifyMfaCodeMutation();
+  /** With an authenticator, the link's session needs its code before it can set the password. */
+  const [needsCode, setNeedsCode] = useState(landing.kind === 'session' && landing.mfaRequired);
+  const [code, setCode] = useState('');
 
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
-    if (landing.kind !== 'session') return;
+    if (landing.kind !== 'session' || landing.mfaRequired) return;
     void startSession({ ...landing, user: { ...landing.user, createdAt: '' } }).then(() => setReady(true));
   }, [landing, startSession]);
+
+  const submitCode = async (e: FormEvent) => {
+    e.preventDefault();
+    if (landing.kind !== 'session') return;
+    setError(null);
+    try {
+      const { data } = await verifyMfaCode({ variables: { code: code.replace(/\s/g, '') }, context: { bearer: landing.accessToken } });
+      if (!data) throw new Error('No session');
+      await startSession(data.verifyMfaCode);
+      setNeedsCode(false);
+      setReady(true);
+    } catch (err) {
+      const c = errorCode(err);
+      setError((c === 'INVALID_CREDENTIALS' || c === 'RATE_LIMITED' || c === 'BAD_USER_INPUT' ? errorMessage(err) : undefined) || RESET_MESSAGES.codeFailed);
+    }
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -62,6 +83,31 @@ export default function ResetPasswordPage() {
             <Link to="/auth">Back to log in</Link>
           </p>
         </>
+      ) : needsCode ? (
+        <form className="auth-form" onSubmit={submitCode} aria-label="Verification code">
+          <p className="muted">Your account has two-step verification: enter the 6-digit code your authenticator app shows first.</p>
+          <div className="field">
+            <label htmlFor={`${ids}-code`}>Code</label>
+            <input
+              id={`${ids}-code`}
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </div>
+          {error && (
+            <p className="auth-message auth-message-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn btn-primary btn-block" disabled={verifying} aria-busy={verifying}>
+            Verify
+          </button>
+        </form>
       ) : (
         <form className="auth-form" onSubmit={submit} aria-label="Choose a new password">
           <div className="field">

@@ -1,6 +1,14 @@
 /** What a followed mail link put in the address's fragment (GoTrue's implicit flow), read once. */
 export type Landing =
-  | { kind: 'session'; accessToken: string; refreshToken: string; expiresAt: number; user: { id: string; email: string; username: string } }
+  | {
+      kind: 'session';
+      accessToken: string;
+      refreshToken: string;
+      expiresAt: number;
+      user: { id: string; email: string; username: string };
+      /** The account has an authenticator: its code comes first (the session reaches nothing else before). */
+      mfaRequired: boolean;
+    }
   | { kind: 'invalid' }
   | { kind: 'none' };
 
@@ -23,6 +31,7 @@ export function readLanding(hash: string, type: 'recovery' | 'signup'): Landing 
       accessToken,
       refreshToken,
       expiresAt: Number(p.get('expires_at')) || 0,
+      mfaRequired: p.get('mfa_required') === '1',
       user: { id: claims.sub, email: claims.email, username: claims.user_metadata?.username ?? '' },
     };
   } catch {

@@ -110,6 +110,9 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
         expires_at: String(s.expires_at),
         refresh_token: s.refresh_token,
         type: type === 'signup' ? 'signup' : 'recovery',
+        // Not GoTrue's (stock clients ignore it): the account has an authenticator, whose code comes
+        // before anything else (setting the password included).
+        ...(issued.mfaRequired ? { mfa_required: '1' } : {}),
       });
       res.redirect(303, `${redirect}#${fragment.toString()}`);
     } catch (e) {
