@@ -21,13 +21,15 @@ const USAGE = `Taleforge operator commands: npm run admin -- <command> [--as <op
                                           grant or remove credits (through the ledger)
   disable <email|user-id> | enable <email|user-id>
                                           a disabled account cannot sign in; its sessions end now
+  reset-mfa <email|user-id>               remove the account's authenticators (a player who lost theirs,
+                                          once support has checked who they are); its sessions end now
   audit [N]                               the last N operator actions (default 50)
 
 Every action is recorded in operator_actions with the operator's name (--as, else the OS user).
 Uses the app's configuration (DATABASE_URL, or the embedded database in DATA_DIR: stop the app first).
 With REDIS_URL, running instances are told at once; otherwise their caches expire within seconds.`;
 
-const COMMANDS = new Set(['reports', 'resolve', 'hide', 'restore', 'feature', 'unfeature', 'credits', 'disable', 'enable', 'audit']);
+const COMMANDS = new Set(['reports', 'resolve', 'hide', 'restore', 'feature', 'unfeature', 'credits', 'disable', 'enable', 'reset-mfa', 'audit']);
 
 /** `npm run admin -- …`: parses arguments, runs one OperatorService call, prints its result. */
 async function main(argv: string[]): Promise<number> {
@@ -83,6 +85,9 @@ async function main(argv: string[]): Promise<number> {
       case 'disable':
       case 'enable':
         result = await ops.setDisabled(rest[0], command === 'disable');
+        break;
+      case 'reset-mfa':
+        result = await ops.resetMfa(rest[0]);
         break;
       case 'audit':
         for (const a of await ops.audit(rest[0] ? Number(rest[0]) : 50)) {

@@ -1,5 +1,7 @@
 import { AuthClient } from '@supabase/auth-js';
 import { totpCode } from '../../server/src/modules/auth/totp';
+import { CreditsService } from '../../server/src/modules/billing/credits.service';
+import { OperatorService } from '../../server/src/modules/community/operator';
 import { startSmtp } from '../support/smtp';
 import { newIdentity, startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -199,4 +201,20 @@ it('a reset link does not get past MFA either: the code comes before the new pas
   // Still the reset link's session: no current password needed.
   expect((await c.updateUser({ password: newPassword })).error).toBeNull();
   expect((await client().signInWithPassword({ email: id.email, password: newPassword })).error).toBeNull();
+});
+
+it('an operator removes the authenticators of a player who lost theirs: every session ends, the password alone signs in again, and the audit trail says so', async () => {
+  const { id, auth } = await account('lostphone');
+  await enrol(auth);
+  const before = (await auth.getSession()).data.session!.access_token;
+  const db = t.app.db.dataSource;
+  const ops = new OperatorService(db, new CreditsService(db), 'support-desk');
+  const r = await ops.resetMfa(id.email);
+  expect(r.message).toMatch(/^Removed 1 authenticator\(s\) of .+; 1 session\(s\) ended\.$/);
+  for (const inv of r.invalidations) if (inv.kind === 'session') t.app.services.auth.forgetSession(inv.id);
+  expect(await me(before)).toBeNull();
+  const again = await client().signInWithPassword({ email: id.email, password: id.password });
+  expect(await me(again.data.session!.access_token)).not.toBeNull();
+  const [audit] = await db.query(`SELECT action, detail FROM operator_actions WHERE operator = 'support-desk' ORDER BY created_at DESC LIMIT 1`);
+  expect(audit).toEqual({ action: 'reset_mfa', detail: { factors: 1, sessions: 1 } });
 });

@@ -29,6 +29,7 @@ it('on the embedded database: usage, empty lists, plain refusals, and a refused 
   expect(await admin('reports')).toMatchObject({ code: 0, stdout: 'No reports.\n' });
   const nobody = await admin('credits', 'nobody@example.com', '+5', 'goodwill');
   expect(nobody).toMatchObject({ code: 1, stderr: 'Account not found\n' });
+  expect(await admin('reset-mfa', 'nobody@example.com')).toMatchObject({ code: 1, stderr: 'Account not found\n' });
   expect((await admin('credits', 'nobody@example.com', 'lots')).stderr).toBe('The amount is a whole number of credits, not 0.\n');
   expect((await admin('hide', 'planet', '00000000-0000-4000-a000-000000000001')).stderr).toBe('The target is world or story.\n');
   expect((await admin('resolve', 'world', '00000000-0000-4000-a000-000000000001', 'uphold')).stderr).toBe('Open report not found\n');

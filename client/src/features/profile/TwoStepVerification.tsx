@@ -78,6 +78,7 @@ export function TwoStepVerification() {
           <button type="button" className="btn btn-ghost" onClick={() => void turnOff()} disabled={removing} aria-busy={removing}>
             Turn Off Two-Step Verification
           </button>
+          <p className="muted">Lost the device with your authenticator app? Contact us through Help &amp; Support: we check it is you, then turn it off.</p>
         </>
       ) : pending ? (
         <form className="account-password" onSubmit={submit} noValidate aria-label="Set up an authenticator app">

@@ -144,16 +144,29 @@ export class OperatorService {
     let revoked: string[] = [];
     const result = await this.act(disabled ? 'disable_account' : 'enable_account', 'user', user.id, {}, async (m) => {
       await m.query(`UPDATE users SET disabled_at = ${disabled ? 'now()' : 'NULL'}, updated_at = now() WHERE id = $1`, [user.id]);
-      if (disabled) {
-        const [rows] = (await m.query(
-          `UPDATE sessions SET revoked_at = now(), revoked_reason = 'account_disabled' WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
-          [user.id],
-        )) as [Array<{ id: string }>, number];
-        revoked = rows.map((r) => r.id);
-      }
+      if (disabled) revoked = await endSessions(m, user.id, 'account_disabled');
       return {
         message: `${disabled ? `Disabled ${user.email}; ${revoked.length} session(s) ended` : `Enabled ${user.email}`}.`,
         detail: { sessions: revoked.length },
+      };
+    });
+    return { ...result, invalidations: revoked.map((id) => ({ kind: 'session' as const, id })) };
+  }
+
+  /**
+   * Removes every authenticator of the account (its player lost the device, and support checked who
+   * they are out of band): the password alone signs in again. Every session ends too, so only the
+   * player who signs in next holds one.
+   */
+  async resetMfa(account: unknown): Promise<ActionResult> {
+    const user = await this.findUser(account);
+    let revoked: string[] = [];
+    const result = await this.act('reset_mfa', 'user', user.id, {}, async (m) => {
+      const [factors] = (await m.query(`DELETE FROM mfa_factors WHERE user_id = $1 RETURNING id`, [user.id])) as [unknown[], number];
+      revoked = await endSessions(m, user.id, 'mfa_reset');
+      return {
+        message: `Removed ${factors.length} authenticator(s) of ${user.email}; ${revoked.length} session(s) ended.`,
+        detail: { factors: factors.length, sessions: revoked.length },
       };
     });
     return { ...result, invalidations: revoked.map((id) => ({ kind: 'session' as const, id })) };
@@ -223,4 +236,13 @@ function targetKind(kind: unknown): Kind {
 function uuid(id: unknown): string {
   if (!isUuid(id)) throw AppError.badInput('That is not an id (a UUID).');
   return id;
+}
+
+/** Revokes every live session of the account, answering their ids (the caller tells the instances). */
+async function endSessions(m: EntityManager, userId: string, reason: string): Promise<string[]> {
+  const [rows] = (await m.query(`UPDATE sessions SET revoked_at = now(), revoked_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`, [
+    userId,
+    reason,
+  ])) as [Array<{ id: string }>, number];
+  return rows.map((r) => r.id);
 }
