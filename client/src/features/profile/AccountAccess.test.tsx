@@ -114,6 +114,30 @@ describe('Account tab: two-step verification, your data (issue 21)', () => {
     expect(created).toHaveBeenCalledWith(archive);
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('taleforge-export-2026-11-26.zip');
   });
+
+  it('on a page left open past the access token lifetime, the session is refreshed before the archive is fetched', async () => {
+    const fetchMock = jest.fn().mockResolvedValue({
+      ok: true,
+      status: 200,
+      headers: new Headers({ 'content-disposition': 'attachment; filename="taleforge-export-2026-11-26.zip"' }),
+      blob: async () => new Blob(['PK']),
+    } as Response);
+    Object.assign(globalThis, { fetch: fetchMock });
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:archive'), revokeObjectURL: jest.fn() });
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { calls } = await renderApp(
+      '/profile',
+      {
+        TokenRefresh_refreshSession: () => ({ data: { refreshSession: sessionPayload(2) } }),
+        AccountData_session: () => ({ data: { me: { id: 'user-1' } } }),
+      },
+      { signedIn: true, expiresIn: 60 },
+    );
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Download My Data' })));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(calls.some((c) => c.operationName === 'TokenRefresh_refreshSession')).toBe(true);
+    expect(fetchMock).toHaveBeenCalledWith('/api/account/export', { headers: { authorization: 'Bearer access-2' } });
+  });
 });
 
 describe('/subscription/manage (issue 21)', () => {

@@ -3,21 +3,11 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { errorCode, errorMessage } from '../../apollo/graphql-errors';
 import { readSession } from '../../apollo/session-store';
-import { useAccountData_deleteMutation } from '../../gql/graphql';
+import { useApolloClient } from '@apollo/client/react';
+import { AccountData_sessionDocument, useAccountData_deleteMutation } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
+import { saveFile } from '../../lib/save-file';
 import { useAuth } from '../auth/auth-context';
-
-/** Saves a downloaded file without leaving the page. */
-function save(filename: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * The Account tab's "Your data": download everything as one ZIP (GET /api/account/export), and delete
@@ -32,18 +22,29 @@ export function AccountData() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [remove, { loading }] = useAccountData_deleteMutation();
+  const client = useApolloClient();
+
+  /**
+   * The archive is a plain fetch, outside the auth link: on a page left open past the access token's
+   * hour, one GraphQL request first lets the link refresh the session.
+   */
+  const freshToken = async () => {
+    const session = readSession();
+    if (session && session.expiresAt - Date.now() / 1000 < 300) await client.query({ query: AccountData_sessionDocument, fetchPolicy: 'network-only' });
+    return readSession()?.accessToken;
+  };
 
   const download = async () => {
     setExporting(true);
     try {
-      const token = readSession()?.accessToken;
+      const token = await freshToken();
       const res = await fetch('/api/account/export', { headers: token ? { authorization: `Bearer ${token}` } : {} });
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { code?: string; error?: string } | null;
         throw new Error(body?.code === 'RATE_LIMITED' ? body.error : MESSAGES.exportDataFailed);
       }
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'taleforge-export.zip';
-      save(name, await res.blob());
+      saveFile(name, await res.blob());
     } catch (err) {
       toast.error(err instanceof Error && err.message ? err.message : MESSAGES.exportDataFailed);
     } finally {
