@@ -7,6 +7,7 @@ import type { RateLimiter } from '../../common/rate-limiter';
 import type { Mailer } from '../mail/mailer';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
+import { afterAnswer, limitMailRequests, mailableUser } from './mail-tokens';
 import { hashToken } from './tokens';
 
 const CODE_MINUTES = 10;
@@ -30,26 +31,19 @@ export class EmailCodes {
 
   async request(rawEmail: unknown, meta: RequestMeta = {}): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    for (const [key, limit] of [
-      [`otp:email:${email}`, PER_EMAIL_PER_HOUR],
-      [`otp:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
-    ] as const) {
-      const r = await this.deps.limiter.hit(key, limit, 3600);
-      if (!r.allowed)
-        throw new AppError('RATE_LIMITED', 'Too many code requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
-    }
-    // After the answer, so its timing does not say whether the account exists.
-    setImmediate(() => {
-      this.mailCode(email).catch((err: unknown) => this.deps.logger.error('sign-in code mail failed', { err }));
-    });
+    await limitMailRequests(
+      this.deps.limiter,
+      [
+        [`otp:email:${email}`, PER_EMAIL_PER_HOUR],
+        [`otp:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
+      ],
+      'Too many code requests. Please wait a while and try again.',
+    );
+    afterAnswer(this.deps.logger, 'sign-in code', () => this.mailCode(email));
   }
 
   private async mailCode(email: string): Promise<void> {
-    const rows = (await this.dataSource.query('SELECT id, username FROM users WHERE email = $1 AND disabled_at IS NULL', [email])) as Array<{
-      id: string;
-      username: string;
-    }>;
-    const user = rows[0];
+    const user = await mailableUser(this.dataSource, email);
     if (!user) return;
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
     await this.dataSource.transaction(async (m) => {

@@ -8,7 +8,7 @@ import type { Config } from '../../config/env';
 import type { Mailer } from '../mail/mailer';
 import { type AuthService, type AuthUser, type IssuedSession, isSession, type PendingConfirmation, type RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
-import { issueMailToken, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
+import { afterAnswer, issueMailToken, limitMailRequests, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
 import { MAIL_LINK_INVALID } from './password-recovery';
 import { User } from './user.entity';
 
@@ -44,14 +44,14 @@ export class EmailLinks {
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'CONFLICT' || !this.deps.config.mail.requireEmailConfirmation) throw e;
       const email = normalizeEmail(input.email);
-      this.later(() => this.mailAlreadyRegistered(email), 'sign-up notice');
+      afterAnswer(this.deps.logger, 'sign-up notice', () => this.mailAlreadyRegistered(email));
       const now = new Date();
       const user = Object.assign(new User(), { id: crypto.randomUUID(), email, username: String(input.username).trim(), createdAt: now, updatedAt: now });
       return { confirmationRequired: true, user };
     }
     if (!isSession(outcome)) {
       const pending = outcome;
-      this.later(() => this.mailSignupLink(pending.user, this.redirect(redirectTo, '/auth')), 'sign-up confirmation');
+      afterAnswer(this.deps.logger, 'sign-up confirmation', () => this.mailSignupLink(pending.user, this.redirect(redirectTo, '/auth')));
     }
     return outcome;
   }
@@ -70,16 +70,17 @@ export class EmailLinks {
     const email = normalizeEmail(rawEmail);
     await this.limit(`confirm:${email}`, meta);
     const redirect = this.redirect(redirectTo, '/auth');
-    this.later(async () => {
-      const [user] = (await this.dataSource.query('SELECT * FROM users WHERE email = $1 AND email_confirmed_at IS NULL AND disabled_at IS NULL', [
-        email,
-      ])) as Array<{
+    afterAnswer(this.deps.logger, 'sign-up confirmation', async () => {
+      const [user] = (await this.dataSource.query(
+        'SELECT id, email, username FROM users WHERE email = $1 AND email_confirmed_at IS NULL AND disabled_at IS NULL',
+        [email],
+      )) as Array<{
         id: string;
         email: string;
         username: string;
       }>;
       if (user) await this.mailSignupLink(user, redirect);
-    }, 'sign-up confirmation');
+    });
   }
 
   private async mailSignupLink(user: Pick<User, 'id' | 'email' | 'username'>, redirect: string): Promise<void> {
@@ -107,7 +108,7 @@ export class EmailLinks {
     if (!recovering) await this.deps.auth.checkCurrentPassword(user, currentPassword, meta, 'Enter your current password to change your email.');
     await this.limit(`email-change:${user.id}`, meta);
     const redirect = this.redirect(redirectTo, '/profile');
-    this.later(async () => {
+    afterAnswer(this.deps.logger, 'email change', async () => {
       const taken = ((await this.dataSource.query('SELECT 1 FROM users WHERE email = $1', [email])) as unknown[]).length > 0;
       if (taken) {
         await this.deps.mailer.send({
@@ -133,7 +134,7 @@ export class EmailLinks {
         text: `Hello ${user.username},\n\nSomeone signed in to your account asked to change its email to ${email}. It changes only if the link sent there is opened. If this was not you, change your password now: that ends every other session.\n`,
         html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone signed in to your account asked to change its email to ${escapeHtml(email)}. It changes only if the link sent there is opened. If this was not you, change your password now: that ends every other session.</p>`,
       });
-    }, 'email change');
+    });
   }
 
   /** Follows a sign-up link: the address is confirmed and a session opens (GoTrue signs the player in). */
@@ -165,21 +166,14 @@ export class EmailLinks {
     return safeRedirect(this.deps.config, raw, fallbackPath);
   }
 
-  private async limit(key: string, meta: RequestMeta): Promise<void> {
-    for (const [k, limit] of [
-      [key, PER_EMAIL_PER_HOUR],
-      [`links:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
-    ] as const) {
-      const r = await this.deps.limiter.hit(k, limit, 3600);
-      if (!r.allowed)
-        throw new AppError('RATE_LIMITED', 'Too many requests for email links. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
-    }
-  }
-
-  /** After the answer: whether an address has an account must not show in how long the answer takes. */
-  private later(work: () => Promise<void>, what: string): void {
-    setImmediate(() => {
-      work().catch((err: unknown) => this.deps.logger.error(`${what} mail failed`, { err }));
-    });
+  private limit(key: string, meta: RequestMeta): Promise<void> {
+    return limitMailRequests(
+      this.deps.limiter,
+      [
+        [key, PER_EMAIL_PER_HOUR],
+        [`links:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
+      ],
+      'Too many requests for email links. Please wait a while and try again.',
+    );
   }
 }

@@ -1,4 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../common/app-error';
+import type { Logger } from '../../common/logger';
+import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
 import { hashToken, newRefreshToken } from './tokens';
 
@@ -53,4 +56,25 @@ export function safeRedirect(config: Pick<Config, 'publicUrl' | 'ops'>, raw: unk
   } catch {
     return fallback;
   }
+}
+
+/** Hourly budgets of a request that sends mail (per address, per client…): the first one spent refuses it. */
+export async function limitMailRequests(limiter: RateLimiter, budgets: ReadonlyArray<readonly [string, number]>, message: string): Promise<void> {
+  for (const [key, limit] of budgets) {
+    const r = await limiter.hit(key, limit, 3600);
+    if (!r.allowed) throw new AppError('RATE_LIMITED', message, { retryAfterSeconds: r.retryAfterSeconds });
+  }
+}
+
+/** Mail work run after the answer: whether an address has an account must not show in how long the answer takes. */
+export function afterAnswer(logger: Logger, what: string, work: () => Promise<void>): void {
+  setImmediate(() => {
+    work().catch((err: unknown) => logger.error(`${what} mail failed`, { err }));
+  });
+}
+
+/** The account an address names, when it may be mailed (not disabled). */
+export async function mailableUser(db: DataSource, email: string): Promise<{ id: string; username: string } | null> {
+  const rows = (await db.query('SELECT id, username FROM users WHERE email = $1 AND disabled_at IS NULL', [email])) as Array<{ id: string; username: string }>;
+  return rows[0] ?? null;
 }

@@ -7,7 +7,7 @@ import type { Config } from '../../config/env';
 import type { Mailer } from '../mail/mailer';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
-import { issueMailToken, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
+import { afterAnswer, issueMailToken, limitMailRequests, mailableUser, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
 
 /** A reset link works this long, once. */
 const RECOVERY_TOKEN_MINUTES = 60;
@@ -31,28 +31,20 @@ export class PasswordRecovery {
 
   async request(rawEmail: unknown, redirectTo: unknown, meta: RequestMeta = {}): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    const { limiter } = this.deps;
-    for (const [key, limit] of [
-      [`recover:email:${email}`, PER_EMAIL_PER_HOUR],
-      [`recover:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
-    ] as const) {
-      const r = await limiter.hit(key, limit, 3600);
-      if (!r.allowed)
-        throw new AppError('RATE_LIMITED', 'Too many reset requests. Please wait a while and try again.', { retryAfterSeconds: r.retryAfterSeconds });
-    }
+    await limitMailRequests(
+      this.deps.limiter,
+      [
+        [`recover:email:${email}`, PER_EMAIL_PER_HOUR],
+        [`recover:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
+      ],
+      'Too many reset requests. Please wait a while and try again.',
+    );
     const redirect = this.safeRedirect(redirectTo);
-    // After the answer: whether an account exists must not show in how long the answer takes.
-    setImmediate(() => {
-      this.mailLink(email, redirect).catch((err: unknown) => this.deps.logger.error('password reset mail failed', { err }));
-    });
+    afterAnswer(this.deps.logger, 'password reset', () => this.mailLink(email, redirect));
   }
 
   private async mailLink(email: string, redirect: string): Promise<void> {
-    const rows = (await this.dataSource.query('SELECT id, username FROM users WHERE email = $1 AND disabled_at IS NULL', [email])) as Array<{
-      id: string;
-      username: string;
-    }>;
-    const user = rows[0];
+    const user = await mailableUser(this.dataSource, email);
     if (!user) return;
     // One live link per account: a new request spends the older ones.
     const token = await this.dataSource.transaction((m) => issueMailToken(m, user.id, 'recovery', RECOVERY_TOKEN_MINUTES));
