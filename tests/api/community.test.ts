@@ -154,6 +154,11 @@ describe('signals: likes and play counts', () => {
     const id = await createWorld(owner!, `Crowded Hall ${tag()}`);
     await share(owner!, id);
     const LIKE = 'mutation($id: ID!, $liked: Boolean!) { setWorldLiked(id: $id, liked: $liked) { id likeCount likedByMe } }';
+    // The answer carries the count after the change (on every database).
+    const first = await t.gql(LIKE, { id, liked: true }, fans[0]!.accessToken);
+    expect(first.data?.setWorldLiked).toMatchObject({ likeCount: 1, likedByMe: true });
+    const undone = await t.rest('PUT', `/api/worlds/like/${id}`, { liked: false }, fans[0]!.accessToken);
+    expect(undone.body).toMatchObject({ like_count: 0 });
     // Every fan likes twice at once: 8 likes, never 16.
     const results = await Promise.all(fans.flatMap((f) => [t.gql(LIKE, { id, liked: true }, f.accessToken), t.gql(LIKE, { id, liked: true }, f.accessToken)]));
     expect(results.every((r) => r.data?.setWorldLiked.likedByMe === true)).toBe(true);

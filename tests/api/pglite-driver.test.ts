@@ -43,6 +43,16 @@ d.each([
     await thread?.close();
   });
 
+  it("answers a statement's own command, also behind WITH (TypeORM shapes UPDATE/DELETE answers by it, as with pg)", async () => {
+    await pool.query(`INSERT INTO drv (name, n) VALUES ('cte', 1)`);
+    const r = await pool.query(`WITH bump AS (SELECT 1 AS one) UPDATE drv SET n = n + (SELECT one FROM bump) WHERE name = 'cte' RETURNING n`);
+    expect(r.command).toBe('UPDATE');
+    expect(r.rowCount).toBe(1);
+    expect(r.rows).toEqual([{ n: 2 }]);
+    expect((await pool.query(`WITH x AS (SELECT 1) SELECT n FROM drv WHERE name = 'cte'`)).command).toBe('SELECT');
+    expect((await pool.query(`WITH gone AS (DELETE FROM drv WHERE name = 'cte' RETURNING 1) SELECT count(*)::int AS c FROM gone`)).command).toBe('SELECT');
+  });
+
   it('binds and parses values as PGlite does', async () => {
     const at = new Date('2030-01-02T03:04:05.678Z');
     const u = '6f1b3c8e-2d4a-4b8e-9c1d-0a1b2c3d4e5f';

@@ -414,7 +414,9 @@ export const ARRAY_TYPES_SQL = `SELECT b.oid, b.typarray FROM pg_catalog.pg_type
 
 function toPg(sql: string, r: ResultSet | undefined): PgResult {
   const rows = r?.rows ?? [];
-  return { rows, rowCount: r?.affectedRows ?? rows.length, command: commandOf(sql), fields: r?.fields ?? [] };
+  // The statement's own tag ("UPDATE" for `WITH … UPDATE`), as pg answers it: TypeORM shapes UPDATE and
+  // DELETE answers as [rows, count] by it. The text's first word only when no tag came back.
+  return { rows, rowCount: r?.affectedRows ?? rows.length, command: r?.command ?? commandOf(sql), fields: r?.fields ?? [] };
 }
 
 // -------------------------------------------------------------------------------------------------
