@@ -21,6 +21,7 @@ import { EmailCodes } from './modules/auth/email-codes';
 import { EmailLinks } from './modules/auth/email-links';
 import { MfaService } from './modules/auth/mfa';
 import { AccountDataService } from './modules/account/account-data.service';
+import { AttemptBudgets } from './modules/shared/attempt-budgets';
 import { createRealtime, type Realtime } from './realtime/pubsub';
 import { meterCredits } from './ops/credit-metrics';
 import { instrumentStoryAI } from './ops/instrument-ai';
@@ -76,7 +77,8 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   );
   const credits = new CreditsService(dataSource);
   const subscriptions = new SubscriptionService(dataSource, credits, config.signupCredits);
-  const auth = await AuthService.create(dataSource, config, limiter, subscriptions);
+  const budgets = new AttemptBudgets(dataSource);
+  const auth = await AuthService.create(dataSource, config, limiter, budgets, subscriptions);
   const logger = createLogger(config);
   const realtime = createRealtime(config, logger);
   const billing = await BillingService.create({ dataSource, config, credits, subscriptions, realtime, logger });
@@ -108,10 +110,10 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     stories,
     community: new CommunityService(dataSource, { config, worlds, stories, limiter }),
     mailer,
-    recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, logger }),
-    emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, logger }),
-    emailLinks: new EmailLinks(dataSource, { config, auth, mailer, limiter, logger }),
-    mfa: new MfaService(dataSource, { auth, limiter }),
+    recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, budgets, logger }),
+    emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, budgets, logger }),
+    emailLinks: new EmailLinks(dataSource, { config, auth, mailer, limiter, budgets, logger }),
+    mfa: new MfaService(dataSource, { auth, limiter, budgets }),
     accountData: new AccountDataService(dataSource, { auth, billing, worlds, limiter, logger }),
   };
 }

@@ -14,6 +14,7 @@ import { Character } from '../modules/characters/character.entity';
 import { Media } from '../modules/media/media.entity';
 import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
 import { UserSettings } from '../modules/profile/user-settings.entity';
+import { AttemptCounter } from '../modules/shared/attempt-counter.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
 import { Mission } from '../modules/stories/mission.entity';
 import { StoryCard } from '../modules/stories/story-card.entity';
@@ -50,4 +51,5 @@ export const ENTITIES = [
   StoryPublication,
   ContentReport,
   OperatorAction,
+  AttemptCounter,
 ];

@@ -14,6 +14,7 @@ import { ChapterStop1795629173024 } from './1795629173024-ChapterStop';
 import { Community1795668554884 } from './1795668554884-Community';
 import { AccountRecovery1795673738675 } from './1795673738675-AccountRecovery';
 import { AccountSecurity1795681203336 } from './1795681203336-AccountSecurity';
+import { AccountSafety1795701868315 } from './1795701868315-AccountSafety';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Community1795668554884,
   AccountRecovery1795673738675,
   AccountSecurity1795681203336,
+  AccountSafety1795701868315,
 ];

@@ -95,7 +95,7 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
     );
     try {
       if (type === 'email_change') {
-        await services.emailLinks.verifyEmailChange(req.query.token);
+        await services.emailLinks.verifyEmailChange(req.query.token, meta);
         const fragment = new URLSearchParams({ message: 'Your new email address is confirmed.', type: 'email_change' });
         res.redirect(303, `${redirect}#${fragment.toString()}`);
         return;
@@ -143,7 +143,7 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
       return;
     }
     if (body.type === 'email_change') {
-      res.json(goTrueUser(await services.emailLinks.verifyEmailChange(body.token_hash ?? body.token)));
+      res.json(goTrueUser(await services.emailLinks.verifyEmailChange(body.token_hash ?? body.token, meta)));
       return;
     }
     res.json(await goTrueSession(services, await services.recovery.verify(body.token_hash ?? body.token, body.type, meta)));

@@ -7,6 +7,7 @@ import type { Config } from '../../config/env';
 import type { SubscriptionService } from '../billing/subscription.service';
 import { UserCharacterProfile } from '../profile/character-profile.entity';
 import { UserSettings } from '../profile/user-settings.entity';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import { AppSecret } from './app-secret.entity';
 import { normalizeEmail, validatePassword, validateUsername } from './auth.validation';
 import { hashPassword, verifyPassword } from './password';
@@ -82,14 +83,21 @@ export class AuthService {
     private readonly config: Config,
     private readonly tokens: AccessTokens,
     private readonly limiter: RateLimiter,
+    private readonly budgets: AttemptBudgets,
     private readonly subscriptions: SubscriptionService,
   ) {
     this.sessions = new FreshCache(config.sessionCacheSeconds * 1000, 50_000);
   }
 
-  static async create(dataSource: DataSource, config: Config, limiter: RateLimiter, subscriptions: SubscriptionService): Promise<AuthService> {
+  static async create(
+    dataSource: DataSource,
+    config: Config,
+    limiter: RateLimiter,
+    budgets: AttemptBudgets,
+    subscriptions: SubscriptionService,
+  ): Promise<AuthService> {
     const secret = config.jwtSecret ?? (await AuthService.generatedSecret(dataSource, 'jwt'));
-    return new AuthService(dataSource, config, new AccessTokens(secret, config.accessTokenTtlSeconds), limiter, subscriptions);
+    return new AuthService(dataSource, config, new AccessTokens(secret, config.accessTokenTtlSeconds), limiter, budgets, subscriptions);
   }
 
   /** A secret generated once and shared by every instance through the database. */
@@ -138,19 +146,12 @@ export class AuthService {
     const email = input.email.trim().toLowerCase();
     await this.limit('signin', email, meta);
     const user = email.length <= 254 ? await this.dataSource.getRepository(User).findOneBy({ email }) : null;
-    // Past the account-wide failure budget only addresses the owner signed in from before may try, and
-    // this is decided before the password is checked, so the answer says nothing about the password.
-    const failuresKey = `signin:fail:${email}`;
-    const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
-    if ((await this.limiter.count(failuresKey)) >= perAccountFailuresPerWindow && !(user && (await this.knownAddress(user.id, meta.ip)))) {
-      throw new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: windowSeconds });
-    }
-    const ok = input.password.length <= 1024 && (await verifyPassword(user?.passwordHash ?? null, input.password));
+    // Every guess counts against the account-wide budget before the password is checked (a burst checks
+    // at most the budget); past it only addresses the owner signed in from before may try, decided
+    // before the password is checked, so the answer says nothing about the password.
+    const ok = await this.guessPassword(email, user, input.password, meta, true);
     // One message whether the email exists or not.
-    if (!user || !ok) {
-      await this.limiter.hit(failuresKey, perAccountFailuresPerWindow, windowSeconds);
-      throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
-    }
+    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', INVALID_LOGIN_MESSAGE);
     // Said only after the right password: a disabled account is not revealed to someone guessing.
     if (user.disabledAt) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
     if (!user.emailConfirmedAt && this.config.mail.requireEmailConfirmation) {
@@ -283,12 +284,29 @@ export class AuthService {
     if (typeof current !== 'string' || current === '') throw AppError.badInput(missing, 'current_password');
     await this.limit('signin', user.email, meta);
     const stored = await this.dataSource.getRepository(User).findOne({ select: { id: true, passwordHash: true }, where: { id: user.id } });
-    const ok = current.length <= 1024 && (await verifyPassword(stored?.passwordHash ?? null, current));
-    if (!ok) {
-      const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
-      await this.limiter.hit(`signin:fail:${user.email}`, perAccountFailuresPerWindow, windowSeconds);
+    // The signed-in owner is not held to the strangers' budget (they are on a known session), but a
+    // stolen session's guesses still count toward it.
+    if (!(await this.guessPassword(user.email, stored, current, meta, false))) {
       throw new AppError('INVALID_CREDENTIALS', 'Your current password is not correct.', { field: 'current_password' });
     }
+    await this.dataSource.query('UPDATE sessions SET reauthenticated_at = now() WHERE id = $1', [user.sessionId]);
+  }
+
+  /**
+   * One guess at an account's password, counted against its failure budget before the hash is
+   * compared and given back when right. Past the budget, only addresses the owner used before (and,
+   * with `strangersOnly` false, the owner's own sessions) are compared; others are refused unjudged.
+   */
+  private async guessPassword(email: string, user: Pick<User, 'id' | 'passwordHash'> | null, password: string, meta: RequestMeta, strangersOnly: boolean): Promise<boolean> {
+    const key = `signin:${email}`;
+    const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
+    const attempt = await this.budgets.take(key, perAccountFailuresPerWindow, windowSeconds);
+    if (!attempt.allowed && strangersOnly && !(user && (await this.knownAddress(user.id, meta.ip)))) {
+      throw new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: attempt.retryAfterSeconds });
+    }
+    const ok = password.length <= 1024 && (await verifyPassword(user?.passwordHash ?? null, password));
+    if (ok) await this.budgets.refund(key);
+    return ok;
   }
 
   /**
@@ -395,6 +413,7 @@ export class AuthService {
       userAgent: meta.userAgent?.slice(0, 256) ?? null,
       ip: meta.ip?.slice(0, 64) ?? null,
       authMethod: method,
+      reauthenticatedAt: method === 'password' ? now : null,
     });
     const token = await this.newRefresh(m, session.id, now);
     return this.present(user, { id: session.id, aal: 'aal1', authMethod: method, createdAt: session.createdAt }, token, await hasVerifiedFactor(m, user.id));

@@ -5,6 +5,7 @@ import { escapeHtml } from '../../common/html';
 import type { Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Mailer } from '../mail/mailer';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
 import { afterAnswer, limitMailRequests, mailableUser } from './mail-tokens';
@@ -26,7 +27,7 @@ const INVALID = 'Token has expired or is invalid';
 export class EmailCodes {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly deps: { auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
+    private readonly deps: { auth: AuthService; mailer: Mailer; limiter: RateLimiter; budgets: AttemptBudgets; logger: Logger },
   ) {}
 
   async request(rawEmail: unknown, meta: RequestMeta = {}): Promise<void> {
@@ -63,13 +64,21 @@ export class EmailCodes {
     });
   }
 
+  /**
+   * A guess at the address's live code. It is counted before the code is compared, so a burst of
+   * guesses compares at most MAX_WRONG; once they are spent, so is the code.
+   */
   async verify(rawEmail: unknown, rawCode: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
     const email = normalizeEmail(rawEmail);
     const code = typeof rawCode === 'string' ? rawCode.trim() : '';
-    const wrongKey = `otp:wrong:${email}`;
-    if ((await this.deps.limiter.count(wrongKey)) >= MAX_WRONG) throw new AppError('UNAUTHENTICATED', INVALID, { reason: 'otp_expired' });
+    const key = `otp:${email}`;
     const rows = (await this.dataSource.query('SELECT id FROM users WHERE email = $1', [email])) as Array<{ id: string }>;
     const userId = rows[0]?.id;
+    const attempt = await this.deps.budgets.take(key, MAX_WRONG, CODE_MINUTES * 60);
+    if (!attempt.allowed) {
+      if (userId) await this.spendCode(userId);
+      throw new AppError('RATE_LIMITED', 'Too many wrong codes. Ask for a new code in a few minutes.', { retryAfterSeconds: attempt.retryAfterSeconds });
+    }
     const [spent] =
       userId && /^\d{6}$/.test(code)
         ? ((await this.dataSource.query(
@@ -79,12 +88,16 @@ export class EmailCodes {
           )) as [Array<{ user_id: string }>, number])
         : [[]];
     if (!userId || spent.length === 0) {
-      const r = await this.deps.limiter.hit(wrongKey, MAX_WRONG, CODE_MINUTES * 60);
       // The last allowed guess failed: the live code is spent, so guessing on cannot find it.
-      if (r.remaining === 0 && userId) await this.dataSource.query(`DELETE FROM auth_tokens WHERE user_id = $1 AND kind = 'otp'`, [userId]);
+      if (attempt.count >= MAX_WRONG && userId) await this.spendCode(userId);
       throw new AppError('UNAUTHENTICATED', INVALID, { reason: 'otp_expired' });
     }
+    await this.deps.budgets.refund(key);
     return this.deps.auth.openSession(userId, 'otp', meta);
+  }
+
+  private async spendCode(userId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM auth_tokens WHERE user_id = $1 AND kind = 'otp'`, [userId]);
   }
 }
 

@@ -6,9 +6,10 @@ import type { Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
 import type { Mailer } from '../mail/mailer';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import { type AuthService, type AuthUser, type IssuedSession, isSession, type PendingConfirmation, type RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
-import { afterAnswer, issueMailToken, limitMailRequests, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
+import { afterAnswer, guessLinkToken, issueMailToken, limitMailRequests, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
 import { MAIL_LINK_INVALID } from './password-recovery';
 import { User } from './user.entity';
 
@@ -25,7 +26,7 @@ const PER_IP_PER_HOUR = 20;
 export class EmailLinks {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
+    private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; budgets: AttemptBudgets; logger: Logger },
   ) {}
 
   /**
@@ -139,24 +140,27 @@ export class EmailLinks {
 
   /** Follows a sign-up link: the address is confirmed and a session opens (GoTrue signs the player in). */
   async verifySignup(rawToken: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
-    const spent = await spendMailToken(this.dataSource, rawToken, 'signup');
+    const spent = await guessLinkToken(this.deps.budgets, meta.ip, () => spendMailToken(this.dataSource, rawToken, 'signup'));
     if (!spent) throw new AppError('UNAUTHENTICATED', MAIL_LINK_INVALID, { reason: 'otp_expired' });
     return this.deps.auth.openSession(spent.userId, 'email_link', meta);
   }
 
   /** Follows an email-change link: the account's address becomes the new one, unless another account took it meanwhile. */
-  async verifyEmailChange(rawToken: unknown): Promise<User> {
-    const user = await this.dataSource.transaction(async (m) => {
-      const spent = await spendMailToken(m, rawToken, 'email_change');
-      if (!spent?.newEmail) throw new AppError('UNAUTHENTICATED', MAIL_LINK_INVALID, { reason: 'otp_expired' });
-      const [rows] = (await m.query(
-        `UPDATE users SET email = $2, email_confirmed_at = now(), updated_at = now()
-          WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users o WHERE o.email = $2) RETURNING id`,
-        [spent.userId, spent.newEmail],
-      )) as [Array<{ id: string }>, number];
-      if (rows.length === 0) throw new AppError('CONFLICT', 'That address already has an account.', { field: 'email' });
-      return m.getRepository(User).findOneByOrFail({ id: spent.userId });
-    });
+  async verifyEmailChange(rawToken: unknown, meta: RequestMeta = {}): Promise<User> {
+    const user = await guessLinkToken(this.deps.budgets, meta.ip, () =>
+      this.dataSource.transaction(async (m) => {
+        const spent = await spendMailToken(m, rawToken, 'email_change');
+        if (!spent?.newEmail) return null;
+        const [rows] = (await m.query(
+          `UPDATE users SET email = $2, email_confirmed_at = now(), updated_at = now()
+            WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users o WHERE o.email = $2) RETURNING id`,
+          [spent.userId, spent.newEmail],
+        )) as [Array<{ id: string }>, number];
+        if (rows.length === 0) throw new AppError('CONFLICT', 'That address already has an account.', { field: 'email' });
+        return m.getRepository(User).findOneByOrFail({ id: spent.userId });
+      }),
+    );
+    if (!user) throw new AppError('UNAUTHENTICATED', MAIL_LINK_INVALID, { reason: 'otp_expired' });
     // Sessions remember the address with the account: every instance drops its copy.
     await this.deps.auth.forgetSessionsOf(user.id);
     return user;

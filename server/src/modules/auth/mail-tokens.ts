@@ -3,6 +3,7 @@ import { AppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import { hashToken, newRefreshToken } from './tokens';
 
 /** What a mailed link does: reset the password, confirm a new address, confirm a sign-up. */
@@ -38,6 +39,28 @@ export async function spendMailToken(
     [hashToken(rawToken), kind],
   )) as [Array<{ user_id: string; new_email: string | null }>, number];
   return rows[0] ? { userId: rows[0].user_id, newEmail: rows[0].new_email } : null;
+}
+
+/** Made-up or spent link tokens one client may present per window (tokens are 256 random bits: this bounds the work, not the odds). */
+const LINK_GUESSES = 30;
+const LINK_GUESS_WINDOW_SECONDS = 600;
+
+/**
+ * One guess at a mailed link's token from this client: counted before the token is looked up (a burst
+ * looks up at most LINK_GUESSES), given back when the token was live. `spend` answers null for an
+ * unknown, used or expired token.
+ */
+export async function guessLinkToken<T>(budgets: AttemptBudgets, ip: string | undefined, spend: () => Promise<T | null>): Promise<T | null> {
+  const key = `link:${ip ?? '-'}`;
+  const attempt = await budgets.take(key, LINK_GUESSES, LINK_GUESS_WINDOW_SECONDS);
+  if (!attempt.allowed) {
+    throw new AppError('RATE_LIMITED', 'Too many invalid links from this address. Please wait a few minutes and try again.', {
+      retryAfterSeconds: attempt.retryAfterSeconds,
+    });
+  }
+  const found = await spend();
+  if (found !== null) await budgets.refund(key);
+  return found;
 }
 
 /** The link a mail carries: GoTrue's GET /verify, which spends the token and sends the browser on. */

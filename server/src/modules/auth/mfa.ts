@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import type { RateLimiter } from '../../common/rate-limiter';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import type { AuthService, AuthUser, IssuedSession } from './auth.service';
 import { MfaChallenge, MfaFactor } from './session.entity';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp';
@@ -43,7 +44,13 @@ export function goTrueFactor(f: MfaFactor) {
 export class MfaService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly deps: { auth: AuthService; limiter: RateLimiter },
+    private readonly deps: {
+      auth: AuthService;
+      limiter: RateLimiter;
+      budgets: AttemptBudgets;
+      /** Told after a verified authenticator was added or removed (the owner is mailed). */
+      onFactorsChanged?: (user: AuthUser, change: 'added' | 'removed') => void;
+    },
   ) {}
 
   async factors(userId: string): Promise<MfaFactor[]> {
@@ -89,15 +96,62 @@ export class MfaService {
   async verify(user: AuthUser, factorId: unknown, challengeId: unknown, code: unknown): Promise<IssuedSession> {
     const factor = await this.ownFactor(user, factorId);
     if (typeof challengeId !== 'string' || !UUID.test(challengeId)) throw AppError.badInput('challenge_id is required.', 'challenge_id');
-    if (typeof code !== 'string' || !/^\s*\d{6}\s*$/.test(code)) throw AppError.badInput('Enter the 6-digit code from your authenticator app.', 'code');
-    const failures = `mfa:fail:${user.id}`;
-    if ((await this.deps.limiter.count(failures)) >= FAILURES_PER_WINDOW) {
-      throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please wait a few minutes and try again.', { retryAfterSeconds: FAILURE_WINDOW_SECONDS });
+    const digits = sixDigits(code);
+    return this.guess(user, async () => {
+      const outcome = await this.check(user, factor.id, challengeId, digits);
+      if (outcome.kind === 'expired')
+        throw new AppError('UNAUTHENTICATED', 'This code request has expired. Please try again.', { reason: 'mfa_challenge_expired' });
+      return outcome;
+    });
+  }
+
+  /** Challenge and verify in one step, against the account's verified factor the code matches (sign-in): one guess, whatever the number of factors. */
+  async verifyAny(user: AuthUser, code: unknown): Promise<IssuedSession> {
+    const verified = (await this.factors(user.id)).filter((f) => f.status === 'verified');
+    if (verified.length === 0) throw AppError.badInput('This account has no authenticator app.', 'code');
+    const digits = sixDigits(code);
+    return this.guess(user, async () => {
+      for (const f of verified) {
+        const c = await this.challenge(user, f.id);
+        const outcome = await this.check(user, f.id, c.id, digits);
+        if (outcome.kind === 'ok') return outcome;
+      }
+      return { kind: 'wrong' as const };
+    });
+  }
+
+  /**
+   * One guess at the account's codes: counted before the code is compared (a burst of guesses compares
+   * at most FAILURES_PER_WINDOW), given back when it was right.
+   */
+  private async guess(user: AuthUser, compare: () => Promise<CheckOutcome>): Promise<IssuedSession> {
+    const key = `mfa:${user.id}`;
+    const attempt = await this.deps.budgets.take(key, FAILURES_PER_WINDOW, FAILURE_WINDOW_SECONDS);
+    if (!attempt.allowed) {
+      throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please wait a few minutes and try again.', { retryAfterSeconds: attempt.retryAfterSeconds });
     }
-    let ended: string[] = [];
-    const outcome = await this.dataSource.transaction(async (m) => {
+    let outcome: CheckOutcome;
+    try {
+      outcome = await compare();
+    } catch (e) {
+      await this.deps.budgets.refund(key); // never compared (an expired challenge, a database error)
+      throw e;
+    }
+    if (outcome.kind === 'wrong') {
+      throw new AppError('INVALID_CREDENTIALS', 'That code is not correct. Check your authenticator app and try again.', { reason: 'mfa_verification_failed' });
+    }
+    await this.deps.budgets.refund(key);
+    this.deps.auth.sessionsEnded(outcome.ended);
+    await this.deps.auth.forgetSessionsOf(user.id);
+    if (outcome.firstVerification) this.deps.onFactorsChanged?.(user, 'added');
+    return outcome.session;
+  }
+
+  /** Compares a code against one factor's live challenge, under the factor's row lock (a code is never accepted twice). */
+  private async check(user: AuthUser, factorId: string, challengeId: string, code: string): Promise<CheckOutcome | { kind: 'expired' }> {
+    return this.dataSource.transaction(async (m) => {
       // Locked: two requests with the same code cannot both pass the replay check.
-      const [f] = (await m.query(`SELECT id, secret, status, last_used_step FROM mfa_factors WHERE id = $1 FOR UPDATE`, [factor.id])) as Array<{
+      const [f] = (await m.query(`SELECT id, secret, status, last_used_step FROM mfa_factors WHERE id = $1 FOR UPDATE`, [factorId])) as Array<{
         id: string;
         secret: string;
         status: string;
@@ -105,43 +159,17 @@ export class MfaService {
       }>;
       const [c] = (await m.query(`SELECT id FROM mfa_challenges WHERE id = $1 AND factor_id = $2 AND verified_at IS NULL AND expires_at > now() FOR UPDATE`, [
         challengeId,
-        factor.id,
+        factorId,
       ])) as Array<{ id: string }>;
       if (!f || !c) return { kind: 'expired' as const };
-      const step = matchTotp(f.secret, code.trim(), f.last_used_step === null ? null : Number(f.last_used_step));
+      const step = matchTotp(f.secret, code, f.last_used_step === null ? null : Number(f.last_used_step));
       if (step === null) return { kind: 'wrong' as const };
       await m.query(`UPDATE mfa_challenges SET verified_at = now() WHERE id = $1`, [c.id]);
       await m.query(`UPDATE mfa_factors SET status = 'verified', last_used_step = $2, updated_at = now() WHERE id = $1`, [f.id, step]);
-      const up = await this.deps.auth.upgradeSession(m, user, f.status !== 'verified');
-      ended = up.ended;
-      return { kind: 'ok' as const, session: up.session };
+      const first = f.status !== 'verified';
+      const up = await this.deps.auth.upgradeSession(m, user, first);
+      return { kind: 'ok' as const, session: up.session, ended: up.ended, firstVerification: first };
     });
-    if (outcome.kind === 'expired')
-      throw new AppError('UNAUTHENTICATED', 'This code request has expired. Please try again.', { reason: 'mfa_challenge_expired' });
-    if (outcome.kind === 'wrong') {
-      await this.deps.limiter.hit(failures, FAILURES_PER_WINDOW, FAILURE_WINDOW_SECONDS);
-      throw new AppError('INVALID_CREDENTIALS', 'That code is not correct. Check your authenticator app and try again.', { reason: 'mfa_verification_failed' });
-    }
-    this.deps.auth.sessionsEnded(ended);
-    await this.deps.auth.forgetSessionsOf(user.id);
-    return outcome.session;
-  }
-
-  /** Challenge and verify in one step, against the account's verified factor the code matches (sign-in). */
-  async verifyAny(user: AuthUser, code: unknown): Promise<IssuedSession> {
-    const verified = (await this.factors(user.id)).filter((f) => f.status === 'verified');
-    if (verified.length === 0) throw AppError.badInput('This account has no authenticator app.', 'code');
-    let last: unknown;
-    for (const f of verified) {
-      const c = await this.challenge(user, f.id);
-      try {
-        return await this.verify(user, f.id, c.id, code);
-      } catch (e) {
-        last = e;
-        if (!(e instanceof AppError) || e.code !== 'INVALID_CREDENTIALS') throw e;
-      }
-    }
-    throw last;
   }
 
   /** Removes a factor; removing a verified one needs an aal2 session (a password alone cannot turn MFA off). */
@@ -152,6 +180,7 @@ export class MfaService {
     }
     await this.dataSource.getRepository(MfaFactor).delete({ id: factor.id });
     await this.deps.auth.forgetSessionsOf(user.id);
+    if (factor.status === 'verified') this.deps.onFactorsChanged?.(user, 'removed');
     return { id: factor.id };
   }
 
@@ -164,6 +193,13 @@ export class MfaService {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type CheckOutcome = { kind: 'wrong' } | { kind: 'ok'; session: IssuedSession; ended: string[]; firstVerification: boolean };
+
+function sixDigits(code: unknown): string {
+  if (typeof code !== 'string' || !/^\s*\d{6}\s*$/.test(code)) throw AppError.badInput('Enter the 6-digit code from your authenticator app.', 'code');
+  return code.trim();
+}
 
 function optionalText(v: unknown, field: string): string | null {
   if (v === undefined || v === null || v === '') return null;

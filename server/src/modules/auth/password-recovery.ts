@@ -5,9 +5,10 @@ import type { Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
 import type { Mailer } from '../mail/mailer';
+import type { AttemptBudgets } from '../shared/attempt-budgets';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { normalizeEmail } from './auth.validation';
-import { afterAnswer, issueMailToken, limitMailRequests, mailableUser, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
+import { afterAnswer, guessLinkToken, issueMailToken, limitMailRequests, mailableUser, mailLink, safeRedirect, spendMailToken } from './mail-tokens';
 
 /** A reset link works this long, once. */
 const RECOVERY_TOKEN_MINUTES = 60;
@@ -26,7 +27,7 @@ export const MAIL_LINK_INVALID = 'Email link is invalid or has expired';
 export class PasswordRecovery {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; logger: Logger },
+    private readonly deps: { config: Config; auth: AuthService; mailer: Mailer; limiter: RateLimiter; budgets: AttemptBudgets; logger: Logger },
   ) {}
 
   async request(rawEmail: unknown, redirectTo: unknown, meta: RequestMeta = {}): Promise<void> {
@@ -62,7 +63,7 @@ export class PasswordRecovery {
   /** Spends a reset token and opens the recovery session; INVALID for unknown, used or expired tokens. */
   async verify(rawToken: unknown, type: unknown, meta: RequestMeta = {}): Promise<IssuedSession> {
     if (type !== 'recovery') throw AppError.badInput('type must be recovery.', 'type');
-    const spent = await spendMailToken(this.dataSource, rawToken, 'recovery');
+    const spent = await guessLinkToken(this.deps.budgets, meta.ip, () => spendMailToken(this.dataSource, rawToken, 'recovery'));
     if (!spent) throw new AppError('UNAUTHENTICATED', MAIL_LINK_INVALID, { reason: 'otp_expired' });
     return this.deps.auth.openRecoverySession(spent.userId, meta);
   }

@@ -54,6 +54,14 @@ export class Session {
   /** How the session was opened, for the token's `amr` claim: 'password' | 'otp' | 'recovery' (then 'totp' once upgraded). */
   @Column({ type: 'varchar', length: 16, default: 'password' })
   authMethod: string;
+
+  /**
+   * When this session last proved the password (signing in with it, or entering it again). Adding an
+   * authenticator needs a recent proof: a stolen access token alone cannot put a thief's factor on
+   * the account.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  reauthenticatedAt: Date | null;
 }
 
 /** A TOTP authenticator (RFC 6238) of an account: 'unverified' until its first code is entered. */
