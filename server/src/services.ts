@@ -16,6 +16,7 @@ import { WorldService } from './modules/worlds/world.service';
 import { createModeration } from './modules/community/moderation';
 import { CommunityService } from './modules/community/community.service';
 import { createMailer, type Mailer } from './modules/mail/mailer';
+import { budgetedMailer } from './modules/mail/mail-budget';
 import { PasswordRecovery } from './modules/auth/password-recovery';
 import { EmailCodes } from './modules/auth/email-codes';
 import { EmailLinks } from './modules/auth/email-links';
@@ -90,7 +91,8 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
   const profile = new ProfileService(dataSource, auth);
   const stories = new StoryService(dataSource, { config, ai, limiter, logger });
-  const mailer = createMailer(config, logger.child({ component: 'mail' }));
+  const mailLog = logger.child({ component: 'mail' });
+  const mailer = budgetedMailer(createMailer(config, mailLog), { dataSource, budgets, config, logger: mailLog });
   return {
     config,
     dataSource,
@@ -113,7 +115,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, budgets, logger }),
     emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, budgets, logger }),
     emailLinks: new EmailLinks(dataSource, { config, auth, mailer, limiter, budgets, logger }),
-    mfa: new MfaService(dataSource, { auth, limiter, budgets }),
+    mfa: new MfaService(dataSource, { auth, limiter, budgets, mailer, logger: logger.child({ component: 'mfa' }) }),
     accountData: new AccountDataService(dataSource, { auth, billing, worlds, limiter, logger }),
   };
 }

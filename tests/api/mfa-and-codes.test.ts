@@ -159,7 +159,9 @@ it('signs in with a mailed code (signInWithOtp + verifyOtp); the same answer for
     expect((await client().verifyOtp({ email: id.email, token: guess, type: 'email' })).error).not.toBeNull();
   }
   // Past the budget nothing is compared any more (the code was spent by the fifth wrong guess).
-  expect((await client().verifyOtp({ email: id.email, token: fresh, type: 'email' })).error?.message).toBe('Too many wrong codes. Ask for a new code in a few minutes.');
+  expect((await client().verifyOtp({ email: id.email, token: fresh, type: 'email' })).error?.message).toBe(
+    'Too many wrong codes. Ask for a new code in a few minutes.',
+  );
   expect(await countRows(t, 'auth_tokens', `kind = 'otp' AND user_id = (SELECT id FROM users WHERE email = $1)`, [id.email])).toBe(0);
 });
 
@@ -169,7 +171,7 @@ it('a mailed code does not get past MFA: the session it opens is aal1', async ()
   const count = smtp.mails.length;
   const c = client();
   await c.signInWithOtp({ email: id.email });
-  const mail = await waitFor(() => smtp.mails.slice(count).find((m) => m.to.includes(id.email)), 'the code mail', 5000);
+  const mail = await waitFor(() => smtp.mails.slice(count).find((m) => m.to.includes(id.email) && /sign-in code is/.test(m.text)), 'the code mail', 5000);
   const s = await c.verifyOtp({ email: id.email, token: codeIn(mail.text), type: 'email' });
   expect(s.error).toBeNull();
   expect(await me(s.data.session!.access_token)).toBeNull();
@@ -191,7 +193,11 @@ it('a reset link does not get past MFA either: the code comes before the new pas
   const { factorId, secret } = await enrol(auth);
   const count = smtp.mails.length;
   expect((await client().resetPasswordForEmail(id.email)).error).toBeNull();
-  const mail = await waitFor(() => smtp.mails.slice(count).find((m) => m.to.includes(id.email)), 'the reset mail', 5000);
+  const mail = await waitFor(
+    () => smtp.mails.slice(count).find((m) => m.to.includes(id.email) && /Reset your Taleforge password/.test(m.raw)),
+    'the reset mail',
+    5000,
+  );
   const link = /https?:\/\/\S+\/api\/auth\/v1\/verify\?token=[^\s"<>]+/.exec(mail.text)![0].replace(/&amp;/g, '&').replace(t.app.config.publicUrl, t.url);
   const followed = await fetch(link, { redirect: 'manual' });
   const fragment = new URLSearchParams(new URL(followed.headers.get('location')!).hash.slice(1));

@@ -36,6 +36,13 @@ export function withHint(message: string, hint: string | null | undefined): stri
   return hint ? `${message} ${hint}` : message;
 }
 
+/** The first GraphQL error's `extensions.reason` (what exactly was refused), if the server said. */
+export function errorReason(error: unknown): string | undefined {
+  if (!CombinedGraphQLErrors.is(error)) return undefined;
+  const reason = error.errors[0]?.extensions?.reason;
+  return typeof reason === 'string' ? reason : undefined;
+}
+
 /** The server's human message of the first GraphQL error, if any. */
 export function errorMessage(error: unknown): string | undefined {
   if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message;

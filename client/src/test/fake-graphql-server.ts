@@ -9,15 +9,15 @@ interface RecordedCall {
   authorization: string | null;
 }
 
-export type GraphQLBody = { data?: unknown; errors?: Array<{ message: string; extensions?: { code: string } }> };
+export type GraphQLBody = { data?: unknown; errors?: Array<{ message: string; extensions?: { code: string; [k: string]: unknown } }> };
 export type Handler = (call: RecordedCall) => GraphQLBody | Promise<GraphQLBody> | { networkError: true };
 
 export function unauthenticated(message = 'Not signed in'): GraphQLBody {
   return { data: null, errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] };
 }
 
-export function gqlError(code: string, message: string): GraphQLBody {
-  return { data: null, errors: [{ message, extensions: { code } }] };
+export function gqlError(code: string, message: string, extensions: Record<string, unknown> = {}): GraphQLBody {
+  return { data: null, errors: [{ message, extensions: { ...extensions, code } }] };
 }
 
 function fakeResponse(body: unknown, status = 200) {

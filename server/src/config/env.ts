@@ -95,6 +95,12 @@ export interface Config {
     /** Sign-up mails a confirmation link, and sign-in waits for it (off by default: the embedded demo needs no mail). */
     requireEmailConfirmation: boolean;
   };
+  /**
+   * Mails one address may receive per hour and per day, of every kind together, whoever asks. Past it
+   * mail to the address is dropped silently (the requests answer as always); the owner asking from an
+   * address they signed in from before has an allowance of the same size that strangers cannot spend.
+   */
+  mailBudget: { perAddressPerHour: number; perAddressPerDay: number };
   community: {
     /** Distinct players whose open reports hide a shared world or published story pending review. */
     reportThreshold: number;
@@ -297,6 +303,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       from: str('MAIL_FROM') ?? 'Taleforge <no-reply@taleforge.local>',
       outboxDir: path.resolve(str('DATA_DIR') ?? path.join(REPO_ROOT, 'data'), 'outbox'),
       requireEmailConfirmation: bool('REQUIRE_EMAIL_CONFIRMATION', false),
+    },
+    mailBudget: {
+      perAddressPerHour: int('MAIL_PER_ADDRESS_PER_HOUR', 6, 1, 10_000),
+      perAddressPerDay: int('MAIL_PER_ADDRESS_PER_DAY', 24, 1, 100_000),
     },
     community: {
       reportThreshold: int('REPORT_HIDE_THRESHOLD', 3, 1, 1000),

@@ -49,6 +49,36 @@ describe('Account tab: two-step verification, your data (issue 21)', () => {
     expect(calls.filter((c) => c.operationName === 'TwoStepVerification_confirm').at(-1)?.variables).toEqual({ factorId: 'f-1', code: '123456' });
   });
 
+  it('asks for the password again when the session proved it too long ago; a wrong one is said plainly, the right one goes on', async () => {
+    const { calls } = await renderApp(
+      '/profile',
+      {
+        TwoStepVerification_factors: () => ({ data: { mfaFactors: [] } }),
+        TwoStepVerification_enroll: (call) => {
+          const p = call.variables.currentPassword;
+          if (p === null || p === undefined)
+            return gqlError('FORBIDDEN', 'Enter your password again to add an authenticator.', { reason: 'reauthentication_needed' });
+          return p === 'right password' ? { data: { enrollTotp: ENROLLMENT } } : gqlError('INVALID_CREDENTIALS', 'Your current password is not correct.');
+        },
+      },
+      { signedIn: true },
+    );
+    const section = (await screen.findByRole('heading', { name: 'Two-step verification' })).closest('section')!;
+    fireEvent.click(await within(section).findByRole('button', { name: 'Set Up Authenticator App' }));
+    const form = await within(section).findByRole('form', { name: 'Confirm your password' });
+    fireEvent.change(within(form).getByLabelText('Your password'), { target: { value: 'wrong password' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Continue' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe('Your current password is not correct.');
+    fireEvent.change(within(form).getByLabelText('Your password'), { target: { value: 'right password' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Continue' }));
+    expect(await within(section).findByAltText('QR code for your authenticator app')).toBeTruthy();
+    expect(calls.filter((c) => c.operationName === 'TwoStepVerification_enroll').map((c) => c.variables.currentPassword)).toEqual([
+      null,
+      'wrong password',
+      'right password',
+    ]);
+  });
+
   it('turns two-step verification off after a confirmation', async () => {
     let factors: unknown[] = [VERIFIED];
     jest.spyOn(window, 'confirm').mockReturnValue(true);

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { errorCode, errorMessage } from '../../apollo/graphql-errors';
+import { errorCode, errorMessage, errorReason } from '../../apollo/graphql-errors';
 import { toSession, writeSession } from '../../apollo/session-store';
 import {
   useTwoStepVerification_confirmMutation,
@@ -26,17 +26,29 @@ export function TwoStepVerification() {
   const [pending, setPending] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The server wants the password again (this session signed in with it a while ago). */
+  const [askPassword, setAskPassword] = useState(false);
+  const [password, setPassword] = useState('');
   const verified = data?.mfaFactors.find((f) => f.status === 'verified');
 
-  const start = async () => {
+  const start = async (currentPassword?: string) => {
     setError(null);
     try {
-      const r = await enroll();
+      const r = await enroll({ variables: { currentPassword: currentPassword ?? null } });
       setPending(r.data?.enrollTotp ?? null);
+      setAskPassword(false);
+      setPassword('');
       setCode('');
-    } catch {
-      toast.error(MESSAGES.twoStepFailed);
+    } catch (err) {
+      if (errorReason(err) === 'reauthentication_needed') setAskPassword(true);
+      else if (currentPassword !== undefined && errorCode(err) === 'INVALID_CREDENTIALS') setError(errorMessage(err) ?? MESSAGES.twoStepFailed);
+      else toast.error(MESSAGES.twoStepFailed);
     }
+  };
+
+  const submitPassword = (e: FormEvent) => {
+    e.preventDefault();
+    if (password) void start(password);
   };
 
   const submit = async (e: FormEvent) => {
@@ -115,6 +127,35 @@ export function TwoStepVerification() {
               Turn On
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => setPending(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : askPassword ? (
+        <form className="account-password" onSubmit={submitPassword} noValidate aria-label="Confirm your password">
+          <p>Enter your password to add an authenticator app: it keeps someone holding only your session from adding theirs.</p>
+          <div className="field">
+            <label htmlFor={`${ids}-password`}>Your password</label>
+            <input id={`${ids}-password`} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          </div>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="account-actions">
+            <button type="submit" className="btn btn-primary" disabled={enrolling || !password} aria-busy={enrolling}>
+              Continue
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() => {
+                setAskPassword(false);
+                setPassword('');
+                setError(null);
+              }}
+            >
               Cancel
             </button>
           </div>

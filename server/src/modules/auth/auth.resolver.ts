@@ -109,8 +109,16 @@ export class AuthResolver {
 
   @Authorized()
   @Mutation(() => TotpEnrollment, { description: 'Starts adding an authenticator app; confirmTotp with a code from it finishes.' })
-  async enrollTotp(@Arg('friendlyName', () => String, { nullable: true }) friendlyName: string | null, @Ctx() ctx: GraphQLContext): Promise<TotpEnrollment> {
-    const f = await ctx.services.mfa.enroll(requireUser(ctx), { factorType: 'totp', friendlyName });
+  async enrollTotp(
+    @Arg('friendlyName', () => String, { nullable: true }) friendlyName: string | null,
+    @Arg('currentPassword', () => String, {
+      nullable: true,
+      description: 'Needed when this session signed in with the password over 10 minutes ago (a recent proof of the password).',
+    })
+    currentPassword: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TotpEnrollment> {
+    const f = await ctx.services.mfa.enroll(requireUser(ctx), { factorType: 'totp', friendlyName, currentPassword }, ctx.meta);
     return { factorId: f.id, qrCodeSvg: f.totp.qr_code, secret: f.totp.secret, uri: f.totp.uri };
   }
 

@@ -160,7 +160,14 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   r.post('/factors', async (req, res) => {
     const me = await identified(services, req);
     const body = objectBody(req);
-    res.json(await services.mfa.enroll(me, { factorType: body.factor_type, friendlyName: body.friendly_name, issuer: body.issuer }));
+    // current_password is ours (GoTrue has none): a session that signed in over 10 minutes ago proves the password again here.
+    res.json(
+      await services.mfa.enroll(
+        me,
+        { factorType: body.factor_type, friendlyName: body.friendly_name, issuer: body.issuer, currentPassword: body.current_password },
+        requestMeta(req),
+      ),
+    );
   });
 
   r.post('/factors/:id/challenge', async (req, res) => {

@@ -269,8 +269,8 @@ export class AuthService {
       await m.getRepository(User).update({ id: user.id }, { ...(username !== null ? { username } : {}), ...(passwordHash !== null ? { passwordHash } : {}) });
       if (passwordHash !== null) {
         ended = await this.endSessions(m, user.id, user.sessionId, 'password_changed');
-        // A reset link's session is an ordinary one once the new password is set.
-        await m.query('UPDATE sessions SET recovery_until = NULL WHERE id = $1', [user.sessionId]);
+        // A reset link's session is an ordinary one once the new password is set (and has just proved it).
+        await m.query('UPDATE sessions SET recovery_until = NULL, reauthenticated_at = now() WHERE id = $1', [user.sessionId]);
       }
       return m.getRepository(User).findOneByOrFail({ id: user.id });
     });
@@ -292,12 +292,27 @@ export class AuthService {
     await this.dataSource.query('UPDATE sessions SET reauthenticated_at = now() WHERE id = $1', [user.sessionId]);
   }
 
+  /** Whether this session proved the password (signed in with it, or entered it again) within the last `minutes`. */
+  async recentlyReauthenticated(sessionId: string, minutes: number): Promise<boolean> {
+    const rows = (await this.dataSource.query(`SELECT 1 FROM sessions WHERE id = $1 AND reauthenticated_at > now() - make_interval(mins => $2)`, [
+      sessionId,
+      minutes,
+    ])) as unknown[];
+    return rows.length > 0;
+  }
+
   /**
    * One guess at an account's password, counted against its failure budget before the hash is
    * compared and given back when right. Past the budget, only addresses the owner used before (and,
    * with `strangersOnly` false, the owner's own sessions) are compared; others are refused unjudged.
    */
-  private async guessPassword(email: string, user: Pick<User, 'id' | 'passwordHash'> | null, password: string, meta: RequestMeta, strangersOnly: boolean): Promise<boolean> {
+  private async guessPassword(
+    email: string,
+    user: Pick<User, 'id' | 'passwordHash'> | null,
+    password: string,
+    meta: RequestMeta,
+    strangersOnly: boolean,
+  ): Promise<boolean> {
     const key = `signin:${email}`;
     const { perAccountFailuresPerWindow, windowSeconds } = this.config.authRateLimit;
     const attempt = await this.budgets.take(key, perAccountFailuresPerWindow, windowSeconds);

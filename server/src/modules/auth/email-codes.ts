@@ -35,15 +35,17 @@ export class EmailCodes {
     await limitMailRequests(
       this.deps.limiter,
       [
-        [`otp:email:${email}`, PER_EMAIL_PER_HOUR],
+        // Per address and client: strangers asking elsewhere never lock the owner out (the mail budget
+        // bounds what the address receives from everyone together).
+        [`otp:email:${email}:${meta.ip ?? '-'}`, PER_EMAIL_PER_HOUR],
         [`otp:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
       ],
       'Too many code requests. Please wait a while and try again.',
     );
-    afterAnswer(this.deps.logger, 'sign-in code', () => this.mailCode(email));
+    afterAnswer(this.deps.logger, 'sign-in code', () => this.mailCode(email, meta.ip));
   }
 
-  private async mailCode(email: string): Promise<void> {
+  private async mailCode(email: string, requesterIp: string | undefined): Promise<void> {
     const user = await mailableUser(this.dataSource, email);
     if (!user) return;
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
@@ -58,6 +60,7 @@ export class EmailCodes {
     });
     await this.deps.mailer.send({
       to: email,
+      requesterIp,
       subject: `Your Taleforge sign-in code: ${code}`,
       text: `Hello ${user.username},\n\nYour sign-in code is ${code}. It works once, for ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, ignore this mail: nobody can sign in without it.\n`,
       html: `<p>Hello ${escapeHtml(user.username)},</p><p>Your sign-in code is <strong style="font-size:1.4em;letter-spacing:0.2em">${code}</strong>. It works once, for ${CODE_MINUTES} minutes.</p><p>If you did not ask for it, ignore this mail: nobody can sign in without it.</p>`,

@@ -45,21 +45,22 @@ export class EmailLinks {
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'CONFLICT' || !this.deps.config.mail.requireEmailConfirmation) throw e;
       const email = normalizeEmail(input.email);
-      afterAnswer(this.deps.logger, 'sign-up notice', () => this.mailAlreadyRegistered(email));
+      afterAnswer(this.deps.logger, 'sign-up notice', () => this.mailAlreadyRegistered(email, meta.ip));
       const now = new Date();
       const user = Object.assign(new User(), { id: crypto.randomUUID(), email, username: String(input.username).trim(), createdAt: now, updatedAt: now });
       return { confirmationRequired: true, user };
     }
     if (!isSession(outcome)) {
       const pending = outcome;
-      afterAnswer(this.deps.logger, 'sign-up confirmation', () => this.mailSignupLink(pending.user, this.redirect(redirectTo, '/auth')));
+      afterAnswer(this.deps.logger, 'sign-up confirmation', () => this.mailSignupLink(pending.user, this.redirect(redirectTo, '/auth'), meta.ip));
     }
     return outcome;
   }
 
-  private async mailAlreadyRegistered(email: string): Promise<void> {
+  private async mailAlreadyRegistered(email: string, requesterIp: string | undefined): Promise<void> {
     await this.deps.mailer.send({
       to: email,
+      requesterIp,
       subject: 'You already have a Taleforge account',
       text: `Someone (hopefully you) tried to sign up to Taleforge with this address, which already has an account. Nothing was changed. Log in instead; if you forgot your password, use "Forgot password?".\n`,
       html: `<p>Someone (hopefully you) tried to sign up to Taleforge with this address, which already has an account. Nothing was changed. Log in instead; if you forgot your password, use "Forgot password?".</p>`,
@@ -69,7 +70,7 @@ export class EmailLinks {
   /** GoTrue `POST /resend {type: 'signup'}`: a new confirmation link for an account still unconfirmed; the same answer for any address. */
   async resendSignup(rawEmail: unknown, redirectTo: unknown, meta: RequestMeta = {}): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    await this.limit(`confirm:${email}`, meta);
+    await this.limit(`confirm:${email}:${meta.ip ?? '-'}`, meta);
     const redirect = this.redirect(redirectTo, '/auth');
     afterAnswer(this.deps.logger, 'sign-up confirmation', async () => {
       const [user] = (await this.dataSource.query(
@@ -80,15 +81,16 @@ export class EmailLinks {
         email: string;
         username: string;
       }>;
-      if (user) await this.mailSignupLink(user, redirect);
+      if (user) await this.mailSignupLink(user, redirect, meta.ip);
     });
   }
 
-  private async mailSignupLink(user: Pick<User, 'id' | 'email' | 'username'>, redirect: string): Promise<void> {
+  private async mailSignupLink(user: Pick<User, 'id' | 'email' | 'username'>, redirect: string, requesterIp: string | undefined): Promise<void> {
     const token = await this.dataSource.transaction((m) => issueMailToken(m, user.id, 'signup', LINK_MINUTES));
     const link = mailLink(this.deps.config.publicUrl, token, 'signup', redirect);
     await this.deps.mailer.send({
       to: user.email,
+      requesterIp,
       subject: 'Confirm your Taleforge account',
       link,
       text: `Welcome to Taleforge, ${user.username}!\n\nOpen this link within 24 hours to confirm your email and sign in:\n\n${link}\n\nIf you did not sign up, ignore this mail: no account is used without this link.\n`,
@@ -114,6 +116,7 @@ export class EmailLinks {
       if (taken) {
         await this.deps.mailer.send({
           to: email,
+          requesterIp: meta.ip,
           subject: 'Someone tried to use this address on Taleforge',
           text: `Someone signed in to a Taleforge account asked to move it to this address, which already has an account. Nothing was changed. If it was you, sign in to that account instead, or reset its password.\n`,
           html: `<p>Someone signed in to a Taleforge account asked to move it to this address, which already has an account. Nothing was changed. If it was you, sign in to that account instead, or reset its password.</p>`,
@@ -124,6 +127,7 @@ export class EmailLinks {
       const link = mailLink(this.deps.config.publicUrl, token, 'email_change', redirect);
       await this.deps.mailer.send({
         to: email,
+        requesterIp: meta.ip,
         subject: 'Confirm your new Taleforge email',
         link,
         text: `Hello ${user.username},\n\nOpen this link within 24 hours to make this your Taleforge account's email:\n\n${link}\n\nIf you did not ask for this, ignore this mail: nothing changes without it.\n`,
@@ -131,6 +135,7 @@ export class EmailLinks {
       });
       await this.deps.mailer.send({
         to: user.email,
+        alert: true,
         subject: 'Your Taleforge email is about to change',
         text: `Hello ${user.username},\n\nSomeone signed in to your account asked to change its email to ${email}. It changes only if the link sent there is opened. If this was not you, change your password now: that ends every other session.\n`,
         html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone signed in to your account asked to change its email to ${escapeHtml(email)}. It changes only if the link sent there is opened. If this was not you, change your password now: that ends every other session.</p>`,

@@ -1,9 +1,13 @@
 import QRCode from 'qrcode';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
+import { escapeHtml } from '../../common/html';
+import type { Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
+import type { Mailer } from '../mail/mailer';
 import type { AttemptBudgets } from '../shared/attempt-budgets';
-import type { AuthService, AuthUser, IssuedSession } from './auth.service';
+import type { AuthService, AuthUser, IssuedSession, RequestMeta } from './auth.service';
+import { afterAnswer } from './mail-tokens';
 import { MfaChallenge, MfaFactor } from './session.entity';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp';
 
@@ -16,6 +20,8 @@ const FAILURE_WINDOW_SECONDS = 300;
 /** Challenges per account per window: each is a row, and a sign-in needs one or two. */
 const CHALLENGES_PER_WINDOW = 30;
 const ISSUER = 'Taleforge';
+/** How recent a password proof adding an authenticator needs. */
+const REAUTH_MINUTES = 10;
 
 export interface EnrolledFactor {
   id: string;
@@ -48,8 +54,9 @@ export class MfaService {
       auth: AuthService;
       limiter: RateLimiter;
       budgets: AttemptBudgets;
-      /** Told after a verified authenticator was added or removed (the owner is mailed). */
-      onFactorsChanged?: (user: AuthUser, change: 'added' | 'removed') => void;
+      /** The owner is told whenever an authenticator is added or removed. */
+      mailer: Mailer;
+      logger: Logger;
     },
   ) {}
 
@@ -57,13 +64,27 @@ export class MfaService {
     return this.dataSource.getRepository(MfaFactor).find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
-  async enroll(user: AuthUser, input: { factorType?: unknown; friendlyName?: unknown; issuer?: unknown }): Promise<EnrolledFactor> {
+  /**
+   * Starts adding an authenticator. It needs a fresh proof of the password: this session signed in with
+   * it (or entered it again) within REAUTH_MINUTES, or `currentPassword` now. A stolen access token
+   * alone must not put a thief's authenticator on the account, which would then lock its owner out.
+   */
+  async enroll(
+    user: AuthUser,
+    input: { factorType?: unknown; friendlyName?: unknown; issuer?: unknown; currentPassword?: unknown },
+    meta: RequestMeta = {},
+  ): Promise<EnrolledFactor> {
     if (input.factorType !== 'totp') throw AppError.badInput('factor_type must be totp: only authenticator apps are supported.', 'factor_type');
     const friendlyName = optionalText(input.friendlyName, 'friendly_name');
     const issuer = optionalText(input.issuer, 'issuer') ?? ISSUER;
     // A signed-in thief with only a password must not add their own authenticator to a protected account.
     if (user.mfaEnabled && user.aal !== 'aal2')
       throw new AppError('FORBIDDEN', 'Enter a code from your authenticator app first.', { reason: 'insufficient_aal' });
+    if (input.currentPassword !== undefined && input.currentPassword !== null && input.currentPassword !== '') {
+      await this.deps.auth.checkCurrentPassword(user, input.currentPassword, meta);
+    } else if (!(await this.deps.auth.recentlyReauthenticated(user.sessionId, REAUTH_MINUTES))) {
+      throw new AppError('FORBIDDEN', 'Enter your password again to add an authenticator.', { reason: 'reauthentication_needed' });
+    }
     const repo = this.dataSource.getRepository(MfaFactor);
     // Abandoned enrolments (never verified) are replaced rather than piling up.
     await repo.delete({ userId: user.id, status: 'unverified' });
@@ -143,7 +164,7 @@ export class MfaService {
     await this.deps.budgets.refund(key);
     this.deps.auth.sessionsEnded(outcome.ended);
     await this.deps.auth.forgetSessionsOf(user.id);
-    if (outcome.firstVerification) this.deps.onFactorsChanged?.(user, 'added');
+    if (outcome.firstVerification) this.tellOwner(user, 'added');
     return outcome.session;
   }
 
@@ -180,8 +201,26 @@ export class MfaService {
     }
     await this.dataSource.getRepository(MfaFactor).delete({ id: factor.id });
     await this.deps.auth.forgetSessionsOf(user.id);
-    if (factor.status === 'verified') this.deps.onFactorsChanged?.(user, 'removed');
+    if (factor.status === 'verified') this.tellOwner(user, 'removed');
     return { id: factor.id };
+  }
+
+  /** An alert to the account's address (after the answer): whoever changed the authenticators, the owner knows. */
+  private tellOwner(user: AuthUser, change: 'added' | 'removed'): void {
+    const what =
+      change === 'added'
+        ? 'An authenticator app was added to your account: signing in now needs a code from it.'
+        : 'An authenticator app was removed from your account.';
+    const advice = 'If this was not you, reset your password now (Forgot password? on the sign-in page) and contact support.';
+    afterAnswer(this.deps.logger, 'authenticator notice', () =>
+      this.deps.mailer.send({
+        to: user.email,
+        alert: true,
+        subject: `An authenticator was ${change} on your Taleforge account`,
+        text: `Hello ${user.username},\n\n${what}\n\n${advice}\n`,
+        html: `<p>Hello ${escapeHtml(user.username)},</p><p>${what}</p><p>${advice}</p>`,
+      }),
+    );
   }
 
   private async ownFactor(user: AuthUser, factorId: unknown): Promise<MfaFactor> {

@@ -35,16 +35,18 @@ export class PasswordRecovery {
     await limitMailRequests(
       this.deps.limiter,
       [
-        [`recover:email:${email}`, PER_EMAIL_PER_HOUR],
+        // Per address and client: strangers asking elsewhere never lock the owner out (the mail budget
+        // bounds what the address receives from everyone together).
+        [`recover:email:${email}:${meta.ip ?? '-'}`, PER_EMAIL_PER_HOUR],
         [`recover:ip:${meta.ip ?? '-'}`, PER_IP_PER_HOUR],
       ],
       'Too many reset requests. Please wait a while and try again.',
     );
     const redirect = this.safeRedirect(redirectTo);
-    afterAnswer(this.deps.logger, 'password reset', () => this.mailLink(email, redirect));
+    afterAnswer(this.deps.logger, 'password reset', () => this.mailLink(email, redirect, meta.ip));
   }
 
-  private async mailLink(email: string, redirect: string): Promise<void> {
+  private async mailLink(email: string, redirect: string, requesterIp: string | undefined): Promise<void> {
     const user = await mailableUser(this.dataSource, email);
     if (!user) return;
     // One live link per account: a new request spends the older ones.
@@ -53,6 +55,7 @@ export class PasswordRecovery {
     const name = escapeHtml(user.username);
     await this.deps.mailer.send({
       to: email,
+      requesterIp,
       subject: 'Reset your Taleforge password',
       link,
       text: `Hello ${user.username},\n\nSomeone (hopefully you) asked to reset the password of your Taleforge account. Open this link within ${RECOVERY_TOKEN_MINUTES} minutes to choose a new one:\n\n${link}\n\nThe link works once. Opening it signs you out everywhere else. If you did not ask for this, ignore this mail: your password stays as it is.\n`,

@@ -5,13 +5,20 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/env';
 
-interface Mail {
+export interface Mail {
   to: string;
   subject: string;
   text: string;
   html: string;
   /** The one link the mail is about, printed to the console when mail goes to the outbox. */
   link?: string;
+  /** The client address of whoever asked for it (the owner asking from an address they used has an allowance of their own). */
+  requesterIp?: string;
+  /**
+   * Tells the owner about a change a session of their own account made (an authenticator, a new
+   * address): always sent, still counted. Strangers cannot cause these.
+   */
+  alert?: boolean;
 }
 
 export interface Mailer {
