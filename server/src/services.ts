@@ -110,7 +110,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     profile,
     support: new SupportService(dataSource, limiter),
     stories,
-    community: new CommunityService(dataSource, { config, worlds, stories, limiter }),
+    community: new CommunityService(dataSource, { config, worlds, stories, limiter, mailer, logger: logger.child({ component: 'community' }) }),
     mailer,
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, budgets, logger }),
     emailCodes: new EmailCodes(dataSource, { auth, mailer, limiter, budgets, logger }),

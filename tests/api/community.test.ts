@@ -1,11 +1,12 @@
-import { signUp, startTestApp, startWithFakeModel, type TestApp } from '../support/test-app';
+import { EVERY_REPORTER_TRUSTED, signUp, startTestApp, startWithFakeModel, type TestApp } from '../support/test-app';
 import { AETHERMOOR, balanceOf, characterPayload, countRows, WORLD_DESCRIPTION } from './domain-helpers';
 import { OperatorService } from '../../server/src/modules/community/operator';
 import { CreditsService } from '../../server/src/modules/billing/credits.service';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Every player here counts as one who was not made for a report (report-abuse.test.ts covers who does).
+  t = await startTestApp({ community: EVERY_REPORTER_TRUSTED });
 });
 afterAll(() => t.close());
 

@@ -1,5 +1,5 @@
 import { JSDOM } from 'jsdom';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { EVERY_REPORTER_TRUSTED, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { characterPayload, countRows, WORLD_DESCRIPTION } from './domain-helpers';
 
 /**
@@ -9,7 +9,8 @@ import { characterPayload, countRows, WORLD_DESCRIPTION } from './domain-helpers
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Every player here counts as one who was not made for a report (report-abuse.test.ts covers who does).
+  t = await startTestApp({ community: EVERY_REPORTER_TRUSTED });
 });
 afterAll(() => t.close());
 

@@ -104,6 +104,12 @@ export function clientFor(app: App, url: string): TestApp {
   };
 }
 
+/** The community settings with every reporter's report weighing 1 (tests of hiding by reports with new accounts). */
+export const EVERY_REPORTER_TRUSTED: Config['community'] = {
+  ...loadConfig({ NODE_ENV: 'test' }).community,
+  trustedReporter: { minAccountAgeHours: 0, minChapters: 0 },
+};
+
 let counter = 0;
 /** A unique, valid identity per call, so tests never collide on shared PostgreSQL. */
 export function newIdentity(prefix = 'player') {

@@ -102,8 +102,17 @@ export interface Config {
    */
   mailBudget: { perAddressPerHour: number; perAddressPerDay: number };
   community: {
-    /** Distinct players whose open reports hide a shared world or published story pending review. */
+    /** The weight of open reports (distinct players) that hides a shared world or published story pending review. */
     reportThreshold: number;
+    /**
+     * A report weighs 1 toward hiding from an account at least this old that has played at least this
+     * many chapters (it could not have been made for the report); reports of newer accounts weigh
+     * `newAccountReportWeight`. Featured worlds are never hidden by reports.
+     */
+    trustedReporter: { minAccountAgeHours: number; minChapters: number };
+    newAccountReportWeight: number;
+    /** Told by mail whenever reports hide something (the review queue is `npm run admin -- reports`). */
+    operatorEmail?: string;
     /** OpenAI moderation model used for shared content when an API key is set. */
     moderationModel: string;
   };
@@ -213,6 +222,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     return raw;
   };
 
+  const emailAddress = (name: string): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(raw)) problems.push(`${name} must be an email address (got "${raw}")`);
+    return raw.toLowerCase();
+  };
+
   /** A comma-separated list of origins (scheme://host[:port]), each normalised by URL. */
   const origins = (name: string): string[] => {
     const raw = str(name);
@@ -310,6 +326,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     community: {
       reportThreshold: int('REPORT_HIDE_THRESHOLD', 3, 1, 1000),
+      trustedReporter: {
+        minAccountAgeHours: int('REPORT_TRUSTED_ACCOUNT_AGE_HOURS', 72, 0, 24 * 365),
+        minChapters: int('REPORT_TRUSTED_MIN_CHAPTERS', 3, 0, 10_000),
+      },
+      newAccountReportWeight: fraction('REPORT_NEW_ACCOUNT_WEIGHT', 0, 1) ?? 0,
+      operatorEmail: emailAddress('OPERATOR_EMAIL'),
       moderationModel: str('OPENAI_MODERATION_MODEL') ?? 'omni-moderation-latest',
     },
     openai: {

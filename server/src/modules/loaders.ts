@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { In, type DataSource } from 'typeorm';
+import { In, IsNull, type DataSource } from 'typeorm';
 import { User } from './auth/user.entity';
 import { World } from './worlds/world.entity';
 import { publicationView, type PublicationView } from './community/community.service';
@@ -24,7 +24,7 @@ export function createLoaders(dataSource: DataSource, viewerId: string | null): 
   return {
     publicationByCharacter: new DataLoader(async (ids) => {
       if (viewerId === null) return ids.map(() => null);
-      const rows = await dataSource.getRepository(StoryPublication).find({ where: { userId: viewerId, characterId: In([...ids]) } });
+      const rows = await dataSource.getRepository(StoryPublication).find({ where: { userId: viewerId, characterId: In([...ids]), withdrawnAt: IsNull() } });
       const byCharacter = new Map(rows.map((r) => [r.characterId, publicationView(r)]));
       return ids.map((id) => byCharacter.get(id) ?? null);
     }),

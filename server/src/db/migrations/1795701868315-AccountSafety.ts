@@ -31,9 +31,13 @@ export class AccountSafety1795701868315 implements MigrationInterface {
       WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION spend_mail_tokens()`);
     await queryRunner.query(`CREATE TRIGGER mfa_factors_removed_spend_mail_tokens AFTER DELETE ON mfa_factors FOR EACH ROW
       WHEN (OLD.status = 'verified') EXECUTE FUNCTION spend_mail_tokens()`);
+    await queryRunner.query(`ALTER TABLE "content_reports" ADD "weight" real NOT NULL DEFAULT '1'`);
+    await queryRunner.query(`ALTER TABLE "story_publications" ADD "withdrawn_at" TIMESTAMP WITH TIME ZONE`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "story_publications" DROP COLUMN "withdrawn_at"`);
+    await queryRunner.query(`ALTER TABLE "content_reports" DROP COLUMN "weight"`);
     await queryRunner.query(`DROP TRIGGER mfa_factors_removed_spend_mail_tokens ON mfa_factors`);
     await queryRunner.query(`DROP TRIGGER mfa_factors_verified_spend_mail_tokens ON mfa_factors`);
     await queryRunner.query(`DROP TRIGGER users_spend_mail_tokens ON users`);

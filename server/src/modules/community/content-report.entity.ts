@@ -42,6 +42,14 @@ export class ContentReport {
   @Column({ type: 'varchar', length: 16, default: 'open' })
   status: ReportStatus;
 
+  /**
+   * How much this report counts toward hiding: 1 from an account that could not have been made for it
+   * (old enough and played enough, REPORT_TRUSTED_*), else REPORT_NEW_ACCOUNT_WEIGHT. Every report
+   * reaches the review queue whatever its weight.
+   */
+  @Column({ type: 'real', default: 1 })
+  weight: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -64,4 +64,11 @@ export class StoryPublication {
   /** Set when reports reached the threshold or an operator hid it; the link then answers 404. */
   @Column({ type: 'timestamptz', nullable: true })
   hiddenAt: Date | null;
+
+  /**
+   * Unpublished by its owner while hidden pending review: kept (out of sight) for the review, and a new
+   * publish resumes this row still hidden, so publishing again is no way around a hide.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  withdrawnAt: Date | null;
 }

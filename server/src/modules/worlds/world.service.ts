@@ -225,6 +225,12 @@ export class WorldService {
     if (value) {
       const world = await this.repo.findOne({ where: { id, ownerId: userId } });
       if (!world) throw AppError.notFound('World');
+      // A copy (of a copy…) of a world hidden pending review would put it back in front of everyone.
+      if (world.remixedFromId && (await this.copiesHiddenWorld(world.id))) {
+        throw new AppError('FORBIDDEN', 'This world is a copy of one hidden pending review: it can be shared once the review is over.', {
+          reason: 'original_hidden',
+        });
+      }
       await this.passModeration([world.name, world.description, ...world.questions]);
     }
     const [rows] = (await this.dataSource.query(
@@ -236,6 +242,20 @@ export class WorldService {
     if (rows.length === 0) throw AppError.notFound('World');
     this.changed(id);
     return this.repo.findOneOrFail({ where: { id } });
+  }
+
+  /** Whether any world this one was remixed from, however far back, is hidden pending review. */
+  private async copiesHiddenWorld(id: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `WITH RECURSIVE origin(id, remixed_from_id, hidden_at, depth) AS (
+         SELECT id, remixed_from_id, NULL::timestamptz, 0 FROM worlds WHERE id = $1
+         UNION ALL
+         SELECT w.id, w.remixed_from_id, w.hidden_at, o.depth + 1 FROM worlds w JOIN origin o ON w.id = o.remixed_from_id WHERE o.depth < 50
+       )
+       SELECT 1 FROM origin WHERE hidden_at IS NOT NULL LIMIT 1`,
+      [id],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   /** CONTENT_REJECTED unless the moderation check passes these texts. */
