@@ -20,6 +20,7 @@ import { bearerToken, buildContext, contextFor, type GraphQLContext } from './gr
 import { formatError, retryAfterPlugin } from './graphql/errors';
 import { graphqlBodyParser } from './ops/graphql-body';
 import { buildGraphQLSchema } from './graphql/schema';
+import { responseBudgetPlugin } from './graphql/response-budget';
 import { authRestRouter } from './modules/auth/auth.rest';
 import { billingRestRouter } from './modules/billing/billing.rest';
 import { localCheckoutRouter } from './modules/billing/local-checkout.page';
@@ -144,6 +145,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       retryAfterPlugin,
+      responseBudgetPlugin,
       // No @cacheControl hints anywhere (public answers are cached by ops/response-cache.ts): skip the per-field bookkeeping.
       ApolloServerPluginCacheControlDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },

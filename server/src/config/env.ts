@@ -128,6 +128,8 @@ export interface OpsConfig {
   /** Prefix of the rate-limit keys in Redis: deployments (or test runs) sharing one Redis keep apart. */
   rateLimitKeyPrefix: string;
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxDirectives: number };
+  /** An answer whose large texts pass this many bytes is cut off with PAYLOAD_TOO_LARGE (graphql/response-budget.ts). */
+  graphqlMaxResponseBytes: number;
   /** Lifetime of cached public responses (featured worlds); writes to worlds invalidate sooner. 0 = no cache. */
   responseCacheSeconds: number;
   /** How long shutdown lets in-flight chapters finish before they are stopped (left for a retry). */
@@ -372,6 +374,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         maxTokens: int('GRAPHQL_MAX_TOKENS', 2000, 100, 100_000),
         maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 1000),
       },
+      graphqlMaxResponseBytes: int('GRAPHQL_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024),
       responseCacheSeconds: int('RESPONSE_CACHE_SECONDS', 30, 0, 86_400),
       shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
       metricsToken: str('METRICS_TOKEN'),

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { databaseUnavailable, isDatabaseUnavailable } from '../common/db-errors';
 import type { AuthUser, RequestMeta } from '../modules/auth/auth.service';
 import { createLoaders, type Loaders } from '../modules/loaders';
+import type { ResponseBytes } from './response-budget';
 import type { Services } from '../services';
 
 export interface GraphQLContext {
@@ -12,6 +13,8 @@ export interface GraphQLContext {
   services: Services;
   /** Per-request DataLoaders for relation fields (no N+1). */
   loaders: Loaders;
+  /** Bytes of large text in the answer so far, against GRAPHQL_MAX_RESPONSE_BYTES (graphql/response-budget.ts). */
+  responseBytes?: ResponseBytes;
 }
 
 /** Reads "Bearer <token>" from an Authorization header (HTTP) or connection param (WebSocket). */

@@ -13,6 +13,7 @@ import { WorldResolver } from '../modules/worlds/world.resolver';
 import { AccountResolver } from '../modules/account/account.resolver';
 import { CharacterPublicationResolver, CommunityResolver } from '../modules/community/community.resolver';
 import { authChecker } from './auth-checker';
+import { budgetResponses } from './response-budget';
 
 const RESOLVERS = [
   AuthResolver,
@@ -30,14 +31,15 @@ const RESOLVERS = [
 ] as const;
 
 /** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */
-export function buildGraphQLSchema(pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildGraphQLSchema(pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     pubSub,
     authChecker,
     // Input rules live in the services (shared with REST), not in class-validator decorators.
     validate: false,
   });
+  return budgetResponses(schema);
 }
 
 /** The SDL committed as /schema.graphql; sorted so that it only changes when the API does. */

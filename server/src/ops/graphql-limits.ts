@@ -63,6 +63,17 @@ export const DEFAULT_LIST_SIZE = 50;
 const PAGE_ARG_MAX: Record<string, number> = { 'Character.storyline': 200, 'Query.featuredWorlds': 100 };
 const PAGE_ARG_FALLBACK_MAX = 100;
 const PAGE_ARGS = ['limit', 'first'];
+/**
+ * A page argument on an object field sizes only these lists inside it (`storyline(limit)` pages its
+ * chapters; its `latestTakes` are a list of their own, counted at DEFAULT_LIST_SIZE).
+ */
+const PAGED_LISTS: Record<string, readonly string[]> = { 'Character.storyline': ['chapters'] };
+/**
+ * Large text fields weigh by their size limit, about one unit per kilobyte: a chapter's text is up to
+ * 6,000 characters; an export holds a whole story (counted as a megabyte: the response byte cap,
+ * GRAPHQL_MAX_RESPONSE_BYTES, stops a larger one).
+ */
+const TEXT_WEIGHT: Record<string, number> = { 'Chapter.text': 6, 'StoryExportFile.content': 1000 };
 
 interface Measured {
   depth: number;
@@ -157,7 +168,9 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
     if (declared) return typeof declared.defaultValue === 'number' ? declared.defaultValue : (PAGE_ARG_MAX[key] ?? PAGE_ARG_FALLBACK_MAX);
     return undefined;
   };
-  const walk = (set: SelectionSetNode, type: GraphQLNamedType | null, items: number, page: number | undefined, path: Set<string>) => {
+  /** `page` is the page an object field above set, with the names of the lists it sizes. */
+  type Page = { size: number; lists: readonly string[] | null } | undefined;
+  const walk = (set: SelectionSetNode, type: GraphQLNamedType | null, items: number, page: Page, path: Set<string>) => {
     for (const sel of set.selections) {
       if (total > cap) return;
       if (sel.kind === Kind.INLINE_FRAGMENT) {
@@ -179,13 +192,16 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       }
       const def = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[name] : undefined;
       const key = `${type?.name ?? '?'}.${name}`;
-      total += items;
+      total += items * (TEXT_WEIGHT[key] ?? 1);
       if (!sel.selectionSet) continue;
       const own = pageOf(sel, def, key);
       const isList = def ? isListType(getNullableType(def.type)) : false;
-      // A list takes its own page argument, else the page set above it (storyline's chapters), else the default.
-      const size = isList ? (own ?? page ?? DEFAULT_LIST_SIZE) : 1;
-      walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, isList ? undefined : own, path);
+      // A list takes its own page argument, else the page set above it when that page sizes it
+      // (storyline's chapters), else the default.
+      const inherited = page && (page.lists === null || page.lists.includes(name)) ? page.size : undefined;
+      const size = isList ? (own ?? inherited ?? DEFAULT_LIST_SIZE) : 1;
+      const next: Page = isList || own === undefined ? undefined : { size: own, lists: PAGED_LISTS[key] ?? null };
+      walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, next, path);
     }
   };
   walk(op.selectionSet, root ?? null, 1, undefined, new Set());

@@ -123,8 +123,15 @@ describe('the cost limit counts list sizes', () => {
     expect(viaVar.values).toBe(1 + 100 * 3);
     const withDefault = measureDocument('query($n: Int! = 5) { featuredWorlds(limit: $n) { id name } }', DEFAULTS, schema)[0];
     expect(withDefault.values).toBe(1 + 5 * 2);
-    // storyline's chapters take storyline's limit; given none, its schema default (50).
+    // storyline's chapters take storyline's limit; given none, its schema default (50). A chapter's
+    // text (up to 6,000 characters) weighs 6.
     const paged = measureDocument('query($id: ID!) { character(id: $id) { storyline { chapters { id text } } } }', DEFAULTS, schema)[0];
-    expect(paged.values).toBe(1 + 1 + 1 + 50 * 2);
+    expect(paged.values).toBe(1 + 1 + 1 + 50 * (1 + 6));
+    // The takes are a list of their own: storyline(limit: 1) does not make them one.
+    const takes = measureDocument('query($id: ID!) { character(id: $id) { storyline(limit: 1) { latestTakes { id } } } }', DEFAULTS, schema)[0];
+    expect(takes.values).toBe(1 + 1 + 1 + DEFAULT_LIST_SIZE);
+    // An export weighs what a whole story may.
+    const exported = measureDocument('query($id: ID!) { exportStory(characterId: $id, format: md) { content } }', DEFAULTS, schema)[0];
+    expect(exported.values).toBe(1 + 1000);
   });
 });
