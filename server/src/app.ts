@@ -37,6 +37,7 @@ import { createWsAuth } from './realtime/ws-auth';
 import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
 import { createGraphQLLane } from './ops/graphql-lane';
+import { edgeVariablesPlugin } from './ops/graphql-limits';
 import { createServices, type Services } from './services';
 
 export interface AppOptions extends OpenDatabaseOptions {
@@ -146,6 +147,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
       ApolloServerPluginDrainHttpServer({ httpServer }),
       retryAfterPlugin,
       responseBudgetPlugin,
+      edgeVariablesPlugin,
       // No @cacheControl hints anywhere (public answers are cached by ops/response-cache.ts): skip the per-field bookkeeping.
       ApolloServerPluginCacheControlDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
@@ -279,7 +281,8 @@ function serveClient(app: express.Express, dist: string): void {
   // express (server/src/ops/front.ts).
   app.use(compression());
   app.get('/graphiql', (_req, res) => {
-    if (fs.existsSync(graphiql)) res.sendFile(graphiql);
+    // dotfiles: 'allow' — the path is ours, and an install under a dot folder (~/.cache/…) is common.
+    if (fs.existsSync(graphiql)) res.sendFile(graphiql, { dotfiles: 'allow' });
     else res.status(503).type('text').send('GraphiQL is not built: run `npm run build`.');
   });
 

@@ -1,6 +1,8 @@
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, httpStatusFor, isAppError } from './app-error';
 import { databaseUnavailable, isDatabaseUnavailable } from './db-errors';
+import { edgeTextError, findBadText } from './edge-text';
+import { noteRequestCause } from './logger';
 import type { RequestMeta } from '../modules/auth/auth.service';
 
 export function requestMeta(req: Request): RequestMeta {
@@ -20,6 +22,11 @@ export function toAppError(err: unknown): AppError | null {
   if (isDatabaseUnavailable(err)) return databaseUnavailable();
   // The router decodes path parameters; a broken escape (`%E0%A4%A`) is the client's mistake.
   if (err instanceof URIError) return new AppError('BAD_USER_INPUT', 'Malformed percent-encoding in the URL.');
+  // express's own HTTP errors (a file not found by sendFile or static) keep their 4xx meaning.
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  if (status === 404) return new AppError('NOT_FOUND', 'Not found');
+  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403)
+    return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', 'Bad request.');
   return null;
 }
 
@@ -35,7 +42,9 @@ export function restErrorHandler(log: (e: unknown) => void): ErrorRequestHandler
   return (err, _req, res, next) => {
     if (res.headersSent) return next(err);
     const e = toAppError(err);
-    if (e?.code === 'SERVICE_UNAVAILABLE') log(err); // an outage is the operator's business: logged, then 503
+    // An outage is the operator's business: said on the request's access line (or logged here when
+    // there is none), then 503.
+    if (e?.code === 'SERVICE_UNAVAILABLE' && !noteRequestCause(outageCause(err))) log(err);
     if (e) return sendError(res, e);
     log(err);
     sendError(res, new AppError('INTERNAL', 'Internal server error'));
@@ -52,4 +61,24 @@ export function acceptedEncodings(header: string | string[] | undefined): Set<st
       .filter(([name, q]) => name !== '' && (!q || !/^q=0(\.0*)?$/.test(q)))
       .map(([name]) => name.toLowerCase()),
   );
+}
+
+/**
+ * The edge rule for REST (common/edge-text.ts): the query string and the parsed body hold no NUL and
+ * no unpaired surrogate. After the body parser (JSON, or multer's fields); errors go to the router's
+ * own error handler, so each API answers in its own shape.
+ */
+export function edgeText(req: Request, _res: Response, next: NextFunction): void {
+  const bad = findBadText(req.query, 'query') ?? findBadText(req.body);
+  next(bad ? edgeTextError(bad) : undefined);
+}
+
+/** A REST router's JSON body parser followed by the edge rule. */
+export function jsonBody(limitBytes: number): RequestHandler[] {
+  return [express.json({ limit: limitBytes }), edgeText];
+}
+
+/** What the access line says of an outage: the database's own words. */
+export function outageCause(err: unknown): string {
+  return `database unavailable: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -1,8 +1,11 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isAppError } from '../common/app-error';
 import { databaseUnavailable, isDatabaseUnavailable } from '../common/db-errors';
+import { EDGE_TEXT_MESSAGE } from '../common/edge-text';
+import { outageCause } from '../common/http';
+import { noteRequestCause } from '../common/logger';
 
 /** Codes Apollo itself produces for bad requests; their messages are safe and useful to clients. */
 const APOLLO_CLIENT_CODES = new Set([
@@ -14,6 +17,9 @@ const APOLLO_CLIENT_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
+
+/** What graphql-js says when an argument's value cannot be used (getArgumentValues). */
+const ARGUMENT_COERCION = /^Argument "[^"]+" (of non-null type|of required type|has invalid value)/;
 
 /**
  * Our AppErrors pass with their code and message; request errors from Apollo keep theirs; anything
@@ -29,12 +35,24 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
       extensions: { code: original.code, ...(original.details ?? {}) },
     };
   }
+  // graphql-js's own argument coercion at execution (an explicit null for an argument with a default,
+  // a variable that holds nothing): the caller's mistake, said as it is.
+  if (original instanceof GraphQLError && !original.originalError && ARGUMENT_COERCION.test(original.message)) {
+    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_USER_INPUT' } };
+  }
+  // The edge rule's literal check runs as a validation rule, whose code Apollo sets: it is bad input all the same.
+  if (formatted.message === EDGE_TEXT_MESSAGE) {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_USER_INPUT' } };
+  }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && APOLLO_CLIENT_CODES.has(code)) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
   if (isDatabaseUnavailable(original) || formatted.extensions?.code === 'SERVICE_UNAVAILABLE') {
-    log(original); // an outage is the operator's business: logged, and the client told when to retry
+    // An outage is the operator's business: said once on the request's access line (logged here when
+    // there is none, as on a WebSocket), and the client told when to retry.
+    const cause = (original as { originalError?: unknown } | null)?.originalError ?? original;
+    if (!noteRequestCause(outageCause(cause))) log(original);
     const e = databaseUnavailable();
     return { message: e.message, path: formatted.path, extensions: { code: e.code, ...e.details } };
   }

@@ -22,6 +22,8 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { badText, EDGE_TEXT_MESSAGE, findBadText } from '../common/edge-text';
 import type { Metrics } from './metrics';
 
 export interface GraphQLLimits {
@@ -248,15 +250,40 @@ const DOCUMENT_CACHE_MAX = 500;
 /** Longer texts are parsed every time: a few huge documents must not evict the clients' everyday ones. */
 const DOCUMENT_CACHE_MAX_CHARS = 16_384;
 
+/** The edge rule (common/edge-text.ts) for string literals written into the document. */
+const edgeTextRule: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (badText(node.value)) context.reportError(new GraphQLError(EDGE_TEXT_MESSAGE, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }));
+  },
+});
+
+/** The edge rule for an operation's variables, as the GraphQL error both transports answer. */
+export function variablesEdgeError(variables: unknown): GraphQLError | null {
+  const bad = findBadText(variables, 'variables');
+  return bad ? new GraphQLError(EDGE_TEXT_MESSAGE, { extensions: { code: 'BAD_USER_INPUT', field: bad, http: { status: 400 } } }) : null;
+}
+
+/** Apollo's side of the variables rule (graphql-ws applies it in ops/ws-guard.ts). */
+export const edgeVariablesPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ request }) {
+        const e = variablesEdgeError(request.variables);
+        if (e) throw e;
+      },
+    };
+  },
+};
+
 /** What both transports use: Apollo (HTTP) and graphql-ws (subscriptions) enforce the same limits. */
 export function graphqlGuards(limits: GraphQLLimits, metrics?: Metrics) {
   const rule = limitsRule(limits, metrics);
-  const rules = [...specifiedRules, rule];
+  const rules = [...specifiedRules, rule, edgeTextRule];
   const documents = new Map<string, DocumentNode>();
   const valid = new WeakMap<DocumentNode, GraphQLSchema>();
   return {
     /** For ApolloServer's `validationRules` (added to the specified rules; Apollo keeps its own document cache). */
-    validationRules: [rule],
+    validationRules: [rule, edgeTextRule],
     /** For ApolloServer's `parseOptions`: the parser stops reading huge documents early. */
     parseOptions: { maxTokens: limits.maxTokens },
     /** graphql-ws `parse` option (cached by text). */

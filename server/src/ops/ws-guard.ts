@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { variablesEdgeError } from './graphql-limits';
 import { GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import proxyaddr from 'proxy-addr';
@@ -73,6 +74,8 @@ export function createWsGuard(o: {
           }
           const limited = await overLimit(ctx, payload);
           if (limited) return [limited];
+          const badVariables = variablesEdgeError(payload.variables);
+          if (badVariables) return [badVariables];
           return auth.onSubscribe(ctx, id, payload);
         },
         onClose: (ctx, code, reason) => {

@@ -1,12 +1,12 @@
 import express from 'express';
-import { requestMeta } from '../../common/http';
+import { jsonBody, requestMeta } from '../../common/http';
 import type { Services } from '../../services';
 import { body, restUser } from '../shared/rest';
 
 /** The account's data (GDPR): the export archive, and deletion after the password. */
 export function accountRestRouter(services: Services): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
 
   r.get('/export', async (req, res) => {
     const user = await restUser(services, req);

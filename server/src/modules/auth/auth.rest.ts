@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import { AppError, httpStatusFor } from '../../common/app-error';
-import { requestMeta, toAppError } from '../../common/http';
+import { jsonBody, requestMeta, toAppError } from '../../common/http';
 import { bearerToken } from '../../graphql/context';
 import type { Services } from '../../services';
 import { type IssuedSession, isSession } from './auth.service';
@@ -14,7 +14,7 @@ import type { User } from './user.entity';
  */
 export function authRestRouter(services: Services, bodyLimit: number, log: (e: unknown) => void): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: bodyLimit }));
+  r.use(jsonBody(bodyLimit));
 
   r.post('/signup', async (req, res) => {
     const body = objectBody(req);
@@ -59,7 +59,10 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
   });
 
   r.put('/user', async (req, res) => {
-    const me = await authenticated(services, req);
+    // A session still waiting for its authenticator code is live (GoTrue answers insufficient_aal, so
+    // a stock client keeps it and asks for the code), but may not change the account yet.
+    const me = await identified(services, req);
+    if (me.mfaEnabled && me.aal !== 'aal2') throw new AppError('FORBIDDEN', 'Enter a code from your authenticator app first.', { reason: 'insufficient_aal' });
     const body = objectBody(req);
     const data = body.data as Record<string, unknown> | undefined;
     const meta = requestMeta(req);
@@ -188,12 +191,6 @@ export function authRestRouter(services: Services, bodyLimit: number, log: (e: u
 
   r.use(goTrueErrorHandler(log));
   return r;
-}
-
-async function authenticated(services: Services, req: Request) {
-  const user = await services.auth.authenticate(bearerToken(req.headers.authorization));
-  if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid or expired token', { reason: 'bad_jwt' });
-  return user;
 }
 
 /** A live session, including one still waiting for its MFA code (only the identity calls accept those). */

@@ -1,4 +1,5 @@
 import express, { type Request } from 'express';
+import { jsonBody } from '../../common/http';
 import { AppError } from '../../common/app-error';
 import { bearerToken } from '../../graphql/context';
 import type { Services } from '../../services';
@@ -18,7 +19,7 @@ export function billingRestRouter(services: Services, bodyLimit: number): expres
     res.json({ received: true, outcome });
   });
 
-  r.use(express.json({ limit: bodyLimit }));
+  r.use(jsonBody(bodyLimit));
 
   r.get('/tiers', async (_req, res) => {
     res.json((await services.billing.tiers()).map(presentTier));

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { edgeText, jsonBody } from '../../common/http';
 import multer from 'multer';
 import { AppError } from '../../common/app-error';
 import { CARD_MAX_BYTES } from './character-card';
@@ -10,7 +11,7 @@ import { savedCharacter } from './character.present';
 /** SPEC §7 /characters/* (generation). Saved characters live under /profile (profile.rest.ts). */
 export function charactersRestRouter(services: Services): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
 
   r.get('/generate', async (req, res) => {
     const user = await restUser(services, req);
@@ -58,6 +59,7 @@ export function charactersRestRouter(services: Services): express.Router {
         const tooBig = err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE';
         next(tooBig ? new AppError('PAYLOAD_TOO_LARGE', 'Cards must be at most 5 MB.', { field: 'card' }) : AppError.badInput('Malformed upload.', 'card'));
       }),
+    edgeText,
     async (req: Request, res: Response) => {
       const b = body(req);
       const card =

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { jsonBody } from '../../common/http';
 import { isAppError } from '../../common/app-error';
 import type { Services } from '../../services';
 import { body, isoDate, restUser } from '../shared/rest';
@@ -18,7 +19,7 @@ function publicationJson(p: PublicationView, base: string) {
 /** REST twins of the community mutations: publish, unpublish, report. Thin over CommunityService. */
 export function communityRestRouter(services: Services): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
 
   r.post('/publish-story', async (req, res) => {
     const user = await restUser(services, req);

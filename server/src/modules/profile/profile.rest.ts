@@ -1,4 +1,5 @@
 import express from 'express';
+import { jsonBody } from '../../common/http';
 import type { Services } from '../../services';
 import { savedCharacter } from '../characters/character.present';
 import { body, isoDate, restUser } from '../shared/rest';
@@ -11,7 +12,7 @@ function profileBody(p: UserCharacterProfile) {
 /** SPEC §7 /profile/* — account, character profile, settings and saved characters. */
 export function profileRestRouter(services: Services): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
 
   r.get('/', async (req, res) => {
     const user = await services.profile.account((await restUser(services, req)).id);

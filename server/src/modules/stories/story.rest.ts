@@ -1,4 +1,5 @@
 import express from 'express';
+import { jsonBody } from '../../common/http';
 import type { Services } from '../../services';
 import { body, isoDate, queryValue, restUser } from '../shared/rest';
 import type { Chapter } from './chapter.entity';
@@ -66,7 +67,7 @@ export function storiesRestRouter(services: Services): express.Router {
     res.locals.arrivedAt = Date.now();
     next();
   });
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
 
   r.post('/generate-chapter', async (req, res) => {
     const user = await restUser(services, req);

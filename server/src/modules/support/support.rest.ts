@@ -1,11 +1,12 @@
 import express from 'express';
+import { jsonBody } from '../../common/http';
 import type { Services } from '../../services';
 import { body, restUser } from '../shared/rest';
 
 /** SPEC §7 POST /support/insert. */
 export function supportRestRouter(services: Services): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
   r.post('/insert', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);

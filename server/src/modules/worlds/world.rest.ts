@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { edgeText, jsonBody } from '../../common/http';
 import multer from 'multer';
 import { AppError } from '../../common/app-error';
 import type { Logger } from '../../common/logger';
@@ -30,7 +31,7 @@ function worldCard(w: World, services: Services, author?: string | null) {
 /** SPEC §7 /worlds/* — thin: parse, call WorldService, present. */
 export function worldsRestRouter(services: Services, logger: Logger): express.Router {
   const r = express.Router();
-  r.use(express.json({ limit: services.config.bodyLimitBytes }));
+  r.use(jsonBody(services.config.bodyLimitBytes));
   // The create wizard's form: one optional image (bytes only in memory, capped), small text fields.
   const upload = multer({
     storage: multer.memoryStorage(),
@@ -119,6 +120,7 @@ export function worldsRestRouter(services: Services, logger: Logger): express.Ro
       next();
     },
     (req: Request, res: Response, next: NextFunction) => upload(req, res, (err: unknown) => next(err ? multerError(err) : undefined)),
+    edgeText,
     async (req: Request, res: Response) => {
       const user = res.locals.user as AuthUser;
       const b = body(req);
