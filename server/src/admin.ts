@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
         result = await ops.resetMfa(rest[0]);
         break;
       case 'audit':
-        for (const a of await ops.audit(rest[0] ? Number(rest[0]) : 50)) {
+        for (const a of await ops.audit(rest[0] ?? 50)) {
           print(`${a.createdAt.toISOString()}  ${a.operator}  ${a.action}  ${a.targetKind} ${a.targetId}  ${JSON.stringify(a.detail)}`);
         }
         break;

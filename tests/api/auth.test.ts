@@ -66,6 +66,24 @@ describe('sign up', () => {
     }
   });
 
+  it('refuses passwords that are easy to guess though not on the lists: repeats, sequences, the site, the player’s own name', async () => {
+    const id = newIdentity('weakling');
+    const own = `${id.email.split('@')[0]}`.slice(0, 20);
+    for (const password of ['aaaaaaaa', 'abcdefgh', '12341234', 'taleforge', 'Taleforge1', own]) {
+      const r = await t.rest('POST', '/api/auth/v1/signup', { email: id.email, password, data: { username: id.username } });
+      expect([password, r.status, r.body.error_code, r.body.msg]).toEqual([
+        password,
+        400,
+        'weak_password',
+        'This password is too easy to guess. Add a few more words or characters that are hard to guess.',
+      ]);
+    }
+    // A passphrase is fine.
+    expect(
+      (await t.rest('POST', '/api/auth/v1/signup', { email: id.email, password: 'lantern orchard seventeen', data: { username: id.username } })).status,
+    ).toBe(200);
+  });
+
   it('a new user starts on Free with enough credits for one world and two characters (3 + 2×3)', async () => {
     const s = await signUp(t);
     const [sub] = await t.app.db.dataSource.query('SELECT tier_id, credits FROM subscriptions WHERE user_id = $1', [s.user.id]);

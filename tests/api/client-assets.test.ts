@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -59,5 +60,23 @@ if (!built) process.stderr.write('client-assets.test: client/dist is not built (
     expect(await (await fetch(`${t.url}/`)).text()).not.toContain('WorldsPage-');
     expect(await (await fetch(`${t.url}/storychat/some-id`)).text()).toMatch(/StoryPage-[\w-]+\.js/);
     expect(await (await fetch(`${t.url}/no-such-page`)).text()).not.toContain('rel="modulepreload"');
+  });
+
+  it('serves the playground, the pages and the assets from an install under a dot folder (a clone in ~/.cache/…)', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-dot-'));
+    const dist = path.join(home, '.cache', 'taleforge', 'client', 'dist');
+    fs.cpSync(path.dirname(DIST), dist, { recursive: true });
+    const dotted = await startTestApp({ clientDistDir: dist });
+    try {
+      const playground = await fetch(`${dotted.url}/graphiql`);
+      expect(playground.status).toBe(200);
+      expect(await playground.text()).toContain('<div id="graphiql"');
+      const html = await (await fetch(`${dotted.url}/worlds`)).text();
+      const src = /<script[^>]+src="([^"]+\.js)"/.exec(html)![1];
+      expect((await fetch(`${dotted.url}${src}`)).status).toBe(200);
+    } finally {
+      await dotted.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

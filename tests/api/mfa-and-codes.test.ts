@@ -117,6 +117,21 @@ it('a password alone cannot turn MFA off or add another authenticator; at aal2 u
   expect((await after.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
 });
 
+it('a password alone (aal1) signs out only itself, whatever scope it asks for', async () => {
+  const { id, auth } = await account('aal1out');
+  await enrol(auth);
+  const owner = (await auth.getSession()).data.session!.access_token;
+  const thief = await client().signInWithPassword({ email: id.email, password: id.password });
+  const pending = thief.data.session!.access_token;
+  // A stock client signs out with scope=global: answered as usual, but only the asking session ends.
+  expect((await t.rest('POST', '/api/auth/v1/logout?scope=global', undefined, pending)).status).toBe(204);
+  expect(await me(owner)).not.toBeNull();
+  const another = (await client().signInWithPassword({ email: id.email, password: id.password })).data.session!.access_token;
+  expect((await t.rest('POST', '/api/auth/v1/logout?scope=others', undefined, another)).status).toBe(204);
+  expect(await me(owner)).not.toBeNull();
+  expect((await t.rest('GET', '/api/auth/v1/user', undefined, pending)).status).toBe(401);
+});
+
 it('guessing codes stops after five wrong ones', async () => {
   const { id, auth } = await account();
   const { factorId } = await enrol(auth);
@@ -205,7 +220,8 @@ it('a reset link does not get past MFA either: the code comes before the new pas
   const c = client();
   await c.setSession({ access_token: fragment.get('access_token')!, refresh_token: fragment.get('refresh_token')! });
   const newPassword = `${id.password} again`;
-  expect((await c.updateUser({ password: newPassword })).error).not.toBeNull();
+  // GoTrue's answer for a session that still needs its second step (a stock client keeps the session).
+  expect((await c.updateUser({ password: newPassword })).error).toMatchObject({ status: 403, code: 'insufficient_aal' });
   expect((await c.mfa.challengeAndVerify({ factorId, code: totpCode(secret, Date.now() + 30_000) })).error).toBeNull();
   // Still the reset link's session: no current password needed.
   expect((await c.updateUser({ password: newPassword })).error).toBeNull();

@@ -38,4 +38,6 @@ it('on the embedded database: usage, empty lists, plain refusals, and a refused 
   // audit trail is still empty (a refused action records nothing).
   expect((await admin('feature', '00000000-0000-4000-a000-000000000001')).stderr).toBe('World not found\n');
   expect((await admin('audit')).stdout).toBe('');
+  // A count that is not one is said plainly, without a stack trace.
+  expect(await admin('audit', 'abc')).toMatchObject({ code: 1, stderr: 'audit takes how many actions to show: a whole number from 1 to 1000.\n' });
 });

@@ -16,7 +16,24 @@ export interface Logger {
  * request, so every log line written while serving that request — in a resolver, a service, the
  * error formatter — carries the same `reqId` without anyone passing it along.
  */
-export const requestScope = new AsyncLocalStorage<{ reqId: string }>();
+export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+export interface RequestScope {
+  reqId: string;
+  /**
+   * Why the request failed, when a failure expected during an outage (the database unreachable) was
+   * answered: said once, on the request's access-log line, instead of one more error line.
+   */
+  cause?: string;
+}
+
+/** Notes an expected failure's cause for the request's access-log line (no error line of its own). */
+export function noteRequestCause(cause: string): boolean {
+  const scope = requestScope.getStore();
+  if (!scope) return false;
+  scope.cause = cause;
+  return true;
+}
 
 /**
  * One pino destination per process: every logger (app, services, tests' several apps) shares it.

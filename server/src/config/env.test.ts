@@ -75,7 +75,9 @@ describe('.env and .env.example', () => {
   });
 
   it('.env.example and the README list every variable the server reads', () => {
-    const names = new Set([...read('server/src/config/env.ts').matchAll(/(?:str|int|bool|url|origins)\('([A-Z_]+)'/g)].map((m) => m[1]));
+    const names = new Set(
+      [...read('server/src/config/env.ts').matchAll(/(?:str|int|bool|url|origins|fraction|oneOf|emailAddress)\('([A-Z_]+)'/g)].map((m) => m[1]),
+    );
     expect(names.size).toBeGreaterThan(40);
     const example = read('.env.example');
     const readme = read('README.md');

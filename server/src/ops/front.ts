@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import proxyaddr from 'proxy-addr';
-import { requestScope, type Logger } from '../common/logger';
+import { requestScope, type Logger, type RequestScope } from '../common/logger';
 import type { RateLimiter } from '../common/rate-limiter';
 import type { OpsConfig } from '../config/env';
 import type { GraphQLLane } from './graphql-lane';
@@ -73,8 +73,9 @@ export function createFront(o: FrontOptions): Handler {
     res.setHeader('x-request-id', reqId);
     const start = process.hrtime.bigint();
     const url = req.url ?? '/';
-    res.on('finish', () => finish(o, req, res, reqId, url, start));
-    requestScope.run({ reqId }, () => {
+    const scope: RequestScope = { reqId };
+    res.on('finish', () => finish(o, req, res, scope, url, start));
+    requestScope.run(scope, () => {
       void handle(o, req, res, url, window).catch((err) => {
         o.logger.error('request front failed', { err });
         if (!res.headersSent) {
@@ -216,7 +217,7 @@ function surfaceOf(url: string): 'graphql' | 'rest' | 'page' | 'ops' {
   return 'page';
 }
 
-function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, reqId: string, url: string, start: bigint): void {
+function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, scope: RequestScope, url: string, start: bigint): void {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const surface = surfaceOf(url);
   const locals = (res as unknown as { locals?: { operation?: string } }).locals;
@@ -234,13 +235,15 @@ function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, reqId: s
   o.metrics.observeRequest(surface, operation, res.statusCode, seconds);
   if (surface === 'ops' || res.cacheHit) return; // probes and cache hits: metrics only, or logs drown
   const fields = {
-    reqId,
+    reqId: scope.reqId,
     method: req.method,
     url: url.length > 200 ? `${url.slice(0, 200)}…` : url,
     status: res.statusCode,
     ms: Math.round(seconds * 10_000) / 10,
     ...(surface === 'graphql' ? { operation } : {}),
+    ...(scope.cause ? { cause: scope.cause } : {}),
   };
-  if (res.statusCode >= 500) o.logger.error('request', fields);
+  // One error line per failed request: its access line (an outage's cause rides on it, see noteRequestCause).
+  if (res.statusCode >= 500 || scope.cause) o.logger.error('request', fields);
   else o.logger.info('request', fields);
 }

@@ -118,7 +118,7 @@ export class AuthService {
   async signUp(input: { email: unknown; username: unknown; password: unknown }, meta: RequestMeta = {}): Promise<IssuedSession | PendingConfirmation> {
     const email = normalizeEmail(input.email);
     const username = validateUsername(input.username);
-    const password = validatePassword(input.password);
+    const password = validatePassword(input.password, [email, username]);
     await this.limit('signup', email, meta);
     const passwordHash = await hashPassword(password); // slow on purpose; outside any transaction
     return this.dataSource.transaction(async (m) => {
@@ -224,11 +224,17 @@ export class AuthService {
    * `others` every session but this one ("sign out everywhere else"). Answers how many ended.
    */
   async signOutScope(user: AuthUser, scope: unknown): Promise<number> {
-    if (scope === undefined || scope === null || scope === 'local') {
+    if (scope !== undefined && scope !== null && scope !== 'local' && scope !== 'global' && scope !== 'others') {
+      throw AppError.badInput('scope must be global, local or others.', 'scope');
+    }
+    // A session still waiting for its authenticator code (a password alone) ends only itself: it must
+    // not sign the owner out everywhere, again and again. Stock clients sign out with `global`, so
+    // this is not refused.
+    const pendingMfa = user.mfaEnabled && user.aal !== 'aal2';
+    if (scope === undefined || scope === null || scope === 'local' || pendingMfa) {
       await this.signOut(user.sessionId);
       return 1;
     }
-    if (scope !== 'global' && scope !== 'others') throw AppError.badInput('scope must be global, local or others.', 'scope');
     const ended = await this.endSessions(this.dataSource.manager, user.id, scope === 'others' ? user.sessionId : null, 'sign_out');
     for (const id of ended) this.revoked(id);
     return ended.length;
@@ -257,7 +263,7 @@ export class AuthService {
     const username = input.username === undefined || input.username === null ? null : validateUsername(input.username);
     let passwordHash: string | null = null;
     if (input.password !== undefined && input.password !== null) {
-      const password = validatePassword(input.password);
+      const password = validatePassword(input.password, [user.email, user.username]);
       // A session a reset link opened sets the password without the current one (its player forgot it).
       const recovering = !!user.recoveryUntil && user.recoveryUntil.getTime() > Date.now();
       if (!recovering) await this.checkCurrentPassword(user, input.currentPassword, meta);

@@ -1,5 +1,6 @@
 import { AppError } from '../../common/app-error';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password';
 
 let common: Set<string> | undefined;
@@ -43,8 +44,38 @@ export function validateUsername(value: unknown): string {
   return username;
 }
 
-/** Passwords are taken as typed (no trimming): every character counts, including spaces. */
-export function validatePassword(value: unknown): string {
+let estimator: ZxcvbnFactory | undefined;
+/** zxcvbn's guess estimator with its common dictionaries and keyboard graphs, built on first use (≈35 ms), then kept. */
+function strength(): ZxcvbnFactory {
+  return (estimator ??= new ZxcvbnFactory({ dictionary: { ...dictionary, userInputs: ['taleforge', 'tale forge'] }, graphs: adjacencyGraphs }));
+}
+/**
+ * zxcvbn's score (0–4) a password needs: 2 means roughly 10^6+ guesses, out of reach of an online
+ * attack under our sign-in limits. Repeats ("aaaaaaaa"), sequences ("abcdefgh"), keyboard walks
+ * ("qwertyui"), doubled numbers ("12341234") and the site's, the player's own name or address
+ * score 0–1.
+ */
+const MIN_SCORE = 2;
+
+const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * The player's own name or address (its part before the @) makes up at least half of the password:
+ * the first thing someone who knows the account tries. zxcvbn counts each piece as a user input, but
+ * several pieces in a row can still score well.
+ */
+function mostlyOwnName(password: string, userInputs: string[]): boolean {
+  const p = letters(password);
+  return userInputs
+    .map((u) => letters(u.split('@')[0] ?? u))
+    .some((name) => name.length >= 4 && (name.includes(p) || (p.includes(name) && name.length * 2 >= p.length)));
+}
+
+/**
+ * Passwords are taken as typed (no trimming): every character counts, including spaces.
+ * `userInputs` (the email, the username) count as easy to guess inside the password.
+ */
+export function validatePassword(value: unknown, userInputs: string[] = []): string {
   const password = requireString(value, 'password');
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
@@ -52,6 +83,10 @@ export function validatePassword(value: unknown): string {
   }
   if (commonPasswords().has(password.toLowerCase())) {
     throw AppError.badInput('This password is too common and easy to guess. Please choose another one.', 'password');
+  }
+  const inputs = userInputs.flatMap((u) => [u, ...u.split(/[@\s._-]+/)]).filter((u) => u.length >= 3);
+  if (mostlyOwnName(password, userInputs) || strength().check(password, inputs).score < MIN_SCORE) {
+    throw AppError.badInput('This password is too easy to guess. Add a few more words or characters that are hard to guess.', 'password');
   }
   return password;
 }

@@ -172,10 +172,14 @@ export class OperatorService {
     return { ...result, invalidations: revoked.map((id) => ({ kind: 'session' as const, id })) };
   }
 
-  async audit(limit = 50): Promise<AuditEntry[]> {
+  /** The last `limit` actions (1–1000; a number or the CLI's text for one). */
+  async audit(limit: unknown = 50): Promise<AuditEntry[]> {
+    const n = typeof limit === 'string' && /^\d+$/.test(limit.trim()) ? Number(limit) : limit;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 1000)
+      throw AppError.badInput('audit takes how many actions to show: a whole number from 1 to 1000.');
     const rows = (await this.dataSource.query(
       `SELECT created_at, operator, action, target_kind, target_id, detail FROM operator_actions ORDER BY created_at DESC, id DESC LIMIT $1`,
-      [Math.min(Math.max(limit, 1), 1000)],
+      [n],
     )) as Array<{ created_at: Date; operator: string; action: string; target_kind: string; target_id: string; detail: Record<string, unknown> }>;
     return rows.map((r) => ({
       createdAt: new Date(r.created_at),
