@@ -46,10 +46,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createClient, type Client } from 'graphql-ws';
 import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
-import { createApp, type App } from '../../app';
-import { loadConfig } from '../../config/env';
-import { Character } from '../characters/character.entity';
-import { isSession } from '../auth/auth.service';
+import { createApp, type App } from '../server/src/app';
+import { loadConfig } from '../server/src/config/env';
+import { Character } from '../server/src/modules/characters/character.entity';
+import { isSession } from '../server/src/modules/auth/auth.service';
 
 /**
  * The benchmark's own knobs come as flags (`--players=50 --chapters=10 --sql --detail --profile=FILE

@@ -1,7 +1,7 @@
 import { DEFAULT_STYLES } from '../../server/src/ai/style-guard';
 import { AppError } from '../../server/src/common/app-error';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
-import { Mission } from '../../server/src/modules/stories/mission.entity';
+import { Mission } from '../../server/src/modules/stories/missions/mission.entity';
 import { BASE_STATS, makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 

@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { PointOfView } from '../../ai/story-ai';
 import { Chapter } from './chapter.entity';
-import { Mission } from './mission.entity';
+import { Mission } from './missions/mission.entity';
 
 /** Values are the stored ones (POINTS_OF_VIEW). */
 const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;

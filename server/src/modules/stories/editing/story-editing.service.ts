@@ -5,17 +5,17 @@
  * character's lock, and refused while a chapter is being written.
  */
 import type { DataSource } from 'typeorm';
-import { AppError } from '../../common/app-error';
-import type { Character } from '../characters/character.entity';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { Chapter } from './chapter.entity';
-import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
-import type { GenerationRegistry } from './generation-registry';
-import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../shared/limits';
-import { isUuid, object, text } from '../shared/input';
-import { parseTake } from './story-input';
-import { applyTake, unapplyTake } from './story-state';
-import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
+import { AppError } from '../../../common/app-error';
+import type { Character } from '../../characters/character.entity';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { Chapter } from '../chapter.entity';
+import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
+import type { GenerationRegistry } from '../generation/generation-registry';
+import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../shared/limits';
+import { isUuid, object, text } from '../../shared/input';
+import { parseTake } from '../story-input';
+import { applyTake, unapplyTake } from '../state/take-effects';
+import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 export class StoryEditing {
   constructor(

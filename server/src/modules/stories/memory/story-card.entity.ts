@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Character } from '../characters/character.entity';
-import type { StoryCardKind } from '../../ai/story-ai';
+import { Character } from '../../characters/character.entity';
+import type { StoryCardKind } from '../../../ai/story-ai';
 
 export type StoryCardSource = 'player' | 'model' | 'import';
 

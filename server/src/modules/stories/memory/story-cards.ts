@@ -15,14 +15,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { STORY_CARD_KINDS, type CastMember, type PromptCard, type StoryCardKind } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { bool, isUuid, object, text, textList } from '../shared/input';
-import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../shared/limits';
-import type { CardEffect, CardSnapshot } from './chapter.entity';
+import { STORY_CARD_KINDS, type CastMember, type PromptCard, type StoryCardKind } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { bool, isUuid, object, text, textList } from '../../shared/input';
+import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../../shared/limits';
+import type { CardEffect, CardSnapshot } from '../chapter.entity';
 import { StoryCard } from './story-card.entity';
-import { lockCharacter } from './story.store';
+import { lockCharacter } from '../story.store';
 
 /** A card stays in the prompt this many chapters after a chapter's cast last showed it. */
 const STAYS_FOR_CHAPTERS = 3;
