@@ -1,6 +1,7 @@
 /**
- * (A benchmark script, not module code: one scenario end to end, kept in one file so it reads top
- * to bottom; that is why it is longer than the module's other files.)
+ * (A benchmark script: one scenario end to end, kept in one file so it reads top to bottom. It is
+ * typed against the server's source and runs against its build: `npm run bench:story` builds the
+ * server, compiles this file with bench/compile-ts.mjs and runs bench/dist/story.bench.js.)
  *
  * `npm run bench:story`: 50 concurrent players × 10 chapters each over the real HTTP/WebSocket +
  * graphql-ws stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL
