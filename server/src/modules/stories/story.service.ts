@@ -32,7 +32,7 @@ import { StoryEditing } from './editing/story-editing.service';
 import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './memory/story-memory.service';
 import type { Chapter } from './chapter.entity';
 import type { StoryCard } from './memory/story-card.entity';
-import { StoryCardService } from './memory/story-cards';
+import { StoryCardService } from './memory/story-card.service';
 import type { StoryExport } from './reads/story-export';
 import { StoryGate } from './generation/story-gate';
 import { parseStorylinePage, type GenerateMode } from './story-input';
