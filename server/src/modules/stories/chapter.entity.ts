@@ -127,7 +127,7 @@ export class Chapter {
   settingBefore: string | null;
 
   /**
-   * What this take did to missions, as applied when it was selected (see story-state.ts): re-applied
+   * What this take did to missions, as applied when it was selected (see state/take-effects.ts): re-applied
    * verbatim when the player switches back to it, so mission ids and times come back exactly.
    */
   @Column({ type: 'jsonb', default: () => "'{}'" })

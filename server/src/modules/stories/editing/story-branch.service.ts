@@ -26,7 +26,7 @@ import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../st
 const BRANCHES_MAX = 30;
 const PREVIEW_CHARS = 160;
 
-export class StoryBranches {
+export class StoryBranchService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: GenerationRegistry,

@@ -1,6 +1,6 @@
 /**
  * Changing a story after the fact: choosing another take of the latest chapter, undoing the latest
- * chapter (both restore stats, setting, missions and story cards exactly, story-state.ts), and
+ * chapter (both restore stats, setting, missions and story cards exactly, state/take-effects.ts), and
  * rewriting the latest chapter's text or any earlier action of the player. All under the
  * character's lock, and refused while a chapter is being written.
  */
@@ -17,7 +17,7 @@ import { parseTake } from '../story-input';
 import { applyTake, unapplyTake } from '../state/take-effects';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
-export class StoryEditing {
+export class StoryEditingService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: GenerationRegistry,

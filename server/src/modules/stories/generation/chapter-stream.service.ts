@@ -36,7 +36,7 @@ interface Target {
   take: number;
 }
 
-export class ChapterStreams {
+export class ChapterStreamService {
   constructor(
     private readonly store: StoryStore,
     private readonly registry: GenerationRegistry,

@@ -40,7 +40,7 @@ export interface StorylineView {
   generatingChapterId: string | null;
 }
 
-export class StoryReads {
+export class StoryReadService {
   private readonly styleCache: StyleCache;
 
   constructor(
