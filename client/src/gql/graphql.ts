@@ -117,13 +117,26 @@ export type SpecialAbilityInput = {
 export type StoryCardInput = {
   aliases?: Array<string> | null | undefined;
   description?: string | null | undefined;
-  /** character (default), place, item, faction or lore. */
-  kind?: string | null | undefined;
+  /** A new card is a character unless given. */
+  kind?: StoryCardKind | null | undefined;
   name?: string | null | undefined;
   pinned?: boolean | null | undefined;
   role?: string | null | undefined;
   status?: string | null | undefined;
 };
+
+/** What a story card is about. */
+export type StoryCardKind =
+  /** A person (the default; a chapter's cast only ever adds people). */
+  | 'character'
+  /** A group: a guild, a house, an order. */
+  | 'faction'
+  /** An object. */
+  | 'item'
+  /** Anything else the story must keep: history, customs, rules of the world. */
+  | 'lore'
+  /** A place. */
+  | 'place';
 
 export type StoryExportFormat =
   | 'html'
@@ -385,7 +398,7 @@ export type StoryBranchesPanel_deleteMutationVariables = Exact<{
 
 export type StoryBranchesPanel_deleteMutation = { deleteStoryBranch: boolean };
 
-export type StoryCardFieldsFragment = { id: string, kind: string, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null };
+export type StoryCardFieldsFragment = { id: string, kind: StoryCardKind, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null };
 
 export type StoryCardsPanel_createMutationVariables = Exact<{
   characterId: string;
@@ -393,7 +406,7 @@ export type StoryCardsPanel_createMutationVariables = Exact<{
 }>;
 
 
-export type StoryCardsPanel_createMutation = { createStoryCard: { id: string, kind: string, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null } };
+export type StoryCardsPanel_createMutation = { createStoryCard: { id: string, kind: StoryCardKind, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null } };
 
 export type StoryCardsPanel_updateMutationVariables = Exact<{
   id: string;
@@ -401,7 +414,7 @@ export type StoryCardsPanel_updateMutationVariables = Exact<{
 }>;
 
 
-export type StoryCardsPanel_updateMutation = { updateStoryCard: { id: string, kind: string, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null } };
+export type StoryCardsPanel_updateMutation = { updateStoryCard: { id: string, kind: StoryCardKind, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null } };
 
 export type StoryCardsPanel_deleteMutationVariables = Exact<{
   id: string;
@@ -437,7 +450,7 @@ export type StoryPage_characterQueryVariables = Exact<{
 }>;
 
 
-export type StoryPage_characterQuery = { character: { id: string, name: string, description: string, stats: Record<string, unknown>, worldId: string | null, worldName: string | null, currentSetting: string | null, currentMission: { id: string, objective: string, startedAt: string, status: string } | null, missionHistory: Array<{ completedAt: string | null, completedInChapter: number | null, id: string, objective: string, startedAt: string, status: string }>, storyMemory: { plotEssentials: string, authorsNote: string, summary: string, summaryCoversChapters: number, pointOfView: PointOfView }, storyCards: Array<{ id: string, kind: string, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null }>, storyBranches: Array<{ id: string, fromChapterNumber: number, chapterCount: number, firstAction: string | null, preview: string, createdAt: string }>, publication: { id: string, path: string, chapterCount: number, hidden: boolean, updatedAt: string } | null, storyline: { currentChapter: number | null, currentSetting: string | null, totalChapters: number, hasOlder: boolean, generatingChapterId: string | null, chapters: Array<{ id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown>, edited: boolean, actionEdited: boolean }>, latestTakes: Array<{ id: string, take: number }> } } };
+export type StoryPage_characterQuery = { character: { id: string, name: string, description: string, stats: Record<string, unknown>, worldId: string | null, worldName: string | null, currentSetting: string | null, currentMission: { id: string, objective: string, startedAt: string, status: string } | null, missionHistory: Array<{ completedAt: string | null, completedInChapter: number | null, id: string, objective: string, startedAt: string, status: string }>, storyMemory: { plotEssentials: string, authorsNote: string, summary: string, summaryCoversChapters: number, pointOfView: PointOfView }, storyCards: Array<{ id: string, kind: StoryCardKind, name: string, aliases: Array<string>, description: string, role: string | null, status: string | null, pinned: boolean, source: string, edited: boolean, lastSeenChapter: number | null }>, storyBranches: Array<{ id: string, fromChapterNumber: number, chapterCount: number, firstAction: string | null, preview: string, createdAt: string }>, publication: { id: string, path: string, chapterCount: number, hidden: boolean, updatedAt: string } | null, storyline: { currentChapter: number | null, currentSetting: string | null, totalChapters: number, hasOlder: boolean, generatingChapterId: string | null, chapters: Array<{ id: string, index: number, take: number, status: string, text: string, playerChoice: string | null, choices: Array<string>, setting: string | null, statIncreases: Record<string, unknown>, edited: boolean, actionEdited: boolean }>, latestTakes: Array<{ id: string, take: number }> } } };
 
 export type StoryPage_settingsQueryVariables = Exact<{ [key: string]: never; }>;
 

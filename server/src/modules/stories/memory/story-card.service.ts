@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { STORY_CARD_KINDS, type StoryCardKind } from '../../../ai/story-ai';
+import { STORY_CARD_KINDS } from '../../../ai/story-ai';
 import { AppError } from '../../../common/app-error';
 import { findOwnedCharacter } from '../../characters/owned-character';
 import { bool, isUuid, object, text, textList } from '../../shared/input';
@@ -13,7 +13,7 @@ import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX
 import type { CardSnapshot } from '../chapter.entity';
 import { lockCharacter } from '../story.store';
 import { StoryCard } from './story-card.entity';
-import { applyCardEffects, calls, cardsOf } from './story-cards';
+import { applyCardEffects, calls, cardsOf, isStoryCardKind } from './story-cards';
 
 export class StoryCardService {
   constructor(private readonly dataSource: DataSource) {}
@@ -92,15 +92,16 @@ function assertNameFree(cards: readonly CardSnapshot[], name: string, aliases: r
   }
 }
 
-type CardInput = Partial<Pick<CardSnapshot, 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned'>> & { kind?: StoryCardKind };
+type CardInput = Partial<Pick<CardSnapshot, 'kind' | 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned'>>;
 
 function cardInput(raw: unknown, creating: boolean): CardInput {
   const o = object(raw, 'input');
   const out: CardInput = {};
   if (creating || o.name !== undefined) out.name = text(o.name, 'name', { required: 'A story card needs a name.', max: STORY_CARD_NAME_MAX, name: true });
   if (o.kind !== undefined) {
-    if (!(STORY_CARD_KINDS as readonly unknown[]).includes(o.kind)) throw AppError.badInput(`kind must be one of ${STORY_CARD_KINDS.join(', ')}.`, 'kind');
-    out.kind = o.kind as StoryCardKind;
+    // GraphQL already refuses other values (the StoryCardKind enum); this guards every other caller.
+    if (!isStoryCardKind(o.kind)) throw AppError.badInput(`kind must be one of ${STORY_CARD_KINDS.join(', ')}.`, 'kind');
+    out.kind = o.kind;
   }
   if (o.aliases !== undefined) {
     out.aliases = [...new Set(textList(o.aliases, 'aliases', STORY_CARD_ALIASES_MAX, { max: STORY_CARD_NAME_MAX, name: true }).filter(Boolean))];

@@ -45,6 +45,11 @@ function snapshotOf(c: StoryCard): CardSnapshot {
   };
 }
 
+/** Whether a value is one of the kinds (STORY_CARD_KINDS, the GraphQL enum StoryCardKind). */
+export function isStoryCardKind(value: unknown): value is StoryCardKind {
+  return (STORY_CARD_KINDS as readonly unknown[]).includes(value);
+}
+
 const key = (s: string) => s.trim().toLowerCase();
 
 /** Whether a card is called `name` (its name or an alias, without case). */
@@ -91,7 +96,7 @@ export function promptCards(cards: readonly CardSnapshot[], t: CardTriggers): Pr
   }
   scored.sort((a, b) => b.score - a.score || a.card.name.localeCompare(b.card.name));
   return scored.slice(0, PROMPT_CARDS_MAX).map(({ card }) => ({
-    kind: card.kind as StoryCardKind,
+    kind: card.kind,
     name: card.name,
     aliases: card.aliases,
     description: card.description,
@@ -217,7 +222,7 @@ export async function importCards(m: EntityManager, characterId: string, entries
       before: null,
       after: {
         id: randomUUID(),
-        kind: (STORY_CARD_KINDS as readonly string[]).includes(e.kind ?? '') ? (e.kind as string) : 'lore',
+        kind: isStoryCardKind(e.kind) ? e.kind : 'lore',
         name: e.name,
         aliases: e.aliases ?? [],
         description: e.description ?? '',
