@@ -10,7 +10,7 @@ const typed = ['server/src/**/*.ts', 'client/src/**/*.{ts,tsx}', 'client/*.ts', 
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'client/src/gql/**', 'client/src/lib/limits.generated.ts', '.data/**', 'coverage/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'client/src/gql/**', 'client/src/lib/*.generated.ts', '.data/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
