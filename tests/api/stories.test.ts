@@ -1,3 +1,9 @@
+/**
+ * The story engine over GraphQL and REST against a real database: generating chapters (the SPEC's
+ * fields), input, ownership and rate limits, failures that leave the story untouched, missions and
+ * their effects, takes and undo, story memory, no model call before the first word, long stories
+ * folded into the rolling summary, immersive styles and the export.
+ */
 import { DEFAULT_STYLES } from '../../server/src/ai/style-guard';
 import { AppError } from '../../server/src/common/app-error';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
