@@ -6,11 +6,11 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const typed = ['server/src/**/*.ts', 'client/src/**/*.{ts,tsx}', 'client/*.ts', 'tests/**/*.ts'];
+const typed = ['server/src/**/*.ts', 'client/src/**/*.{ts,tsx}', 'client/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'client/src/gql/**', 'client/src/lib/limits.generated.ts', '.data/**', 'coverage/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'client/src/gql/**', 'client/src/lib/*.generated.ts', '.data/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -18,8 +18,9 @@ export default tseslint.config(
     files: typed,
     languageOptions: {
       parserOptions: {
-        // Every TypeScript file belongs to one of these programs (tests/tsconfig.json holds the tests).
-        project: ['server/tsconfig.json', 'client/tsconfig.json', 'tests/tsconfig.json'],
+        // Every TypeScript file belongs to one of these programs (tests/tsconfig.json holds the tests,
+        // bench/tsconfig.json the TypeScript benches).
+        project: ['server/tsconfig.json', 'client/tsconfig.json', 'tests/tsconfig.json', 'bench/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

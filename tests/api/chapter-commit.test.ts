@@ -1,6 +1,6 @@
-import { commitChapter, type CommitInput, type StateBefore } from '../../server/src/modules/stories/chapter-commit';
+import { commitChapter, type CommitInput, type StateBefore } from '../../server/src/modules/stories/state/chapter-commit';
 import type { MissionEffects } from '../../server/src/modules/stories/chapter.entity';
-import { cardsOf } from '../../server/src/modules/stories/story-cards';
+import { cardsOf } from '../../server/src/modules/stories/memory/story-cards';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 

@@ -1,3 +1,8 @@
+/**
+ * Following a chapter as it is written (GraphQL chapterStream and playChapter) against the real app:
+ * a reader who reconnects loses and repeats nothing, there is one chapter at a time per character
+ * across concurrent requests and two server instances, and a failed or refused chapter says why.
+ */
 import { AppError } from '../../server/src/common/app-error';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';

@@ -1,3 +1,8 @@
+/**
+ * The community: shared worlds anyone can read (GraphQL and REST), sorting, filtering and paging,
+ * likes and play counts under concurrency, remixes, reports and moderation (local, and with an
+ * OpenAI key), and the operator actions with their audit trail.
+ */
 import { EVERY_REPORTER_TRUSTED, signUp, startTestApp, startWithFakeModel, type TestApp } from '../support/test-app';
 import { AETHERMOOR, balanceOf, characterPayload, countRows, WORLD_DESCRIPTION } from './domain-helpers';
 import { OperatorService } from '../../server/src/modules/community/operator';

@@ -1,3 +1,8 @@
+/**
+ * Running the app: probes and metrics, security headers and CORS, the GraphQL depth, alias and cost
+ * limits (HTTP and WebSocket), persisted queries, the public response cache, rate limits, /metrics in
+ * production, client mistakes answered as coded 400s, and the WebSocket Origin check.
+ */
 import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';

@@ -1,7 +1,13 @@
+/**
+ * The story engine over GraphQL and REST against a real database: generating chapters (the SPEC's
+ * fields), input, ownership and rate limits, failures that leave the story untouched, missions and
+ * their effects, takes and undo, story memory, no model call before the first word, long stories
+ * folded into the rolling summary, immersive styles and the export.
+ */
 import { DEFAULT_STYLES } from '../../server/src/ai/style-guard';
 import { AppError } from '../../server/src/common/app-error';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
-import { Mission } from '../../server/src/modules/stories/mission.entity';
+import { Mission } from '../../server/src/modules/stories/missions/mission.entity';
 import { BASE_STATS, makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 

@@ -36,6 +36,7 @@ describe('story cards (offline storyteller)', () => {
     expect(dup.errors![0]!.message).toBe('Another story card is already called "the harbour witch".');
     const badKind = await t.gql(CREATE, { characterId: c.id, input: { name: 'Gate', kind: 'city' } }, p.accessToken);
     expect(badKind.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    expect(badKind.errors![0]!.message).toContain('Value "city" does not exist in "StoryCardKind" enum');
     const markup = await t.gql(CREATE, { characterId: c.id, input: { name: 'Gate', description: '<img src=x onerror=alert(1)>' } }, p.accessToken);
     expect(markup.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
 

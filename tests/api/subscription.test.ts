@@ -1,3 +1,8 @@
+/**
+ * Subscriptions and credits: tiers and status on both surfaces, the local checkout end to end over
+ * HTTP (paid once, and only by its buyer), the webhook path both providers share (duplicates, bad
+ * signatures, events out of order), tier changes and renewals, and live credits over graphql-ws.
+ */
 import Stripe from 'stripe';
 import { newIdentity, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { sleep, waitFor } from '../support/wait';

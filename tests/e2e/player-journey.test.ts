@@ -1,3 +1,10 @@
+/**
+ * Player journeys in Debian's chromium (playwright-core; page objects in ./pages): browsing
+ * anonymously, the whole story loop from sign-up to deleting the character, creating and sharing a
+ * world, spawning from a profile, a purchase with credits updating live, support, the immersive UI
+ * and the phone layout. A journey is one test because each step needs the ones before it;
+ * screenshots go to tests/.artifacts/e2e-screenshots.
+ */
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { newIdentity, type TestApp } from '../support/test-app';

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { createApp, type App } from '../../server/src/app';
 import { loadConfig, type Config } from '../../server/src/config/env';
@@ -118,22 +119,16 @@ export function newIdentity(prefix = 'player') {
   return { email: `${prefix}.${tag}@example.com`, username: `${prefix} ${counter}`, password: `correct horse ${tag}` };
 }
 
+/** The session selection of the web client, one fragment for every sign-in path (its source file). */
+const AUTH_SESSION_FIELDS = fs.readFileSync(path.join(__dirname, '..', '..', 'client', 'src', 'apollo', 'auth-session.graphql'), 'utf8');
+
 export const SIGN_UP = /* GraphQL */ `
   mutation SignUp($input: SignUpInput!) {
     signUp(input: $input) {
-      accessToken
-      refreshToken
-      expiresAt
-      expiresIn
-      tokenType
-      user {
-        id
-        email
-        username
-        createdAt
-      }
+      ...AuthSessionFields
     }
   }
+  ${AUTH_SESSION_FIELDS}
 `;
 
 export async function signUp(t: TestApp, identity = newIdentity()) {

@@ -4,6 +4,8 @@
  * subscribes to it, and a `storage` event from another tab (sign-out, rotated refresh token) is relayed
  * to the same listeners.
  */
+import type { AuthSessionFieldsFragment } from '../gql/graphql';
+
 export interface SessionUser {
   id: string;
   email: string;
@@ -90,13 +92,11 @@ if (typeof window !== 'undefined') {
   });
 }
 
-/** Shape returned by the signIn / signUp / refreshSession mutations. */
-export interface AuthSessionPayload {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
-  user: SessionUser;
-}
+/**
+ * What a session is stored from: the fields of the AuthSessionFields fragment (auth-session.graphql)
+ * that every sign-in path and the token refresh select; a mailed link's landing gives the same ones.
+ */
+export type AuthSessionPayload = Pick<AuthSessionFieldsFragment, 'accessToken' | 'refreshToken' | 'expiresAt' | 'user'>;
 
 export function toSession(payload: AuthSessionPayload): Session {
   const { accessToken, refreshToken, expiresAt, user } = payload;

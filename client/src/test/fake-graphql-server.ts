@@ -53,14 +53,21 @@ export function createFakeServer(handlers: Record<string, Handler>) {
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/**
+ * An AuthSession as the server answers it, __typename included: Apollo Client adds __typename to
+ * every selection it sends, and returns a fragment's fields (the operations select the session
+ * through AuthSessionFields) only for an object whose __typename matches the fragment's type —
+ * without it, `data.signUp` would come back as `{}`.
+ */
 export function sessionPayload(n: number, expiresInSeconds = 3600, username = 'aria') {
   return {
+    __typename: 'AuthSession',
     accessToken: `access-${n}`,
     refreshToken: `refresh-${n}`,
     expiresAt: nowSeconds() + expiresInSeconds,
     expiresIn: expiresInSeconds,
     tokenType: 'bearer',
-    user: { id: 'user-1', email: 'aria@example.com', username, createdAt: '2025-01-02T03:04:05.000Z' },
+    user: { __typename: 'User', id: 'user-1', email: 'aria@example.com', username, createdAt: '2025-01-02T03:04:05.000Z' },
   };
 }
 

@@ -40,6 +40,21 @@ export const FONT_STACKS: readonly string[] = Object.freeze([
 ]);
 
 export const RADIUS_MAX_PX = 24;
+
+/**
+ * The web client's copy of the defaults, the font allow-list and the radius bound, as TypeScript
+ * source: `npm run schema:emit` writes it to client/src/lib/styles.generated.ts (and the CI freshness
+ * check compares it), so the client re-checks tokens against exactly these and never retypes them.
+ */
+export function clientStylesSource(): string {
+  return [
+    '// Generated from server/src/ai/style-guard.ts by `npm run schema:emit`. Do not edit.',
+    `export const DEFAULT_STYLE_SET = ${JSON.stringify(DEFAULT_STYLES, null, 2)};`,
+    `export const FONT_STACKS: readonly string[] = ${JSON.stringify(FONT_STACKS, null, 2)};`,
+    `export const RADIUS_MAX_PX = ${RADIUS_MAX_PX};`,
+    '',
+  ].join('\n');
+}
 const MIN_CONTRAST = 4.5;
 
 /** Text colour field → the background it is drawn on. */

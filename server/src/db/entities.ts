@@ -16,9 +16,9 @@ import { UserCharacterProfile } from '../modules/profile/character-profile.entit
 import { UserSettings } from '../modules/profile/user-settings.entity';
 import { AttemptCounter } from '../modules/shared/attempt-counter.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
-import { Mission } from '../modules/stories/mission.entity';
-import { StoryCard } from '../modules/stories/story-card.entity';
-import { StoryBranch } from '../modules/stories/story-branch.entity';
+import { Mission } from '../modules/stories/missions/mission.entity';
+import { StoryCard } from '../modules/stories/memory/story-card.entity';
+import { StoryBranch } from '../modules/stories/editing/story-branch.entity';
 import { SupportMessage } from '../modules/support/support-message.entity';
 import { World } from '../modules/worlds/world.entity';
 

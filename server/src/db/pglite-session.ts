@@ -1,3 +1,12 @@
+/**
+ * PostgreSQL's wire protocol spoken to PGlite directly, without its query() layer: the message writer
+ * (Parse, Bind, Describe, Execute, Sync; simple queries for scripts), the answer reader (result sets,
+ * parameter types, errors as the DatabaseError `pg` throws), the Session that keeps statements
+ * prepared (an LRU, forgotten after DDL; a lone BEGIN sent with the transaction's first statement),
+ * row decoding with PGlite's parsers, and errors carried across the worker-thread boundary
+ * (pglite-thread.ts). One file because the writer, the reader and the statement cache share the
+ * protocol's details.
+ */
 import { messages, types, type PGlite } from '@electric-sql/pglite';
 
 /**

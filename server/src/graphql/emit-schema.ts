@@ -1,6 +1,7 @@
 /** Writes the SDL to /schema.graphql (or checks it with --check). Run from the built server. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { clientStylesSource } from '../ai/style-guard';
 import { clientLimitsSource } from '../modules/shared/limits';
 import { printedSchema } from './schema';
 
@@ -18,10 +19,16 @@ async function main(): Promise<void> {
   }
   fs.writeFileSync(file, sdl);
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
-  // The limits the client must agree with (see modules/shared/limits.ts), beside the schema it uses.
-  const limits = path.resolve(__dirname, '..', '..', '..', 'client', 'src', 'lib', 'limits.generated.ts');
-  fs.writeFileSync(limits, clientLimitsSource());
-  console.log(`Wrote ${path.relative(process.cwd(), limits)}`);
+  // What the client must agree with, beside the schema it uses: the limits (modules/shared/limits.ts)
+  // and the immersive style defaults it re-checks tokens against (ai/style-guard.ts).
+  for (const [name, source] of [
+    ['limits.generated.ts', clientLimitsSource()],
+    ['styles.generated.ts', clientStylesSource()],
+  ]) {
+    const out = path.resolve(__dirname, '..', '..', '..', 'client', 'src', 'lib', name);
+    fs.writeFileSync(out, source);
+    console.log(`Wrote ${path.relative(process.cwd(), out)}`);
+  }
 }
 
 main().catch((e) => {

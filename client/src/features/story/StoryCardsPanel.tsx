@@ -5,22 +5,29 @@ import {
   useStoryCardsPanel_deleteMutation,
   useStoryCardsPanel_updateMutation,
   type StoryCardFieldsFragment,
+  type StoryCardKind,
 } from '../../gql/graphql';
 import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
 
-const KINDS = [
-  ['character', 'Person'],
-  ['place', 'Place'],
-  ['item', 'Item'],
-  ['faction', 'Faction'],
-  ['lore', 'Lore'],
-] as const;
-const kindLabel = (kind: string) => KINDS.find(([k]) => k === kind)?.[1] ?? kind;
+/**
+ * What the form calls each kind, in the order it offers them. The kinds are the schema's
+ * StoryCardKind enum (the generated type): a kind the server adds fails this file's typecheck until
+ * it has a label here.
+ */
+const KIND_LABELS: Record<StoryCardKind, string> = {
+  character: 'Person',
+  place: 'Place',
+  item: 'Item',
+  faction: 'Faction',
+  lore: 'Lore',
+};
+const KINDS = Object.entries(KIND_LABELS) as Array<[StoryCardKind, string]>;
+const kindLabel = (kind: StoryCardKind) => KIND_LABELS[kind] ?? kind;
 
 interface Draft {
-  kind: string;
+  kind: StoryCardKind;
   name: string;
   aliases: string;
   role: string;
@@ -183,7 +190,7 @@ function CardForm({ initial, saving, onSave, onCancel }: { initial: Draft; savin
     <form className="card-form" onSubmit={submit} aria-label={initial.name ? `Edit ${initial.name}` : 'New story card'}>
       <div className="memory-field">
         <label htmlFor={`${ids}-kind`}>Kind</label>
-        <select id={`${ids}-kind`} value={d.kind} onChange={(e) => setD({ ...d, kind: e.target.value })}>
+        <select id={`${ids}-kind`} value={d.kind} onChange={(e) => setD({ ...d, kind: e.target.value as StoryCardKind })}>
           {KINDS.map(([k, label]) => (
             <option key={k} value={k}>
               {label}

@@ -1,3 +1,10 @@
+/**
+ * The story screen, driven through the real Apollo client against a scripted /graphql
+ * (test/render-app.tsx): the pure story rules and the immersive-style checks first, then the mission
+ * panel, then the screen itself — streaming, regenerate / continue / stop, story memory and cards,
+ * edits, rewind and branches, the mission log, and every failure said to the player. One file
+ * because every case drives the same page with the same fixtures.
+ */
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import { chapter, mission, storyCharacter } from '../../test/fixtures';

@@ -1,40 +1,15 @@
 import type { CSSProperties } from 'react';
 import type { StoryPage_settingStylesQuery } from '../../gql/graphql';
+import { DEFAULT_STYLE_SET as DEFAULT_STYLES, FONT_STACKS, RADIUS_MAX_PX } from '../../lib/styles.generated';
 
 export type StyleSet = Omit<StoryPage_settingStylesQuery['settingStyles'], '__typename'>;
 
-/** SPEC §3: a dark navy theme, light cyan text, a sans-serif font and an 8px radius. */
-export const DEFAULT_STYLE_SET: StyleSet = {
-  containerBackground: '#0b1426',
-  contentBackground: '#101d36',
-  contentTextColor: '#c8f4ff',
-  ContainerTextColor: '#aeeeff',
-  statsPanelBackground: '#0e1a30',
-  statsPanelTextColor: '#c8f4ff',
-  statsItemBackground: '#16264a',
-  statsItemTextColor: '#e0faff',
-  buttonBackground: '#1d3a66',
-  buttonTextColor: '#e0faff',
-  borderColor: '#2d5a8c',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  borderRadius: '8px',
-};
-
-/** Local/system font stacks only (the server's allow-list): never a web-font fetch. */
-const FONT_STACKS: readonly string[] = [
-  DEFAULT_STYLE_SET.fontFamily,
-  'Georgia, "Times New Roman", serif',
-  '"Palatino Linotype", Palatino, "Book Antiqua", serif',
-  'Garamond, Baskerville, "Times New Roman", serif',
-  '"Courier New", Courier, monospace',
-  'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
-  '"Trebuchet MS", Helvetica, sans-serif',
-  'Verdana, Geneva, sans-serif',
-  '"Gill Sans", "Gill Sans MT", Calibri, sans-serif',
-  'Impact, "Arial Narrow", sans-serif',
-  '"Copperplate", "Copperplate Gothic Light", fantasy',
-  'Didot, "Bodoni MT", serif',
-];
+/**
+ * SPEC §3: a dark navy theme, light cyan text, a sans-serif font and an 8px radius. The defaults,
+ * the font stacks (local/system fonts only: never a web-font fetch) and the radius bound are the
+ * server's (ai/style-guard.ts), generated into lib/styles.generated.ts.
+ */
+export const DEFAULT_STYLE_SET: StyleSet = DEFAULT_STYLES;
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const FUNC = /^(?:rgba?|hsla?)\(\s*[0-9.]+(?:deg)?%?\s*[, ]\s*[0-9.]+%?\s*[, ]\s*[0-9.]+%?(?:\s*[,/]\s*[0-9.]+%?)?\s*\)$/i;
@@ -59,7 +34,7 @@ export function sanitizeStyleSet(input: Partial<Record<keyof StyleSet, unknown>>
       if (typeof value === 'string' && FONT_STACKS.includes(value)) out.fontFamily = value;
     } else if (key === 'borderRadius') {
       const m = typeof value === 'string' ? RADIUS.exec(value) : null;
-      if (m && Number(m[1]) <= 24) out.borderRadius = value as string;
+      if (m && Number(m[1]) <= RADIUS_MAX_PX) out.borderRadius = value as string;
     } else if (isColor(value)) {
       out[key] = value.trim();
     }

@@ -1,3 +1,8 @@
+/**
+ * The OpenAI-compatible provider against a scripted server (fake-openai-server.ts), no network:
+ * structured outputs with repair and retries, transport errors and time limits, streamed chapters and
+ * what their prompts hold, images and styles, and choosing the provider.
+ */
 import sharp from 'sharp';
 import { AppError } from '../../common/app-error';
 import { createStoryAI } from '../index';

@@ -1,3 +1,13 @@
+/**
+ * Accounts and sessions: sign-up (the account with its settings, profile and Free subscription in one
+ * transaction), sign-in (rate-limited per IP and per email, the same answer whether or not the
+ * email exists), single-use rotating refresh tokens (a spent one revokes its whole session),
+ * sign-out by scope, account updates, and the session check every request makes (cached for
+ * SESSION_CACHE_SECONDS, forgotten at once here and on the other instances when a session is
+ * revoked). One class because these share the session store, its cache and the token signer; the
+ * mailed links and codes (email-links.ts, email-codes.ts), MFA (mfa.ts) and password recovery live
+ * beside it and open or upgrade their sessions through it.
+ */
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error';

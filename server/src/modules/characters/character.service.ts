@@ -11,7 +11,7 @@ import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
 import { Character } from './character.entity';
 import { cardJson, cardPng, parseCard } from './character-card';
 import { findOwnedCharacter } from './owned-character';
-import { cardsOf, importCards } from '../stories/story-cards';
+import { cardsOf, importCards } from '../stories/memory/story-cards';
 import type { MediaService } from '../media/media.service';
 
 const CHARACTER_NAME_MAX = 60;

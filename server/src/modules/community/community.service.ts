@@ -6,7 +6,7 @@ import type { RateLimiter } from '../../common/rate-limiter';
 import { afterAnswer } from '../auth/mail-tokens';
 import type { Mailer } from '../mail/mailer';
 import type { Config } from '../../config/env';
-import { renderPublishedStory, PUBLISHED_PAGE_CSP } from '../stories/story-export';
+import { renderPublishedStory, PUBLISHED_PAGE_CSP } from '../stories/reads/story-export';
 import type { StoryService } from '../stories/story.service';
 import { isUuid, text } from '../shared/input';
 import type { WorldService } from '../worlds/world.service';

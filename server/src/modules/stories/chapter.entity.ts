@@ -1,13 +1,13 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { CastMember } from '../../ai/story-ai';
+import type { CastMember, StoryCardKind } from '../../ai/story-ai';
 import { Character } from '../characters/character.entity';
 
 /** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
 export interface CardSnapshot {
   id: string;
-  kind: string;
+  kind: StoryCardKind;
   name: string;
   aliases: string[];
   description: string;
@@ -127,7 +127,7 @@ export class Chapter {
   settingBefore: string | null;
 
   /**
-   * What this take did to missions, as applied when it was selected (see story-state.ts): re-applied
+   * What this take did to missions, as applied when it was selected (see state/take-effects.ts): re-applied
    * verbatim when the player switches back to it, so mission ids and times come back exactly.
    */
   @Column({ type: 'jsonb', default: () => "'{}'" })

@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import { In, type DataSource } from 'typeorm';
 import { Chapter } from './chapter.entity';
-import { Mission } from './mission.entity';
-import { BRANCH_LIST_COLUMNS, StoryBranch } from './story-branch.entity';
-import { StoryCard } from './story-card.entity';
+import { Mission } from './missions/mission.entity';
+import { BRANCH_LIST_COLUMNS, StoryBranch } from './editing/story-branch.entity';
+import { StoryCard } from './memory/story-card.entity';
 
 interface StorylineMeta {
   totalChapters: number;

@@ -5,9 +5,9 @@ import type { GraphQLContext } from '../../graphql/context';
 import { Character } from '../characters/character.entity';
 import { assertOwnedBy } from '../characters/owned-character';
 import { Chapter } from './chapter.entity';
-import { Mission } from './mission.entity';
-import { StoryBranch } from './story-branch.entity';
-import { StoryCard } from './story-card.entity';
+import { Mission } from './missions/mission.entity';
+import { StoryBranch } from './editing/story-branch.entity';
+import { StoryCard } from './memory/story-card.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
 import { STORYLINE_PAGE_MAX } from './story-input';
 import {

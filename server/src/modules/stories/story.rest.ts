@@ -4,8 +4,8 @@ import type { Services } from '../../services';
 import { body, isoDate, queryValue, restUser } from '../shared/rest';
 import type { Chapter } from './chapter.entity';
 import type { Character } from '../characters/character.entity';
-import type { Mission } from './mission.entity';
-import type { StoryBranch } from './story-branch.entity';
+import type { Mission } from './missions/mission.entity';
+import type { StoryBranch } from './editing/story-branch.entity';
 import type { ChapterOutcome } from './story.service';
 
 /** SPEC §3 chapter, plus its place in the story. */

@@ -1,17 +1,25 @@
 /**
  * Storylines: the stories module's one entry point for resolvers, REST adapters and the app. Each
- * job lives in its own part, and this class only wires them:
+ * job lives in a part of its own (a folder), and this class only wires them:
  *
- * - generation-engine.ts — start / join / run / close (with chapter-prompt.ts: what a chapter is
- *   written from; text-writer.ts: its text in the row while it streams; generation-registry.ts:
- *   what runs here; story-gate.ts: shutdown and rate limits)
- * - chapter-commit.ts — the one commit rule (planCommit + the commit_chapter database function)
- * - chapter-streams.ts — following a chapter as it is written
- * - story-editing.ts — takes, undo and edits; story-branches.ts — rewind and branches;
- *   mission.service.ts — missions; story-memory.ts — plot
- *   essentials, author's note, the editable summary
- * - story-reads.ts — storyline, styles, export
- * - story.store.ts — the module's SQL and row mapping; story-input.ts — input parsing
+ * - generation/ — a chapter from start to end: generation-engine.ts (start / join / run / stop /
+ *   close), chapter-prompt.ts (what a chapter is written from, the rolling summary included),
+ *   chapter-continue.ts (continuing the latest chapter), live-chapter.ts (its text in memory while it
+ *   is written), text-writer.ts (its text in the row), chapter-stream.service.ts (a reader following
+ *   it), generation-registry.ts (what runs on this instance), generation-lane.ts (turns on the
+ *   event loop), story-gate.ts (shutdown and rate limits), generation-failure.ts (what a player is told)
+ * - state/ — the one rule for story state: chapter-commit.ts (planCommit + the commit_chapter
+ *   database function), take-effects.ts (a take's effects applied and taken back exactly),
+ *   chapter-outcome.ts (what a committed take did)
+ * - editing/ — story-editing.service.ts (takes, undo, edits), story-branch.service.ts (rewind and
+ *   branches)
+ * - memory/ — story-memory.service.ts (plot essentials, author's note, the editable summary, point of
+ *   view), story-cards.ts (which cards reach a prompt, what a chapter's cast does to them),
+ *   story-card.service.ts (the player's cards)
+ * - missions/ — mission.service.ts
+ * - reads/ — story-read.service.ts (storyline, styles, export, published snapshot)
+ * - here: story.store.ts (the module's SQL and row mapping, the story lock), story-input.ts (input
+ *   parsing), story.loaders.ts (per-request batching), chapter.entity.ts (chapters and their takes)
  */
 import type { DataSource } from 'typeorm';
 import type { StoryAI, StyleSet } from '../../ai/story-ai';
@@ -20,38 +28,38 @@ import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
 import type { Character } from '../characters/character.entity';
 import { findOwnedCharacter } from '../characters/owned-character';
-import type { ChapterOutcome } from './chapter-outcome';
-import { ChapterStreams, type StreamEvent } from './chapter-streams';
-import { DEFAULT_OPTIONS, GenerationEngine, type ChapterHandle, type StartOptions, type StoryServiceOptions } from './generation-engine';
-import { GenerationRegistry } from './generation-registry';
-import type { Mission } from './mission.entity';
-import { MissionService } from './mission.service';
-import type { StoryBranch } from './story-branch.entity';
-import { StoryBranches } from './story-branches';
-import { StoryEditing } from './story-editing';
-import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './story-memory';
 import type { Chapter } from './chapter.entity';
-import type { StoryCard } from './story-card.entity';
-import { StoryCardService } from './story-cards';
-import type { StoryExport } from './story-export';
-import { StoryGate } from './story-gate';
+import { StoryBranchService } from './editing/story-branch.service';
+import type { StoryBranch } from './editing/story-branch.entity';
+import { StoryEditingService } from './editing/story-editing.service';
+import { ChapterStreamService, type StreamEvent } from './generation/chapter-stream.service';
+import { DEFAULT_OPTIONS, GenerationEngine, type ChapterHandle, type StartOptions, type StoryServiceOptions } from './generation/generation-engine';
+import { GenerationRegistry } from './generation/generation-registry';
+import { StoryGate } from './generation/story-gate';
+import type { StoryCard } from './memory/story-card.entity';
+import { StoryCardService } from './memory/story-card.service';
+import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './memory/story-memory.service';
+import type { Mission } from './missions/mission.entity';
+import { MissionService } from './missions/mission.service';
+import type { StoryExport } from './reads/story-export';
+import { StoryReadService, type StorySnapshot, type StorylineView } from './reads/story-read.service';
+import type { ChapterOutcome } from './state/chapter-outcome';
 import { parseStorylinePage, type GenerateMode } from './story-input';
-import { StoryReads, type StorySnapshot, type StorylineView } from './story-reads';
 import { StoryStore } from './story.store';
 
-export type { ChapterOutcome } from './chapter-outcome';
-export type { StreamEvent } from './chapter-streams';
-export type { ChapterHandle, StartOptions, StoryServiceOptions } from './generation-engine';
-export type { StorylineView } from './story-reads';
+export type { ChapterOutcome } from './state/chapter-outcome';
+export type { StreamEvent } from './generation/chapter-stream.service';
+export type { ChapterHandle, StartOptions, StoryServiceOptions } from './generation/generation-engine';
+export type { StorylineView } from './reads/story-read.service';
 
 export class StoryService {
   private readonly store: StoryStore;
   private readonly engine: GenerationEngine;
-  private readonly streams: ChapterStreams;
-  private readonly editing: StoryEditing;
-  private readonly branches: StoryBranches;
+  private readonly streams: ChapterStreamService;
+  private readonly editing: StoryEditingService;
+  private readonly branches: StoryBranchService;
   private readonly missions: MissionService;
-  private readonly reads: StoryReads;
+  private readonly reads: StoryReadService;
   private readonly memory: StoryMemoryService;
   private readonly cards: StoryCardService;
 
@@ -66,11 +74,11 @@ export class StoryService {
     const registry = new GenerationRegistry();
     this.store = new StoryStore(dataSource);
     this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts);
-    this.streams = new ChapterStreams(this.store, registry, this.engine, opts.pollIntervalMs);
-    this.editing = new StoryEditing(dataSource, registry);
-    this.branches = new StoryBranches(dataSource, registry);
+    this.streams = new ChapterStreamService(this.store, registry, this.engine, opts.pollIntervalMs);
+    this.editing = new StoryEditingService(dataSource, registry);
+    this.branches = new StoryBranchService(dataSource, registry);
     this.missions = new MissionService(this.store, gate, deps.ai, log);
-    this.reads = new StoryReads(this.store, gate, deps.ai);
+    this.reads = new StoryReadService(this.store, gate, deps.ai);
     this.memory = new StoryMemoryService(dataSource);
     this.cards = new StoryCardService(dataSource);
   }
@@ -107,7 +115,7 @@ export class StoryService {
     return this.streams.open(userId, started.characterId, started.chapterId, signal);
   }
 
-  /** The chapter stream for a character (GraphQL chapterStream); see ChapterStreams.open. */
+  /** The chapter stream for a character (GraphQL chapterStream); see ChapterStreamService.open. */
   openStream(userId: string, characterId: unknown, chapterId?: unknown, signal?: AbortSignal): Promise<AsyncGenerator<StreamEvent>> {
     return this.streams.open(userId, characterId, chapterId, signal);
   }
@@ -137,7 +145,7 @@ export class StoryService {
     return this.editing.selectTake(userId, characterId, take);
   }
 
-  /** Rewrites the latest chapter's text and/or an earlier action of the player (see StoryEditing). */
+  /** Rewrites the latest chapter's text and/or an earlier action of the player (see StoryEditingService). */
   editChapter(userId: string, characterId: unknown, chapterId: unknown, input: unknown): Promise<Chapter> {
     return this.editing.editChapter(userId, characterId, chapterId, input);
   }
@@ -148,7 +156,7 @@ export class StoryService {
 
   // Rewind and branches
 
-  /** Makes an earlier chapter the latest; the chapters after it become a branch (see StoryBranches). */
+  /** Makes an earlier chapter the latest; the chapters after it become a branch (see StoryBranchService). */
   rewind(userId: string, characterId: unknown, chapterIndex: unknown): Promise<Character> {
     return this.branches.rewind(userId, characterId, chapterIndex);
   }

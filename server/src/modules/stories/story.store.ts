@@ -11,7 +11,7 @@ import { Character } from '../characters/character.entity';
 import { isUuid } from '../shared/input';
 import { Chapter, type CardSnapshot } from './chapter.entity';
 import { hydrate } from './hydrate';
-import { Mission } from './mission.entity';
+import { Mission } from './missions/mission.entity';
 import type { ParsedGenerate } from './story-input';
 
 /** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */

@@ -1,8 +1,9 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { PointOfView } from '../../ai/story-ai';
+import type { PointOfView, StoryCardKind } from '../../ai/story-ai';
 import { Chapter } from './chapter.entity';
-import { Mission } from './mission.entity';
+import { StoryCardKindEnum } from './memory/story-card.entity';
+import { Mission } from './missions/mission.entity';
 
 /** Values are the stored ones (POINTS_OF_VIEW). */
 const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;
@@ -271,8 +272,8 @@ export class StoryMemoryInput {
 /** A new story card; kind defaults to character. */
 @InputType()
 export class StoryCardInput {
-  @Field(() => String, { nullable: true, description: 'character (default), place, item, faction or lore.' })
-  kind?: string | null;
+  @Field(() => StoryCardKindEnum, { nullable: true, description: 'A new card is a character unless given.' })
+  kind?: StoryCardKind | null;
   @Field(() => String, { nullable: true })
   name?: string | null;
   @Field(() => [String], { nullable: true })

@@ -1,3 +1,10 @@
+/**
+ * Worlds: the public lists (featured; the community's shared worlds, sorted, filtered and paged,
+ * cached per instance and dropped on every world write), visibility (own, featured or shared and not
+ * hidden), sharing through the moderation check, likes and remixes, the AI helpers of the creation
+ * wizard (description, questions, image), and submitting a world for its credits: everything that
+ * can be refused is checked before the debit, and the debit, the image and the row commit together.
+ */
 import crypto from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
 import type { StoryAI } from '../../ai/story-ai';

@@ -9,19 +9,19 @@
  * first, and the rolling summary is folded after a chapter is committed (foldAfter), in the
  * background, for the chapters that follow.
  */
-import { fixedChapterTokens, planFold } from '../../ai/context-budget';
-import type { ChapterInput, PastChapter, StoryAI } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import type { Logger } from '../../common/logger';
-import type { Character } from '../characters/character.entity';
-import type { CardSnapshot, Chapter } from './chapter.entity';
+import { fixedChapterTokens, planFold } from '../../../ai/context-budget';
+import type { ChapterInput, PastChapter, StoryAI } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import type { Logger } from '../../../common/logger';
+import type { Character } from '../../characters/character.entity';
+import type { CardSnapshot, Chapter } from '../chapter.entity';
 import { continueFrom } from './chapter-continue';
-import type { LiveChapter } from './chapter-stream';
-import type { SummaryUpdate } from './chapter-commit';
-import type { GenerateMode, ParsedGenerate } from './story-input';
-import { cardsBeforeTake, promptCards } from './story-cards';
-import { missionBeforeTake } from './story-state';
-import type { StoryContext, StoryStore, UnsummarizedChapter } from './story.store';
+import type { LiveChapter } from './live-chapter';
+import type { SummaryUpdate } from '../state/chapter-commit';
+import type { GenerateMode, ParsedGenerate } from '../story-input';
+import { cardsBeforeTake, promptCards } from '../memory/story-cards';
+import { missionBeforeTake } from '../state/take-effects';
+import type { StoryContext, StoryStore, UnsummarizedChapter } from '../story.store';
 
 export interface PreparedChapter {
   chapterInput: ChapterInput;

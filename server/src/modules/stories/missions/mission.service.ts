@@ -1,15 +1,15 @@
 /** Missions (SPEC §4, get-new-mission, update-mission, update-mission-history). */
 import type { DataSource } from 'typeorm';
-import type { StoryAI } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import type { Logger } from '../../common/logger';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { object, text } from '../shared/input';
-import { WORLD_DESCRIPTION_MAX } from '../shared/limits';
+import type { StoryAI } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import type { Logger } from '../../../common/logger';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { object, text } from '../../shared/input';
+import { WORLD_DESCRIPTION_MAX } from '../../shared/limits';
 import { Mission } from './mission.entity';
-import type { StoryGate } from './story-gate';
-import { MISSION_HISTORY_MAX, OBJECTIVE_MAX, missionText } from './story-input';
-import { lockCharacter, type StoryStore } from './story.store';
+import type { StoryGate } from '../generation/story-gate';
+import { MISSION_HISTORY_MAX, OBJECTIVE_MAX, missionText } from '../story-input';
+import { lockCharacter, type StoryStore } from '../story.store';
 
 export class MissionService {
   private readonly dataSource: DataSource;

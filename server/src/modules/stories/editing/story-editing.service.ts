@@ -1,23 +1,23 @@
 /**
  * Changing a story after the fact: choosing another take of the latest chapter, undoing the latest
- * chapter (both restore stats, setting, missions and story cards exactly, story-state.ts), and
+ * chapter (both restore stats, setting, missions and story cards exactly, state/take-effects.ts), and
  * rewriting the latest chapter's text or any earlier action of the player. All under the
  * character's lock, and refused while a chapter is being written.
  */
 import type { DataSource } from 'typeorm';
-import { AppError } from '../../common/app-error';
-import type { Character } from '../characters/character.entity';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { Chapter } from './chapter.entity';
-import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
-import type { GenerationRegistry } from './generation-registry';
-import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../shared/limits';
-import { isUuid, object, text } from '../shared/input';
-import { parseTake } from './story-input';
-import { applyTake, unapplyTake } from './story-state';
-import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
+import { AppError } from '../../../common/app-error';
+import type { Character } from '../../characters/character.entity';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { Chapter } from '../chapter.entity';
+import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
+import type { GenerationRegistry } from '../generation/generation-registry';
+import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../shared/limits';
+import { isUuid, object, text } from '../../shared/input';
+import { parseTake } from '../story-input';
+import { applyTake, unapplyTake } from '../state/take-effects';
+import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
-export class StoryEditing {
+export class StoryEditingService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: GenerationRegistry,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { StoryAI, StyleSet } from '../../ai/story-ai';
-import { DEFAULT_STYLES, sanitizeStyles } from '../../ai/style-guard';
+import type { StoryAI, StyleSet } from '../../../ai/story-ai';
+import { DEFAULT_STYLES, sanitizeStyles } from '../../../ai/style-guard';
 
 /**
  * Immersive style sets per setting text, cached in memory (per instance, LRU-bounded).

@@ -6,10 +6,10 @@
  * setting, its mission changes and its cast, with the continuation's added on top. Its choices are
  * the continuation's (the chapter now ends elsewhere).
  */
-import type { CastMember, ChapterResult } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import type { Chapter } from './chapter.entity';
-import { CHAPTER_TEXT_MAX } from '../shared/limits';
+import type { CastMember, ChapterResult } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import type { Chapter } from '../chapter.entity';
+import { CHAPTER_TEXT_MAX } from '../../shared/limits';
 
 /** How much of the chapter so far the model is given: its last lines are what it continues from. */
 const CONTINUE_FROM_CHARS = 1500;

@@ -1,6 +1,6 @@
-import { AppError } from '../../common/app-error';
-import type { RateLimiter } from '../../common/rate-limiter';
-import type { Config } from '../../config/env';
+import { AppError } from '../../../common/app-error';
+import type { RateLimiter } from '../../../common/rate-limiter';
+import type { Config } from '../../../config/env';
 
 /**
  * What every generation passes first: refused at once while the server shuts down, and limited per

@@ -11,18 +11,15 @@
  *   Places and factions never become people. The effects are decided once, written by the database
  *   function apply_card_state with the chapter (commit_chapter), recorded on the take, and taken back
  *   exactly on undo (applyCardEffects backwards).
- * - By the player (StoryCardService): list, add, edit, pin, delete; owner only, under the story lock.
+ * - From an imported character card (importCards): its lore book entries, as the player's cards.
+ * - By the player: story-card.service.ts (list, add, edit, pin, delete), through applyCardEffects.
  */
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { STORY_CARD_KINDS, type CastMember, type PromptCard, type StoryCardKind } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { bool, isUuid, object, text, textList } from '../shared/input';
-import { STORY_CARD_ALIASES_MAX, STORY_CARD_DESCRIPTION_MAX, STORY_CARD_LINE_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../shared/limits';
-import type { CardEffect, CardSnapshot } from './chapter.entity';
+import { STORY_CARD_KINDS, type CastMember, type PromptCard, type StoryCardKind } from '../../../ai/story-ai';
+import { STORY_CARD_ALIASES_MAX, STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../../shared/limits';
+import type { CardEffect, CardSnapshot } from '../chapter.entity';
 import { StoryCard } from './story-card.entity';
-import { lockCharacter } from './story.store';
 
 /** A card stays in the prompt this many chapters after a chapter's cast last showed it. */
 const STAYS_FOR_CHAPTERS = 3;
@@ -48,10 +45,15 @@ function snapshotOf(c: StoryCard): CardSnapshot {
   };
 }
 
+/** Whether a value is one of the kinds (STORY_CARD_KINDS, the GraphQL enum StoryCardKind). */
+export function isStoryCardKind(value: unknown): value is StoryCardKind {
+  return (STORY_CARD_KINDS as readonly unknown[]).includes(value);
+}
+
 const key = (s: string) => s.trim().toLowerCase();
 
 /** Whether a card is called `name` (its name or an alias, without case). */
-function calls(card: CardSnapshot, name: string): boolean {
+export function calls(card: CardSnapshot, name: string): boolean {
   const k = key(name);
   return key(card.name) === k || card.aliases.some((a) => key(a) === k);
 }
@@ -94,7 +96,7 @@ export function promptCards(cards: readonly CardSnapshot[], t: CardTriggers): Pr
   }
   scored.sort((a, b) => b.score - a.score || a.card.name.localeCompare(b.card.name));
   return scored.slice(0, PROMPT_CARDS_MAX).map(({ card }) => ({
-    kind: card.kind as StoryCardKind,
+    kind: card.kind,
     name: card.name,
     aliases: card.aliases,
     description: card.description,
@@ -209,76 +211,6 @@ export async function cardsOf(m: EntityManager | DataSource, characterId: string
   return rows.map(snapshotOf);
 }
 
-export class StoryCardService {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async list(userId: string, characterId: unknown): Promise<StoryCard[]> {
-    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
-    return this.dataSource.getRepository(StoryCard).find({ where: { characterId: c.id }, order: { pinned: 'DESC', name: 'ASC' } });
-  }
-
-  async create(userId: string, characterId: unknown, raw: unknown): Promise<StoryCard> {
-    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
-    const input = cardInput(raw, true);
-    return this.dataSource.transaction(async (m) => {
-      await lockCharacter(m, c.id);
-      const cards = await cardsOf(m, c.id);
-      if (cards.length >= STORY_CARDS_MAX) throw AppError.badInput(`A story can have at most ${STORY_CARDS_MAX} story cards.`, 'name');
-      assertNameFree(cards, input.name as string, input.aliases ?? [], null);
-      const snap: CardSnapshot = {
-        id: randomUUID(),
-        kind: input.kind ?? 'character',
-        name: input.name as string,
-        aliases: input.aliases ?? [],
-        description: input.description ?? '',
-        role: input.role ?? null,
-        status: input.status ?? null,
-        pinned: input.pinned ?? false,
-        source: 'player',
-        edited: true,
-        lastSeenIndex: null,
-        revision: randomUUID(),
-      };
-      await applyCardEffects(m, c.id, [{ before: null, after: snap }], 'forward');
-      return m.getRepository(StoryCard).findOneByOrFail({ id: snap.id });
-    });
-  }
-
-  /** Changes the fields given; the card is then the player's (chapters update only its status). */
-  async update(userId: string, cardId: unknown, raw: unknown): Promise<StoryCard> {
-    const card = await this.ownedCard(userId, cardId);
-    const input = cardInput(raw, false);
-    return this.dataSource.transaction(async (m) => {
-      await lockCharacter(m, card.characterId);
-      const cards = await cardsOf(m, card.characterId);
-      const before = cards.find((x) => x.id === card.id);
-      if (!before) throw AppError.notFound('Story card');
-      const after: CardSnapshot = { ...before, ...input, revision: randomUUID() };
-      // Pinning alone does not make a card the player's: its text is still the model's.
-      if (Object.keys(input).some((k) => k !== 'pinned')) after.edited = true;
-      assertNameFree(cards, after.name, after.aliases, card.id);
-      await applyCardEffects(m, card.characterId, [{ before, after }], 'forward');
-      return m.getRepository(StoryCard).findOneByOrFail({ id: card.id });
-    });
-  }
-
-  async remove(userId: string, cardId: unknown): Promise<boolean> {
-    const card = await this.ownedCard(userId, cardId);
-    await this.dataSource.transaction(async (m) => {
-      await lockCharacter(m, card.characterId);
-      await m.getRepository(StoryCard).delete({ id: card.id });
-    });
-    return true;
-  }
-
-  private async ownedCard(userId: string, cardId: unknown): Promise<StoryCard> {
-    if (!isUuid(cardId)) throw AppError.notFound('Story card');
-    const card = await this.dataSource.getRepository(StoryCard).findOne({ where: { id: cardId }, relations: { character: true } });
-    if (!card || card.character?.userId !== userId) throw AppError.notFound('Story card');
-    return card;
-  }
-}
-
 /** Cards imported with a character (Character Card V3 character_book entries), written as the player's. */
 export async function importCards(m: EntityManager, characterId: string, entries: Array<Partial<CardSnapshot> & { name: string }>): Promise<number> {
   const cards = await cardsOf(m, characterId);
@@ -290,7 +222,7 @@ export async function importCards(m: EntityManager, characterId: string, entries
       before: null,
       after: {
         id: randomUUID(),
-        kind: (STORY_CARD_KINDS as readonly string[]).includes(e.kind ?? '') ? (e.kind as string) : 'lore',
+        kind: isStoryCardKind(e.kind) ? e.kind : 'lore',
         name: e.name,
         aliases: e.aliases ?? [],
         description: e.description ?? '',
@@ -306,33 +238,6 @@ export async function importCards(m: EntityManager, characterId: string, entries
   }
   await applyCardEffects(m, characterId, effects, 'forward');
   return effects.length;
-}
-
-function assertNameFree(cards: readonly CardSnapshot[], name: string, aliases: readonly string[], self: string | null): void {
-  for (const n of [name, ...aliases]) {
-    const other = cards.find((c) => c.id !== self && calls(c, n));
-    if (other) throw AppError.badInput(`Another story card is already called "${n}".`, 'name');
-  }
-}
-
-type CardInput = Partial<Pick<CardSnapshot, 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned'>> & { kind?: StoryCardKind };
-
-function cardInput(raw: unknown, creating: boolean): CardInput {
-  const o = object(raw, 'input');
-  const out: CardInput = {};
-  if (creating || o.name !== undefined) out.name = text(o.name, 'name', { required: 'A story card needs a name.', max: STORY_CARD_NAME_MAX, name: true });
-  if (o.kind !== undefined) {
-    if (!(STORY_CARD_KINDS as readonly unknown[]).includes(o.kind)) throw AppError.badInput(`kind must be one of ${STORY_CARD_KINDS.join(', ')}.`, 'kind');
-    out.kind = o.kind as StoryCardKind;
-  }
-  if (o.aliases !== undefined) {
-    out.aliases = [...new Set(textList(o.aliases, 'aliases', STORY_CARD_ALIASES_MAX, { max: STORY_CARD_NAME_MAX, name: true }).filter(Boolean))];
-  }
-  if (o.description !== undefined) out.description = text(o.description, 'description', { max: STORY_CARD_DESCRIPTION_MAX });
-  if (o.role !== undefined) out.role = text(o.role, 'role', { max: STORY_CARD_LINE_MAX }) || null;
-  if (o.status !== undefined) out.status = text(o.status, 'status', { max: STORY_CARD_LINE_MAX }) || null;
-  if (o.pinned !== undefined) out.pinned = bool(o.pinned, 'pinned');
-  return out;
 }
 
 /** The cards as they were before a take (its applied effects taken back), for a new take of it. */

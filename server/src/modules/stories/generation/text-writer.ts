@@ -1,5 +1,5 @@
-import type { LiveChapter } from './chapter-stream';
-import type { StoryStore } from './story.store';
+import type { LiveChapter } from './live-chapter';
+import type { StoryStore } from '../story.store';
 
 export interface TextWriterTiming {
   /** Text is persisted at most this often, and every chunk at most this long after it was written. */

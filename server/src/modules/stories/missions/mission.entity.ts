@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Character } from '../characters/character.entity';
+import { Character } from '../../characters/character.entity';
 
 export type MissionStatus = 'active' | 'completed';
 

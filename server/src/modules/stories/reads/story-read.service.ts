@@ -2,21 +2,21 @@
  * Reading a story: the storyline (one read for GraphQL and REST alike, through the request's batch
  * loaders), the immersive styles of a setting, and the export as Markdown or HTML.
  */
-import type { StoryAI, StyleSet } from '../../ai/story-ai';
-import { DEFAULT_STYLES } from '../../ai/style-guard';
-import type { Character } from '../characters/character.entity';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { text } from '../shared/input';
-import type { Chapter } from './chapter.entity';
-import type { Mission } from './mission.entity';
-import type { StoryBranch } from './story-branch.entity';
-import type { StoryCard } from './story-card.entity';
+import type { StoryAI, StyleSet } from '../../../ai/story-ai';
+import { DEFAULT_STYLES } from '../../../ai/style-guard';
+import type { Character } from '../../characters/character.entity';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { text } from '../../shared/input';
+import type { Chapter } from '../chapter.entity';
+import type { Mission } from '../missions/mission.entity';
+import type { StoryBranch } from '../editing/story-branch.entity';
+import type { StoryCard } from '../memory/story-card.entity';
 import { renderStoryHtml, renderStoryMarkdown, type StoryExport } from './story-export';
-import type { StoryGate } from './story-gate';
-import { parseExportFormat, SETTING_DESCRIPTION_MAX, type StorylinePage } from './story-input';
-import { cardsOf } from './story-cards';
-import { storyLoaders } from './story.loaders';
-import type { StoryStore } from './story.store';
+import type { StoryGate } from '../generation/story-gate';
+import { parseExportFormat, SETTING_DESCRIPTION_MAX, type StorylinePage } from '../story-input';
+import { cardsOf } from '../memory/story-cards';
+import { storyLoaders } from '../story.loaders';
+import type { StoryStore } from '../story.store';
 import { StyleCache } from './style-cache';
 
 /** A story as a published link shows it (community/publications.ts keeps it). */
@@ -40,7 +40,7 @@ export interface StorylineView {
   generatingChapterId: string | null;
 }
 
-export class StoryReads {
+export class StoryReadService {
   private readonly styleCache: StyleCache;
 
   constructor(

@@ -3,7 +3,7 @@
  * carried as `reason` (and `retryAfterSeconds`, `hint`) next to the GENERATION_FAILED code — in
  * GraphQL extensions, REST error bodies and failed chapter-stream events alike.
  */
-import { AppError, isAppError } from '../../common/app-error';
+import { AppError, isAppError } from '../../../common/app-error';
 
 export const CHAPTER_FAILED = 'Failed to generate story chapter. Please try again.';
 /** Not in the SPEC (stopping is ours): what a reader of a stopped chapter is told. */

@@ -1,9 +1,9 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Character } from '../characters/character.entity';
+import { Character } from '../../characters/character.entity';
 
 /**
- * Chapters set aside by a rewind (story-branches.ts): every take of every chapter after the one the
+ * Chapters set aside by a rewind (story-branch.service.ts): every take of every chapter after the one the
  * player rewound to, as the rows were, so returning to the branch puts them back exactly and
  * re-applies their recorded effects (stats, setting, missions, story cards).
  *

@@ -7,12 +7,12 @@
  * any network fetch, so it opens offline and stays inert even if escaping had a hole. Style values
  * come only from style-guard's validated tokens and are re-validated here before they enter CSS.
  */
-import type { StyleSet } from '../../ai/story-ai';
-import { sanitizeStyles } from '../../ai/style-guard';
-import { escapeHtml } from '../../common/html';
-import type { Character } from '../characters/character.entity';
-import type { CardSnapshot, Chapter } from './chapter.entity';
-import type { Mission } from './mission.entity';
+import type { StyleSet } from '../../../ai/story-ai';
+import { sanitizeStyles } from '../../../ai/style-guard';
+import { escapeHtml } from '../../../common/html';
+import type { Character } from '../../characters/character.entity';
+import type { CardSnapshot, Chapter } from '../chapter.entity';
+import type { Mission } from '../missions/mission.entity';
 
 export interface StoryExport {
   filename: string;

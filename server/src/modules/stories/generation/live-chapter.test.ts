@@ -1,4 +1,4 @@
-import { finalFrame, LiveChapter, type StreamFrame } from './chapter-stream';
+import { finalFrame, LiveChapter, type StreamFrame } from './live-chapter';
 
 /** Pulls frames the way a subscriber does, until the stream ends. */
 async function collect(frames: AsyncGenerator<StreamFrame>, onFirst?: () => void): Promise<StreamFrame[]> {

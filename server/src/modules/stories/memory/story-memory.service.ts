@@ -5,13 +5,13 @@
  * to choose. Owner only; written under the story lock.
  */
 import type { DataSource } from 'typeorm';
-import { POINTS_OF_VIEW, type PointOfView } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import { Character } from '../characters/character.entity';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { object, text } from '../shared/input';
-import { AUTHORS_NOTE_MAX, PLOT_ESSENTIALS_MAX, STORY_SUMMARY_MAX } from '../shared/limits';
-import { lockCharacter } from './story.store';
+import { POINTS_OF_VIEW, type PointOfView } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import { Character } from '../../characters/character.entity';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { object, text } from '../../shared/input';
+import { AUTHORS_NOTE_MAX, PLOT_ESSENTIALS_MAX, STORY_SUMMARY_MAX } from '../../shared/limits';
+import { lockCharacter } from '../story.store';
 
 export interface StoryMemoryView {
   plotEssentials: string;

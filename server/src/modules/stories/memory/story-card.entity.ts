@@ -1,7 +1,25 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { Character } from '../characters/character.entity';
-import type { StoryCardKind } from '../../ai/story-ai';
+import { STORY_CARD_KINDS, type StoryCardKind } from '../../../ai/story-ai';
+import { Character } from '../../characters/character.entity';
+
+/**
+ * The GraphQL enum StoryCardKind. Its values are STORY_CARD_KINDS (the story AI's contract, which
+ * the prompts use) as they are stored, so the list is written once: the schema, the server's
+ * validation and the client's generated type all follow it. A new kind needs a description here.
+ */
+export const StoryCardKindEnum = Object.fromEntries(STORY_CARD_KINDS.map((k) => [k, k])) as { [K in StoryCardKind]: K };
+registerEnumType(StoryCardKindEnum, {
+  name: 'StoryCardKind',
+  description: 'What a story card is about.',
+  valuesConfig: {
+    character: { description: "A person (the default; a chapter's cast only ever adds people)." },
+    place: { description: 'A place.' },
+    item: { description: 'An object.' },
+    faction: { description: 'A group: a guild, a house, an order.' },
+    lore: { description: 'Anything else the story must keep: history, customs, rules of the world.' },
+  } satisfies Record<StoryCardKind, { description: string }>,
+});
 
 export type StoryCardSource = 'player' | 'model' | 'import';
 
@@ -14,7 +32,7 @@ export type StoryCardSource = 'player' | 'model' | 'import';
  * effects (apply_card_state) write only over the revision they were decided from — so undo and take
  * switches restore cards exactly, and never over a change the player made since.
  */
-@ObjectType({ description: 'A story card: a person, place, item, faction or lore of one story, and the names that bring it into the prompt.' })
+@ObjectType({ description: 'A story card: someone or something of one story (its kind), and the names that bring it into the prompt.' })
 @Entity('story_cards')
 @Index('ix_story_cards_character', ['characterId'])
 export class StoryCard {
@@ -29,7 +47,7 @@ export class StoryCard {
   @JoinColumn({ name: 'character_id' })
   character?: Character;
 
-  @Field(() => String, { description: 'character, place, item, faction or lore.' })
+  @Field(() => StoryCardKindEnum)
   @Column({ type: 'varchar', length: 16 })
   kind: StoryCardKind;
 

@@ -1,5 +1,5 @@
-import { Chapter, type MissionSnapshot } from './chapter.entity';
-import { Mission } from './mission.entity';
+import { Chapter, type MissionSnapshot } from '../chapter.entity';
+import { Mission } from '../missions/mission.entity';
 
 /** What a committed chapter did: the fields of SPEC §7 generate-chapter, from the stored take. */
 export interface ChapterOutcome {

@@ -1,6 +1,7 @@
 /**
- * (A benchmark script, not module code: one scenario end to end, kept in one file so it reads top
- * to bottom; that is why it is longer than the module's other files.)
+ * (A benchmark script: one scenario end to end, kept in one file so it reads top to bottom. It is
+ * typed against the server's source and runs against its build: `npm run bench:story` builds the
+ * server, compiles this file with bench/compile-ts.mjs and runs bench/dist/story.bench.js.)
  *
  * `npm run bench:story`: 50 concurrent players × 10 chapters each over the real HTTP/WebSocket +
  * graphql-ws stack, with the offline storyteller, on embedded PGlite (default) or PostgreSQL
@@ -46,10 +47,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createClient, type Client } from 'graphql-ws';
 import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
-import { createApp, type App } from '../../app';
-import { loadConfig } from '../../config/env';
-import { Character } from '../characters/character.entity';
-import { isSession } from '../auth/auth.service';
+import { createApp, type App } from '../server/src/app';
+import { loadConfig } from '../server/src/config/env';
+import { Character } from '../server/src/modules/characters/character.entity';
+import { isSession } from '../server/src/modules/auth/auth.service';
 
 /**
  * The benchmark's own knobs come as flags (`--players=50 --chapters=10 --sql --detail --profile=FILE

@@ -7,21 +7,21 @@
  * generating row), so it holds across requests, processes and instances; the engine only decides
  * whether a second request joins the running generation or is refused with CONFLICT.
  */
-import type { StoryAI, ChapterResult } from '../../ai/story-ai';
-import { AppError, isAppError } from '../../common/app-error';
-import type { Logger } from '../../common/logger';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { commitChapter } from './chapter-commit';
+import type { StoryAI, ChapterResult } from '../../../ai/story-ai';
+import { AppError, isAppError } from '../../../common/app-error';
+import type { Logger } from '../../../common/logger';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { commitChapter } from '../state/chapter-commit';
 import { assertContinuable, continuedResult, CONTINUE_JOIN } from './chapter-continue';
-import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
+import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
-import { LiveChapter } from './chapter-stream';
+import { LiveChapter } from './live-chapter';
 import { CHAPTER_FAILED, generationError, stoppedError } from './generation-failure';
 import { GenerationLane } from './generation-lane';
 import type { GenerationRegistry, Running } from './generation-registry';
 import type { StoryGate } from './story-gate';
-import { parseGenerate, type GenerateMode, type ParsedGenerate } from './story-input';
-import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteState, type RunningRow, type StoryContext, type StoryStore } from './story.store';
+import { parseGenerate, type GenerateMode, type ParsedGenerate } from '../story-input';
+import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteState, type RunningRow, type StoryContext, type StoryStore } from '../story.store';
 import { TextWriter } from './text-writer';
 
 export interface StoryServiceOptions {

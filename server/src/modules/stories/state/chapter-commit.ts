@@ -17,14 +17,14 @@
  * text and five JSON columns encoded, and this thread their decoding).
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CastMember, ChapterResult } from '../../ai/story-ai';
-import { AppError } from '../../common/app-error';
-import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects } from './chapter.entity';
+import type { CastMember, ChapterResult } from '../../../ai/story-ai';
+import { AppError } from '../../../common/app-error';
+import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects } from '../chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
-import type { GenerateMode } from './story-input';
-import { castEffects, cardsOf } from './story-cards';
-import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './story-state';
-import { sqlState } from './story.store';
+import type { GenerateMode } from '../story-input';
+import { castEffects, cardsOf } from '../memory/story-cards';
+import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './take-effects';
+import { sqlState } from '../story.store';
 
 export interface SummaryUpdate {
   summary: string;

@@ -13,7 +13,7 @@
  * validated text differs from the streamed prose (a repaired model answer), the last event restarts
  * at 0 with the whole text. Either way the reader ends with exactly the stored chapter.
  */
-import type { ChapterStatus } from './chapter.entity';
+import type { ChapterStatus } from '../chapter.entity';
 
 export interface StreamFrame {
   status: ChapterStatus;

@@ -1,5 +1,5 @@
-import type { LiveChapter } from './chapter-stream';
-import type { ChapterOutcome } from './chapter-outcome';
+import type { LiveChapter } from './live-chapter';
+import type { ChapterOutcome } from '../state/chapter-outcome';
 
 /** How long (and how many) committed chapters stay in memory for readers arriving just after. */
 const RECENT_MS = 10_000;

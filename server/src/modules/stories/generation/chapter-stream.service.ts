@@ -3,16 +3,16 @@
  * running on this instance is followed from memory; one elsewhere is followed by polling its row; a
  * finished chapter arrives at once, complete, with its outcome.
  */
-import { AppError, isAppError } from '../../common/app-error';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { isUuid } from '../shared/input';
-import type { Chapter } from './chapter.entity';
-import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
-import { finalFrame, pollChapter, type StreamFrame } from './chapter-stream';
+import { AppError, isAppError } from '../../../common/app-error';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { isUuid } from '../../shared/input';
+import type { Chapter } from '../chapter.entity';
+import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
+import { finalFrame, pollChapter, type StreamFrame } from './live-chapter';
 import type { GenerationEngine } from './generation-engine';
 import { CHAPTER_FAILED, CHAPTER_STOPPED } from './generation-failure';
 import type { GenerationRegistry, Running } from './generation-registry';
-import type { StoryStore } from './story.store';
+import type { StoryStore } from '../story.store';
 
 export interface StreamEvent extends StreamFrame {
   chapterId: string;
@@ -36,7 +36,7 @@ interface Target {
   take: number;
 }
 
-export class ChapterStreams {
+export class ChapterStreamService {
   constructor(
     private readonly store: StoryStore,
     private readonly registry: GenerationRegistry,

@@ -12,21 +12,21 @@
  * All under the character's lock, refused while a chapter is being written.
  */
 import { MoreThan, type DataSource, type EntityManager } from 'typeorm';
-import { AppError } from '../../common/app-error';
-import type { Character } from '../characters/character.entity';
-import { findOwnedCharacter } from '../characters/owned-character';
-import { isUuid } from '../shared/input';
-import { Chapter } from './chapter.entity';
-import type { GenerationRegistry } from './generation-registry';
+import { AppError } from '../../../common/app-error';
+import type { Character } from '../../characters/character.entity';
+import { findOwnedCharacter } from '../../characters/owned-character';
+import { isUuid } from '../../shared/input';
+import { Chapter } from '../chapter.entity';
+import type { GenerationRegistry } from '../generation/generation-registry';
 import { StoryBranch } from './story-branch.entity';
-import { applyTake, unapplyTake } from './story-state';
-import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from './story.store';
+import { applyTake, unapplyTake } from '../state/take-effects';
+import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 /** Branches kept per story; beyond it the player deletes one before rewinding again (nothing goes silently). */
 const BRANCHES_MAX = 30;
 const PREVIEW_CHARS = 160;
 
-export class StoryBranches {
+export class StoryBranchService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: GenerationRegistry,

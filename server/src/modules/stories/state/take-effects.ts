@@ -11,10 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { STAT_MAX } from '../../ai/story-ai';
-import type { Chapter, MissionEffects, MissionSnapshot } from './chapter.entity';
-import { Mission } from './mission.entity';
-import { applyCardEffects } from './story-cards';
+import { STAT_MAX } from '../../../ai/story-ai';
+import type { Chapter, MissionEffects, MissionSnapshot } from '../chapter.entity';
+import { Mission } from '../missions/mission.entity';
+import { applyCardEffects } from '../memory/story-cards';
 
 /**
  * Applies the model's stat increases to the stats the character actually has (matched without case),
