@@ -213,6 +213,17 @@ it('deletes the account after its password: nothing in any table points at it, t
   // B's story in A's (now deleted) world goes on; B's world lost A's like; the images of A's worlds are gone.
   const theirStory = await t.gql('query($id: ID!) { character(id: $id) { name storyline { chapters { text } } } }', { id: theirs }, b.accessToken);
   expect(theirStory.data!.character.storyline.chapters).toHaveLength(2);
+  // …and keeps going: what a chapter is written from was kept with the story (the web client sends
+  // no world description, and the world row is gone).
+  const next = await t.gql(
+    'mutation($input: GenerateChapterInput!) { generateChapter(input: $input) { newChapter { index text } } }',
+    { input: { characterId: theirs, userChoice: 'Climb to the old lighthouse' } },
+    b.accessToken,
+  );
+  expect(next.errors).toBeUndefined();
+  expect(next.data!.generateChapter.newChapter.index).toBe(2);
+  const rest = await t.rest('POST', '/api/stories/generate-chapter', { characterId: theirs, userChoice: 'Ring the bell' }, b.accessToken);
+  expect(rest.status).toBe(200);
   expect(await countRows(t, 'worlds', 'id = $1', [shared])).toBe(0);
   const [{ like_count }] = await db().query('SELECT like_count FROM worlds WHERE id = $1', [bWorld]);
   expect(like_count).toBe(0);

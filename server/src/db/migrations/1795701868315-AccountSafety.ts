@@ -3,8 +3,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The second probe's fixes (issue 36): counted attempts (guesses at codes and tokens, mails to one
  * address) exact under concurrency; when a session last proved its password (adding an authenticator
- * needs a recent proof); and every mailed token dies when the account's email, password or
- * authenticators change — in the database, so no path that changes them can forget it.
+ * needs a recent proof); every mailed token dies when the account's email, password or
+ * authenticators change — in the database, so no path that changes them can forget it; report
+ * weights and withdrawn publications; and the copy of its world a story is written from.
  */
 export class AccountSafety1795701868315 implements MigrationInterface {
   name = 'AccountSafety1795701868315';
@@ -33,9 +34,15 @@ export class AccountSafety1795701868315 implements MigrationInterface {
       WHEN (OLD.status = 'verified') EXECUTE FUNCTION spend_mail_tokens()`);
     await queryRunner.query(`ALTER TABLE "content_reports" ADD "weight" real NOT NULL DEFAULT '1'`);
     await queryRunner.query(`ALTER TABLE "story_publications" ADD "withdrawn_at" TIMESTAMP WITH TIME ZONE`);
+    await queryRunner.query(`ALTER TABLE "characters" ADD "world_snapshot" jsonb NOT NULL DEFAULT '{}'`);
+    // Stories saved before: the copy is taken from their world while it still exists.
+    await queryRunner.query(
+      `UPDATE characters c SET world_snapshot = jsonb_build_object('name', w.name, 'description', w.description, 'questions', w.questions) FROM worlds w WHERE w.id = c.world_id`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "characters" DROP COLUMN "world_snapshot"`);
     await queryRunner.query(`ALTER TABLE "story_publications" DROP COLUMN "withdrawn_at"`);
     await queryRunner.query(`ALTER TABLE "content_reports" DROP COLUMN "weight"`);
     await queryRunner.query(`DROP TRIGGER mfa_factors_removed_spend_mail_tokens ON mfa_factors`);

@@ -14,6 +14,13 @@ export class SpecialAbility {
   description: string;
 }
 
+/** The world as a story keeps it (Character.worldSnapshot). */
+export interface WorldSnapshot {
+  name?: string;
+  description?: string;
+  questions?: string[];
+}
+
 @ObjectType({ description: 'A saved character, owned by one player, living in one world.' })
 @Entity('characters')
 @Index('ix_characters_user', ['userId', 'createdAt'])
@@ -65,6 +72,14 @@ export class Character {
   @Field(() => SpecialAbility)
   @Column({ type: 'jsonb', default: () => `'{"name": "", "description": ""}'` })
   special: SpecialAbility;
+
+  /**
+   * What the story is written from, kept with it when the character is saved: the world's name and
+   * description (its questions too). The story never needs the world row, nor a description from the
+   * client, to go on — a world removed with its owner's account leaves other players' stories whole.
+   */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  worldSnapshot: WorldSnapshot;
 
   /** The setting text of the latest chapter that changed it; drives the immersive styles. */
   @Field(() => String, { nullable: true })

@@ -113,7 +113,8 @@ export class CharacterService {
     };
     // NOT_FOUND for a world the player cannot see: the same answer as for one that does not exist.
     const world = await this.deps.worlds.visible(userId, raw.world_id);
-    return this.repo.create({ userId, worldId: world.id, name, description, stats, traits, strengths, weaknesses, special });
+    const worldSnapshot = { name: world.name, description: world.description, questions: world.questions };
+    return this.repo.create({ userId, worldId: world.id, worldSnapshot, name, description, stats, traits, strengths, weaknesses, special });
   }
 
   /** The player's saved characters, newest first. */

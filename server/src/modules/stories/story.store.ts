@@ -103,7 +103,10 @@ function chaptersOf(raw: unknown): UnsummarizedChapter[] {
   return list.map((h) => ({ id: h.id, index: h.i, text: h.t, playerChoice: h.c }));
 }
 
-const CONTEXT_SQL = `SELECT c.*, w.description AS x_world_description, t.max_context_tokens AS x_max_context_tokens,
+// The story's own copy of its world (characters.world_snapshot) comes first; the world row only for
+// characters saved before the copy was kept (the migration filled those in where the world existed).
+const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description', ''), w.description) AS x_world_description,
+        t.max_context_tokens AS x_max_context_tokens,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
         m.id AS x_mission_id, m.objective AS x_mission, m.started_at_chapter AS x_mission_started,

@@ -117,7 +117,8 @@ export class StoryReadService {
     const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
     return {
       character: c,
-      worldName: worlds[0]?.name ?? null,
+      // The story's own copy of its world names it once the world is gone.
+      worldName: worlds[0]?.name ?? c.worldSnapshot?.name ?? null,
       worldImageMediaId: worlds[0]?.image_media_id ?? null,
       chapters: chapters.filter((ch) => ch.status === 'complete').map((ch) => ({ choice: ch.playerChoice, text: ch.text })),
       styles,
@@ -134,7 +135,7 @@ export class StoryReadService {
       this.store.worldName(c.worldId),
       cardsOf(this.store.dataSource, c.id),
     ]);
-    const story = { character: c, worldName, chapters, missions, cards };
+    const story = { character: c, worldName: worldName ?? c.worldSnapshot?.name ?? null, chapters, missions, cards };
     if (format === 'md') return renderStoryMarkdown(story);
     const styles = c.currentSetting ? await this.styles(userId, c.currentSetting) : { ...DEFAULT_STYLES };
     return renderStoryHtml(story, styles);
