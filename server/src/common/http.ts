@@ -44,7 +44,7 @@ export function restErrorHandler(log: (e: unknown) => void): ErrorRequestHandler
     const e = toAppError(err);
     // An outage is the operator's business: said on the request's access line (or logged here when
     // there is none), then 503.
-    if (e?.code === 'SERVICE_UNAVAILABLE' && !noteRequestCause(outageCause(err))) log(err);
+    if (isDatabaseUnavailable(err) && !noteRequestCause(outageCause(err))) log(err);
     if (e) return sendError(res, e);
     log(err);
     sendError(res, new AppError('INTERNAL', 'Internal server error'));

@@ -25,6 +25,8 @@ export interface FrontOptions {
   graphqlBodyLimit: number;
   /** Apollo without express for small JSON POSTs to /graphql, once the server has started. */
   graphqlLane: () => GraphQLLane | undefined;
+  /** Shutting down: a 503 then is the drain doing its job (a warning), not a failure. */
+  draining: () => boolean;
 }
 
 /** Bodies above this (a world submitted with its image) take express's streaming parser and its 413. */
@@ -244,6 +246,8 @@ function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, scope: R
     ...(scope.cause ? { cause: scope.cause } : {}),
   };
   // One error line per failed request: its access line (an outage's cause rides on it, see noteRequestCause).
-  if (res.statusCode >= 500 || scope.cause) o.logger.error('request', fields);
+  // While draining, a 503 is the shutdown turning work away: a warning.
+  if (scope.cause || (res.statusCode >= 500 && !(res.statusCode === 503 && o.draining()))) o.logger.error('request', fields);
+  else if (res.statusCode >= 500) o.logger.warn('request', fields);
   else o.logger.info('request', fields);
 }

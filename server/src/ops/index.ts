@@ -110,6 +110,7 @@ export function createOps(config: Config, services: Services, logger: Logger) {
         playerOf,
         graphqlBodyLimit: config.graphqlBodyLimitBytes,
         graphqlLane: () => graphqlLane,
+        draining: () => draining,
       });
     },
     /** Once Apollo has started: the front answers small JSON POSTs to /graphql through this lane. */

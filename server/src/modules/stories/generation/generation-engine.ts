@@ -61,6 +61,8 @@ const BUSY = 'A chapter is already being written for this character; wait for it
 /** Abort reasons: the player stopped the chapter here; its row stopped generating elsewhere. */
 const STOPPED = Symbol('stopped');
 const GONE = Symbol('gone');
+/** The server is shutting down past its grace period (close): routine, not a failure of the storyteller. */
+const SHUTDOWN = Symbol('shutdown');
 
 export interface StartOptions {
   /** When the request reached the server (ms epoch); default now. Decides whether it raced a chapter. */
@@ -221,7 +223,13 @@ export class GenerationEngine {
         live.end('failed', '', true);
         throw stoppedError();
       }
-      if (!(isAppError(e) && (e.code === 'CONFLICT' || e.code === 'BAD_USER_INPUT'))) {
+      const shutdown = abort.signal.reason === SHUTDOWN;
+      if (shutdown) {
+        this.log.warn('shutdown ended a chapter before it was written: it is a failed take the player can retry', {
+          characterId: live.characterId,
+          chapterId: live.chapterId,
+        });
+      } else if (!(isAppError(e) && (e.code === 'CONFLICT' || e.code === 'BAD_USER_INPUT'))) {
         this.log.error('chapter generation failed', { characterId: live.characterId, chapterId: live.chapterId, err: e });
       }
       // The row never became part of the story (it was never selected); mark it so readers stop.
@@ -231,6 +239,10 @@ export class GenerationEngine {
         this.retryMarkFailed(live.chapterId, 1);
       });
       live.end('failed', '');
+      if (shutdown)
+        throw new AppError('SERVICE_UNAVAILABLE', 'The server is restarting: this chapter was not written. Please try again in a moment.', {
+          retryAfterSeconds: 5,
+        });
       throw generationError(e);
     } finally {
       this.lane.leave(lane);
@@ -404,7 +416,7 @@ export class GenerationEngine {
       await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
       clearTimeout(timer);
     }
-    for (const a of this.aborts) a.abort();
+    for (const a of this.aborts) a.abort(SHUTDOWN);
     await all;
     await this.idle();
   }
