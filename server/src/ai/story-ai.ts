@@ -149,6 +149,78 @@ export interface PromptCard {
 export const POINTS_OF_VIEW = ['second', 'first', 'third'] as const;
 export type PointOfView = (typeof POINTS_OF_VIEW)[number];
 
+// ---------------------------------------------------------------------------------------------
+// Memory, stakes and the world's own material (issues 30, 31, 32): what the engine decides or
+// keeps, which both storytellers read. The engine fills these; a storyteller narrates them and may
+// not contradict them.
+
+/** What a memory of the memory bank records. */
+export const MEMORY_KINDS = ['event', 'fact', 'promise', 'place'] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+/** A short memory the bank retrieved for this chapter (by relevance to the action and the latest text). */
+export interface PromptMemory {
+  kind: MemoryKind;
+  text: string;
+  /** The chapter (1-based) it comes from. */
+  chapterNumber: number;
+  /** The player pinned it: it is sent every chapter. */
+  pinned: boolean;
+}
+
+/** How a check came out, decided by the engine's roll before a word is written. */
+export const CHECK_OUTCOMES = ['critical_success', 'success', 'success_at_cost', 'failure', 'critical_failure'] as const;
+export type CheckOutcomeKind = (typeof CHECK_OUTCOMES)[number];
+/** How hard the story is on the hero (Story Memory): Story never fails a routine action; Hard fails more and hurts more. */
+export const DIFFICULTIES = ['story', 'balanced', 'hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+/** A check the engine rolled for the player's action (null in ChapterInput: a routine action, no roll). */
+export interface CheckOutcome {
+  /** What the action attempts, as the engine read it ("climb the sea wall"). */
+  attempt: string;
+  stat: StatName;
+  /** The number to reach (a d20 plus the modifiers). */
+  difficulty: number;
+  /** The d20 as it fell (1–20). */
+  roll: number;
+  /** From the stat (see stakes: (stat − 10) / 2, rounded down). */
+  modifier: number;
+  /** From an item the hero used, 0 without one. */
+  itemBonus: number;
+  item: string | null;
+  total: number;
+  outcome: CheckOutcomeKind;
+  /** Health the outcome costs the hero, decided with it (0 for a clean success). */
+  healthLost: number;
+  /** The item is used up by it (a consumable). */
+  itemUsedUp: boolean;
+}
+
+/** Something the hero carries (an item card held by the hero). */
+export interface HeroItem {
+  name: string;
+  description: string;
+}
+
+/**
+ * A world's own material (kept with the story: Character.worldSnapshot), read from its description and
+ * questions, and the player's answers at spawn: what the story is made of. Optional fields are empty
+ * when the world says nothing of them.
+ */
+export interface WorldMaterial {
+  name: string;
+  /** The player's answers to the world's questions when the hero was made: threads to return to. */
+  answers?: Array<{ question: string; answer: string }>;
+  places?: string[];
+  factions?: string[];
+  people?: string[];
+  threats?: string[];
+  /** Tone and style words ("grim", "whimsical"). */
+  tone?: string[];
+  /** What cannot happen in this world (no sky under 40 km of ice, no magic in a hard-sci-fi world). */
+  constraints?: string[];
+}
+
 export interface ChapterInput {
   worldDescription: string;
   character: ChapterCharacter;
@@ -192,6 +264,19 @@ export interface ChapterInput {
    * each, so names and roles stay consistent even for people whose card is not triggered.
    */
   castList?: Array<{ name: string; role: string | null }>;
+  /** Memories the bank retrieved for this chapter, pinned first then most relevant (issue 30). */
+  memories?: PromptMemory[];
+  /** The check the engine rolled for the action, before any prose; null: a routine action (issue 31). */
+  check?: CheckOutcome | null;
+  /** What the hero carries; the storyteller cannot use anything else (issue 31). */
+  inventory?: HeroItem[];
+  /** The hero's health before this chapter, after the check's cost (issue 31). */
+  health?: { current: number; max: number };
+  /** Health reached 0: this chapter is the hero's defeat (not death), then the player chooses (issue 31). */
+  defeat?: boolean;
+  difficulty?: Difficulty;
+  /** The world's own material and the player's answers (issue 32). */
+  world?: WorldMaterial;
   /**
    * Continue (the player asked the storyteller to go on with the latest chapter): that chapter's last
    * lines. The answer's `text` is only the new part, picking up exactly where these stop; its choices,
@@ -203,6 +288,8 @@ export interface ChapterInput {
 
 /** Most people a chapter reports in its cast (the chapter's named cast, not a crowd). */
 export const CAST_MAX = 8;
+/** Most memories one chapter leaves in the bank. */
+export const MEMORIES_PER_CHAPTER_MAX = 5;
 /**
  * Someone who appears in a chapter, besides the player character: the engine keeps a story card per
  * person from these (story-cards.ts), and REST answers them as `updatedCurrentCharacters`.
@@ -230,6 +317,23 @@ export const chapterResultSchema = z.object({
   newMission: shortLine(240).nullable(),
   /** The named people in the chapter other than the player character (may be empty). */
   cast: z.array(castMemberSchema).max(CAST_MAX),
+  /**
+   * A few short memories the chapter leaves for the memory bank: what happened, facts learned,
+   * promises made, where things are (issue 30). Missing in older answers: none.
+   */
+  memories: z
+    .array(z.object({ kind: z.enum(MEMORY_KINDS), text: shortLine(200) }))
+    .max(MEMORIES_PER_CHAPTER_MAX)
+    .default([]),
+  /** Things the hero came to carry in this chapter (issue 31). */
+  itemsGained: z
+    .array(z.object({ name: shortLine(60), description: plainText(1, 300) }))
+    .max(3)
+    .default([]),
+  /** Things the hero no longer carries: lost, given away or used up in the story (names of carried items; issue 31). */
+  itemsLost: z.array(shortLine(60)).max(3).default([]),
+  /** Health the hero got back by rest or help in this chapter (issue 31; the engine bounds it). */
+  healthRestored: z.number().int().min(0).max(10).default(0),
 });
 export type ChapterResult = z.infer<typeof chapterResultSchema>;
 

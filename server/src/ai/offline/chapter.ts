@@ -121,6 +121,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       missionCompleted,
       newMission,
       cast: castOf(s, text),
+      memories: [],
+      itemsGained: [],
+      itemsLost: [],
+      healthRestored: 0,
     },
   };
 }

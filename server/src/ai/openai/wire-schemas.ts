@@ -57,6 +57,10 @@ export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult 
     missionCompleted: w.missionCompleted,
     newMission: nullIfBlank(w.newMission),
     cast: w.cast.map((m) => ({ name: m.name.trim(), role: nullIfBlank(m.role), description: nullIfBlank(m.description), status: nullIfBlank(m.status) })),
+    memories: [],
+    itemsGained: [],
+    itemsLost: [],
+    healthRestored: 0,
   };
 }
 
