@@ -1,6 +1,7 @@
 import { commitChapter, type CommitInput, type StateBefore } from '../../server/src/modules/stories/state/chapter-commit';
 import type { MissionEffects } from '../../server/src/modules/stories/chapter.entity';
 import { cardsOf } from '../../server/src/modules/stories/memory/story-cards';
+import { MemoryBank, memoryQuery, takeMemories } from '../../server/src/modules/stories/memory/memory-bank';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -15,12 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Step = { result: CommitInput['result']; preMission?: string; summary?: CommitInput['summary'] };
+type Step = { result: CommitInput['result']; preMission?: string; summary?: CommitInput['summary']; remembers?: string[] };
 
 const STORY: Step[] = [
   // No mission yet: one generated before the chapter; stats raised, a setting arrives.
   {
     preMission: 'Find the lost compass',
+    remembers: ['Odo keeps a lantern lit for ships that never come.', 'The compass was lost in the drowned archive.'],
     result: {
       text: 'The harbour wakes.',
       choices: ['Ask the harbourmaster', 'Board the ship', 'Wait'],
@@ -36,6 +38,7 @@ const STORY: Step[] = [
   },
   // Completes the mission and brings the next one.
   {
+    remembers: ['Mira promised to light the lamp if the compass came back.'],
     result: {
       text: 'The compass is found.',
       choices: ['Climb', 'Rest', 'Run'],
@@ -89,6 +92,7 @@ const STORY: Step[] = [
   },
 ];
 const OTHER: Step = {
+  remembers: ['Something else was remembered.'],
   result: {
     text: 'Something else entirely.',
     choices: ['A', 'B', 'C'],
@@ -150,6 +154,8 @@ async function commit(characterId: string, index: number, step: Step, path: 'one
     preMission: step.preMission ?? null,
     summary: step.summary ?? null,
     heroName: 'Ayla Storm',
+    memories: takeMemories({ memories: (step.remembers ?? []).map((text) => ({ kind: 'fact' as const, text })) }, index === 0 ? null : `action ${index}`),
+    promptReport: null,
   };
   const ds = t.app.db.dataSource;
   const transaction = jest.spyOn(ds, 'transaction');
@@ -175,7 +181,8 @@ async function snapshot(characterId: string) {
   )) as Array<Record<string, unknown> & { id: string; objective: string }>;
   const name = new Map(missions.map((m) => [m.id, m.objective]));
   const chapters = (await ds.query(
-    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, cast_members, jsonb_array_length(card_effects) AS card_effects, completed_at IS NOT NULL AS has_completed_at
+    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, cast_members, jsonb_array_length(card_effects) AS card_effects, completed_at IS NOT NULL AS has_completed_at,
+            (SELECT COALESCE(jsonb_agg(e - 'id' ORDER BY o), '[]'::jsonb) FROM jsonb_array_elements(memories) WITH ORDINALITY AS x(e, o)) AS memories
        FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`,
     [characterId],
   )) as Array<Record<string, unknown> & { mission_effects: MissionEffects }>;
@@ -275,6 +282,59 @@ describe('one chapter-commit rule', () => {
       },
     ]);
     expect(s.chapters.map((c) => (c as Record<string, unknown>).card_effects)).toEqual([1, 2, 1, 0, 1]);
+    // Each take keeps what it remembers: the storyteller's record, then the player's action.
+    expect(
+      s.chapters.map((c) => ((c as Record<string, unknown>).memories as Array<{ text: string; source: string }>).map((m) => `${m.source}: ${m.text}`)),
+    ).toEqual([
+      ['storyteller: Odo keeps a lantern lit for ships that never come.', 'storyteller: The compass was lost in the drowned archive.'],
+      ['storyteller: Mira promised to light the lamp if the compass came back.', 'action: action 1'],
+      ['action: action 2'],
+      ['action: action 3'],
+      ['action: action 4'],
+    ]);
+  });
+
+  it('memories follow undo, another take, a rewind and a restored branch exactly (ids and the player’s edits included)', async () => {
+    const id = await character();
+    const owner = await ownerOf(id);
+    const svc = t.app.services.stories;
+    for (const [i, step] of STORY.entries()) await commit(id, i, step, 'one-call');
+    const bank = () => svc.listMemories(owner, id);
+    // The player pins one and rewrites another, and writes one of their own.
+    const all = await bank();
+    const odo = all.find((m) => m.text.startsWith('Odo keeps'))!;
+    const mira = all.find((m) => m.text.startsWith('Mira promised'))!;
+    await svc.updateMemory(owner, id, odo.id, { pinned: true });
+    await svc.updateMemory(owner, id, mira.id, { text: 'Mira promised to light the lamp, twice.' });
+    const mine = await svc.addMemory(owner, id, { kind: 'promise', text: 'I owe Odo a new lantern.' });
+    const full = await bank();
+    expect(full.slice(0, 2).map((m) => m.text)).toEqual(['Odo keeps a lantern lit for ships that never come.', 'I owe Odo a new lantern.']);
+    expect(full.find((m) => m.id === mira.id)).toMatchObject({ text: 'Mira promised to light the lamp, twice.', edited: true, chapterNumber: 2 });
+
+    // Another take of the latest chapter remembers otherwise; switching back restores it exactly.
+    await commit(id, 4, OTHER, 'regenerate');
+    expect((await bank()).map((m) => m.text)).toContain('Something else was remembered.');
+    await svc.selectTake(owner, id, 0);
+    expect(await bank()).toEqual(full);
+
+    // Undo forgets the latest chapter's memories, and only those; the player's own stay.
+    await svc.undoLastChapter(owner, id);
+    const undone = await bank();
+    expect(undone).toEqual(full.filter((m) => m.chapterNumber !== 5));
+
+    // A rewind sets the later chapters' memories aside with them; returning to the branch brings them
+    // back under the same ids, with the player's edits.
+    await svc.rewind(owner, id, 0);
+    expect((await bank()).map((m) => m.chapterNumber)).toEqual([1, null, 1]);
+    const [branch] = await svc.listBranches(owner, id);
+    await svc.restoreBranch(owner, id, branch!.id);
+    expect(await bank()).toEqual(undone);
+    expect((await bank()).find((m) => m.id === mine.id)).toMatchObject({ source: 'player', chapterNumber: null });
+
+    // What the bank retrieves for a chapter follows the same rows: an action about the lantern finds Odo.
+    const found = await new MemoryBank(t.app.db.dataSource).retrieve(id, 4, memoryQuery(['I ask Odo about the lantern and the ships']));
+    expect(found.map((m) => m.text)).toEqual(expect.arrayContaining(['Odo keeps a lantern lit for ships that never come.', 'I owe Odo a new lantern.']));
+    expect(found[0]).toMatchObject({ pinned: true, chapterNumber: 1 });
   });
 
   it('a card the player edited keeps their text when a chapter names that person; undo takes back only what the chapters did', async () => {
@@ -334,6 +394,8 @@ describe('one chapter-commit rule', () => {
         preMission: null,
         summary: null,
         heroName: 'Ayla Storm',
+        memories: [],
+        promptReport: null,
       },
       stale,
     );

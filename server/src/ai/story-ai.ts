@@ -337,13 +337,46 @@ export const chapterResultSchema = z.object({
 });
 export type ChapterResult = z.infer<typeof chapterResultSchema>;
 
+/** One part of what a chapter's storyteller was given ("what the storyteller remembered"). */
+export interface PromptSection {
+  /** Stable key: rules, world, character, essentials, pinned_cards, summary, memories, cards, people, history, turn. */
+  key: string;
+  title: string;
+  tokens: number;
+  /** The section exactly as it was sent (the offline storyteller: what it read). */
+  text: string;
+}
+/** Something that was not sent, and why. */
+export interface PromptOmission {
+  section: string;
+  what: string;
+  tokens: number;
+  reason: string;
+}
+/** What a chapter was written from, section by section, within the tier's context. */
+export interface PromptReport {
+  provider: 'openai' | 'offline';
+  model: string;
+  maxContextTokens: number;
+  /** Kept free for the answer (the prose call's max_tokens). */
+  reservedTokens: number;
+  /** The whole prompt, as counted (the tokenizer in use, else the estimate). */
+  promptTokens: number;
+  sections: PromptSection[];
+  omitted: PromptOmission[];
+}
+
 /**
  * A chapter stream yields `delta` events as prose is written (persist them as they come: a dropped
  * client connection must not lose the chapter) and exactly one `final` event last. The final result
  * is schema-validated and authoritative: its `text` may differ from the concatenated deltas when the
  * model's output had to be repaired, so the caller should overwrite the provisional text with it.
  */
-export type ChapterEvent = { type: 'delta'; text: string } | { type: 'final'; result: ChapterResult; usage: Usage[] };
+export type ChapterEvent =
+  | { type: 'delta'; text: string }
+  /** The suggested actions, as soon as the storyteller has written them (before the chapter's record). */
+  | { type: 'choices'; choices: string[] }
+  | { type: 'final'; result: ChapterResult; usage: Usage[]; report?: PromptReport };
 
 // ---------------------------------------------------------------------------------------------
 // Missions, styles, summaries
@@ -441,7 +474,7 @@ export async function collectChapter(stream: AsyncIterable<ChapterEvent>): Promi
   const deltas: string[] = [];
   for await (const ev of stream) {
     if (ev.type === 'delta') deltas.push(ev.text);
-    else return { result: ev.result, deltas, usage: ev.usage };
+    else if (ev.type === 'final') return { result: ev.result, deltas, usage: ev.usage };
   }
   throw new Error('chapter stream ended without a final result');
 }

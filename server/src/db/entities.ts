@@ -15,6 +15,7 @@ import { Media } from '../modules/media/media.entity';
 import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
 import { UserSettings } from '../modules/profile/user-settings.entity';
 import { AttemptCounter } from '../modules/shared/attempt-counter.entity';
+import { MemoryEmbedding, PlayerMemory } from '../modules/stories/memory/memory.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
 import { Mission } from '../modules/stories/missions/mission.entity';
 import { StoryCard } from '../modules/stories/memory/story-card.entity';
@@ -52,4 +53,6 @@ export const ENTITIES = [
   ContentReport,
   OperatorAction,
   AttemptCounter,
+  PlayerMemory,
+  MemoryEmbedding,
 ];

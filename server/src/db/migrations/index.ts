@@ -15,6 +15,7 @@ import { Community1795668554884 } from './1795668554884-Community';
 import { AccountRecovery1795673738675 } from './1795673738675-AccountRecovery';
 import { AccountSecurity1795681203336 } from './1795681203336-AccountSecurity';
 import { AccountSafety1795701868315 } from './1795701868315-AccountSafety';
+import { MemoryBank1795705177364 } from './1795705177364-MemoryBank';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AccountRecovery1795673738675,
   AccountSecurity1795681203336,
   AccountSafety1795701868315,
+  MemoryBank1795705177364,
 ];

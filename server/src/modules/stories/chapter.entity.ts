@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { CastMember, StoryCardKind } from '../../ai/story-ai';
+import type { CastMember, MemoryKind, PromptReport, StoryCardKind } from '../../ai/story-ai';
 import { Character } from '../characters/character.entity';
 
 /** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
@@ -37,6 +37,21 @@ class CastMemberType {
 }
 
 export type ChapterStatus = 'generating' | 'complete' | 'failed';
+
+/**
+ * A memory a take left in the story's memory bank (memory/memory-bank.ts): kept on the take's own row,
+ * so undo, another take, a rewind and a restored branch carry it exactly as they carry the text.
+ */
+export interface TakeMemory {
+  id: string;
+  kind: MemoryKind;
+  text: string;
+  pinned: boolean;
+  /** 'storyteller': the chapter's own record; 'action': the player's typed action, kept as they wrote it. */
+  source: 'storyteller' | 'action';
+  /** The player rewrote it. */
+  edited: boolean;
+}
 
 /** A mission a chapter take started, kept whole so re-selecting the take recreates it identically. */
 export interface MissionSnapshot {
@@ -147,6 +162,17 @@ export class Chapter {
    */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   cardEffects: CardEffect[];
+
+  /** The memories this take left in the memory bank (see TakeMemory). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  memories: TakeMemory[];
+
+  /**
+   * What the storyteller was sent for this take, section by section, with token counts and what was
+   * left out and why ("what the storyteller remembered"). Kept for the latest chapters only.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  promptReport: PromptReport | null;
 
   /** When the player last rewrote this chapter's text (null: the storyteller's own); exports mark it. */
   @Column({ type: 'timestamptz', nullable: true })

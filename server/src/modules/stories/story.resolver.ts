@@ -8,6 +8,7 @@ import { Chapter } from './chapter.entity';
 import { Mission } from './missions/mission.entity';
 import { StoryBranch } from './editing/story-branch.entity';
 import { StoryCard } from './memory/story-card.entity';
+import { MemoryEntry } from './memory/memory.entity';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
 import { STORYLINE_PAGE_MAX } from './story-input';
 import {
@@ -24,6 +25,7 @@ import {
   StoryMemory,
   StoryMemoryInput,
   StoryCardInput,
+  MemoryInput,
   ChapterEditInput,
   Storyline,
   StyleSetType,
@@ -287,6 +289,37 @@ export class StoryResolver {
   }
 
   @Authorized()
+  @Mutation(() => MemoryEntry, {
+    description: "Writes a memory into the story's memory bank (kept whatever happens to the chapters). Also POST /api/stories/memories.",
+  })
+  addMemory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('input', () => MemoryInput) input: MemoryInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MemoryEntry> {
+    return ctx.services.stories.addMemory(requireUser(ctx).id, characterId, given(input));
+  }
+
+  @Authorized()
+  @Mutation(() => MemoryEntry, {
+    description: "Changes a memory's text, kind or pin; a chapter's memory is rewritten on its take and marked edited. Also PUT /api/stories/memories/{id}.",
+  })
+  updateMemory(
+    @Arg('characterId', () => ID) characterId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => MemoryInput) input: MemoryInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MemoryEntry> {
+    return ctx.services.stories.updateMemory(requireUser(ctx).id, characterId, id, given(input));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Forgets a memory for good. Also DELETE /api/stories/memories/{id}?characterId=….' })
+  deleteMemory(@Arg('characterId', () => ID) characterId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return ctx.services.stories.deleteMemory(requireUser(ctx).id, characterId, id);
+  }
+
+  @Authorized()
   @Query(() => StoryExportFile, {
     description: 'The story as Markdown or as one self-contained, script-free HTML page (also GET /api/stories/export/{characterId}).',
   })
@@ -334,6 +367,20 @@ export class CharacterStoryResolver {
   storyCards(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<StoryCard[]> {
     assertOwnedBy(c, ctx.user?.id);
     return ctx.services.stories.storyCardsOf(c, ctx.loaders);
+  }
+
+  @FieldResolver(() => [MemoryEntry], {
+    description: "The memory bank: pinned first, then the player's own, then the newest chapters'. Also GET /api/stories/memories/{characterId}.",
+  })
+  memories(
+    @Root() c: Character,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: 200, description: '1–500' }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('search', () => String, { nullable: true, description: 'Text in the memory.' }) search: string | null,
+  ): Promise<MemoryEntry[]> {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.listMemories(c.userId, c.id, { limit, offset, search });
   }
 
   @FieldResolver(() => [StoryBranch], { description: 'Chapters set aside by rewinds, newest first; restoreStoryBranch returns to one.' })

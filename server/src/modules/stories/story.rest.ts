@@ -8,6 +8,9 @@ import type { Mission } from './missions/mission.entity';
 import type { StoryBranch } from './editing/story-branch.entity';
 import type { ChapterOutcome } from './story.service';
 
+/** A query-string number, for the service's own check (NaN is refused there with a coded error). */
+const numberOrNone = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+
 /** SPEC §3 chapter, plus its place in the story. */
 function chapterBody(c: Chapter) {
   return { id: c.id, index: c.index, take: c.take, text: c.text, playerChoice: c.playerChoice, choices: c.choices, setting: c.setting };
@@ -195,6 +198,35 @@ export function storiesRestRouter(services: Services): express.Router {
       },
       mission_history: s.missions.map(missionBody),
     });
+  });
+
+  // The memory bank (Story Memory): list, write, change, forget.
+  r.get('/memories/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    const memories = await services.stories.listMemories(user.id, req.params.characterId, {
+      limit: numberOrNone(queryValue(req, 'limit')),
+      offset: numberOrNone(queryValue(req, 'offset')),
+      search: queryValue(req, 'search'),
+    });
+    res.json({ memories });
+  });
+
+  r.post('/memories', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.status(201).json({ memory: await services.stories.addMemory(user.id, b.characterId, { kind: b.kind, text: b.text, pinned: b.pinned }) });
+  });
+
+  r.put('/memories/:id', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    res.json({ memory: await services.stories.updateMemory(user.id, b.characterId, req.params.id, { kind: b.kind, text: b.text, pinned: b.pinned }) });
+  });
+
+  r.delete('/memories/:id', async (req, res) => {
+    const user = await restUser(services, req);
+    await services.stories.deleteMemory(user.id, queryValue(req, 'characterId'), req.params.id);
+    res.status(204).end();
   });
 
   r.get('/export/:characterId', async (req, res) => {

@@ -38,6 +38,8 @@ import { GenerationRegistry } from './generation/generation-registry';
 import { StoryGate } from './generation/story-gate';
 import type { StoryCard } from './memory/story-card.entity';
 import { StoryCardService } from './memory/story-card.service';
+import { MemoryBank } from './memory/memory-bank';
+import type { MemoryEntry } from './memory/memory.entity';
 import { StoryMemoryService, storyMemoryOf, type StoryMemoryView } from './memory/story-memory.service';
 import type { Mission } from './missions/mission.entity';
 import { MissionService } from './missions/mission.service';
@@ -62,6 +64,7 @@ export class StoryService {
   private readonly reads: StoryReadService;
   private readonly memory: StoryMemoryService;
   private readonly cards: StoryCardService;
+  private readonly memoryBank: MemoryBank;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -81,6 +84,7 @@ export class StoryService {
     this.reads = new StoryReadService(this.store, gate, deps.ai);
     this.memory = new StoryMemoryService(dataSource);
     this.cards = new StoryCardService(dataSource);
+    this.memoryBank = new MemoryBank(dataSource);
   }
 
   // Generating and following chapters
@@ -223,6 +227,25 @@ export class StoryService {
 
   deleteStoryCard(userId: string, cardId: unknown): Promise<boolean> {
     return this.cards.remove(userId, cardId);
+  }
+
+  // The memory bank
+
+  /** The story's memories as the player sees them (Story Memory). */
+  listMemories(userId: string, characterId: unknown, page: { limit?: unknown; offset?: unknown; search?: unknown } = {}): Promise<MemoryEntry[]> {
+    return this.memoryBank.list(userId, characterId, page);
+  }
+
+  addMemory(userId: string, characterId: unknown, input: unknown): Promise<MemoryEntry> {
+    return this.memoryBank.add(userId, characterId, input);
+  }
+
+  updateMemory(userId: string, characterId: unknown, memoryId: unknown, input: unknown): Promise<MemoryEntry> {
+    return this.memoryBank.update(userId, characterId, memoryId, input);
+  }
+
+  deleteMemory(userId: string, characterId: unknown, memoryId: unknown): Promise<boolean> {
+    return this.memoryBank.remove(userId, characterId, memoryId);
   }
 
   // Reads

@@ -1,7 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { PointOfView, StoryCardKind } from '../../ai/story-ai';
+import type { MemoryKind, PointOfView, StoryCardKind } from '../../ai/story-ai';
 import { Chapter } from './chapter.entity';
+import { MemoryKindEnum } from './memory/memory.entity';
 import { StoryCardKindEnum } from './memory/story-card.entity';
 import { Mission } from './missions/mission.entity';
 
@@ -285,5 +286,15 @@ export class StoryCardInput {
   @Field(() => String, { nullable: true })
   status?: string | null;
   @Field(() => Boolean, { nullable: true })
+  pinned?: boolean | null;
+}
+
+@InputType({ description: 'A memory of the memory bank to add or change; fields left out keep their value.' })
+export class MemoryInput {
+  @Field(() => MemoryKindEnum, { nullable: true, description: 'A new memory is a fact unless given.' })
+  kind?: MemoryKind | null;
+  @Field(() => String, { nullable: true, description: 'One line, at most 200 characters.' })
+  text?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Sent to the storyteller every chapter.' })
   pinned?: boolean | null;
 }

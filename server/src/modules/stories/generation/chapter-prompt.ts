@@ -20,6 +20,7 @@ import type { LiveChapter } from './live-chapter';
 import type { SummaryUpdate } from '../state/chapter-commit';
 import type { GenerateMode, ParsedGenerate } from '../story-input';
 import { cardsBeforeTake, promptCards } from '../memory/story-cards';
+import { MemoryBank, memoryQuery } from '../memory/memory-bank';
 import { missionBeforeTake } from '../state/take-effects';
 import type { StoryContext, StoryStore, UnsummarizedChapter } from '../story.store';
 
@@ -45,11 +46,15 @@ export interface FoldAfterInput {
 }
 
 export class ChapterPrompter {
+  private readonly memories: MemoryBank;
+
   constructor(
     private readonly store: StoryStore,
     private readonly ai: StoryAI,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.memories = new MemoryBank(store.dataSource);
+  }
 
   async prepare(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, signal: AbortSignal): Promise<PreparedChapter> {
     const c = ctx.character;
@@ -112,6 +117,9 @@ export class ChapterPrompter {
       special: c.special?.name ? c.special : null,
     };
     const history = historyOf(ctx.unsummarized, live.index);
+    // The memory bank: what earlier chapters left that this action and the latest lines call for.
+    const latestLines = history.length ? history[history.length - 1]!.text.slice(-800) : '';
+    const memories = await this.memories.retrieve(c.id, live.index, memoryQuery([live.action, latestLines, mission]));
     const storyCards = promptCards(cards, {
       action: live.action,
       mission,
@@ -153,6 +161,7 @@ export class ChapterPrompter {
         ...(preMission ? { missionAge: 0 } : {}),
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
         missionsCompleted,
+        memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
       },
       preMission,
       summary: null,

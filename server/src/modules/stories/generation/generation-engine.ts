@@ -7,11 +7,13 @@
  * generating row), so it holds across requests, processes and instances; the engine only decides
  * whether a second request joins the running generation or is refused with CONFLICT.
  */
-import type { StoryAI, ChapterResult } from '../../../ai/story-ai';
+import crypto from 'node:crypto';
+import type { StoryAI, ChapterResult, PromptReport } from '../../../ai/story-ai';
 import { AppError, isAppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
 import { findOwnedCharacter } from '../../characters/owned-character';
 import { commitChapter } from '../state/chapter-commit';
+import { takeMemories } from '../memory/memory-bank';
 import { assertContinuable, continuedResult, CONTINUE_JOIN } from './chapter-continue';
 import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
@@ -186,10 +188,14 @@ export class GenerationEngine {
         live.append(`${continued.text}${CONTINUE_JOIN}`);
         writer.changed();
       }
-      const written = await this.write(live, writer, lane, prepared.chapterInput, abort.signal);
+      const { result: written, report } = await this.write(live, writer, lane, prepared.chapterInput, abort.signal);
       await writer.stop();
       const merged = continued ? continuedResult(continued, written) : { result: written, preMission: prepared.preMission };
       const result = merged.result;
+      // A continued take keeps what the take it continues remembered (under ids of its own), then adds its part.
+      const memories = continued
+        ? [...continued.memories.map((mem) => ({ ...mem, id: crypto.randomUUID() })), ...takeMemories(written, null)]
+        : takeMemories(written, live.action);
       const turn = this.lane.enter(lane, { database: true });
       if (turn) await turn;
       const c = ctx.character;
@@ -207,6 +213,8 @@ export class GenerationEngine {
           preMission: merged.preMission,
           summary: prepared.summary,
           heroName: c.name,
+          memories,
+          promptReport: report,
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
         mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId, cards: prepared.cards } : null,
@@ -258,7 +266,7 @@ export class GenerationEngine {
     lane: object,
     chapterInput: Parameters<StoryAI['streamChapter']>[0],
     signal: AbortSignal,
-  ): Promise<ChapterResult> {
+  ): Promise<{ result: ChapterResult; report: PromptReport | null }> {
     let first = true;
     // A stop (or shutdown) ends the chapter at once, even while the model is silent or ignores the
     // signal: each chunk is awaited against the abort, and the model's stream is closed behind it.
@@ -274,7 +282,8 @@ export class GenerationEngine {
         const next = await Promise.race([events.next(), aborted]);
         if (next.done) break;
         const ev = next.value;
-        if (ev.type !== 'delta') return ev.result;
+        if (ev.type === 'choices') continue;
+        if (ev.type === 'final') return { result: ev.result, report: ev.report ?? null };
         live.append(ev.text);
         writer.changed();
         // With few chapters running, every chunk gets a loop turn of its own: a chapter then spans

@@ -17,9 +17,9 @@
  * text and five JSON columns encoded, and this thread their decoding).
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CastMember, ChapterResult } from '../../../ai/story-ai';
+import type { CastMember, ChapterResult, PromptReport } from '../../../ai/story-ai';
 import { AppError } from '../../../common/app-error';
-import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects } from '../chapter.entity';
+import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects, type TakeMemory } from '../chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import type { GenerateMode } from '../story-input';
 import { castEffects, cardsOf } from '../memory/story-cards';
@@ -49,6 +49,10 @@ export interface CommitInput {
   summary: SummaryUpdate | null;
   /** The player character's name: never a story card of their own story. */
   heroName: string;
+  /** The memories the take leaves in the memory bank (memory-bank.ts takeMemories). */
+  memories: TakeMemory[];
+  /** What the storyteller was sent ("what the storyteller remembered"). */
+  promptReport: PromptReport | null;
 }
 
 /** The state a take is written over. */
@@ -82,6 +86,8 @@ interface CommitPlan {
   summary: SummaryUpdate | null;
   cast: CastMember[];
   cardEffects: CardEffect[];
+  memories: TakeMemory[];
+  promptReport: PromptReport | null;
 }
 
 function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
@@ -103,6 +109,8 @@ function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitP
     summary: input.summary,
     cast: input.result.cast,
     cardEffects: castEffects(before.cards, input.result.cast, input.index, input.heroName),
+    memories: input.memories,
+    promptReport: input.promptReport,
   };
 }
 
@@ -203,6 +211,8 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     stoppedAt: null,
     // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
     cardEffects: plan.cardEffects,
+    memories: plan.memories,
+    promptReport: plan.promptReport,
     completedAt: now,
     createdAt: input.createdAt,
     updatedAt: now,
