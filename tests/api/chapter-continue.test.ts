@@ -143,7 +143,7 @@ it('the model is given the chapter’s last lines to continue from, and its answ
   expect(last.role).toBe('user');
   expect(last.content).toContain('CHAPTER 2 SO FAR ENDS WITH:');
   expect(last.content).toContain(input.continueFrom!.slice(-80));
-  expect(last.content).toContain('"text" holds only the new part');
+  expect(last.content).toContain('the prose is only the new part');
 });
 
 it('refuses what cannot be continued, with a coded error', async () => {

@@ -127,7 +127,7 @@ describe('the app against real-world model servers', () => {
     expect((await t.gql('{ credits }', {}, p.accessToken)).data!.credits).toBe(7);
   });
 
-  it('a server that refuses json_schema (HTTP 400): chapters and characters go on in json_object mode, remembered', async () => {
+  it('a server that refuses json_schema (HTTP 400): chapters need no JSON mode, and characters go on in json_object mode, remembered', async () => {
     fake.rejectJsonSchema = true;
     const p = await signUp(t);
     const c = await makeCharacter(t, p.user.id);
@@ -136,6 +136,10 @@ describe('the app against real-world model servers', () => {
     expect(r.data!.generateChapter.newChapter.text).toBe(prose);
     expect((await t.gql(GENERATE_CHARACTER, { input: CHARACTER_INPUT }, p.accessToken)).errors).toBeUndefined();
     const formats = fake.requests.map((x) => (x.body.response_format as { type?: string } | undefined)?.type);
-    expect(formats).toEqual(['json_schema', 'json_object', 'json_object']);
+    // The chapter is asked for as prose (no response_format); the character meets the 400 once, then json_object.
+    expect(formats).toEqual([undefined, 'json_schema', 'json_object']);
+    fake.push({ kind: 'json', content: JSON.stringify(character) });
+    expect((await t.gql(GENERATE_CHARACTER, { input: CHARACTER_INPUT }, p.accessToken)).errors).toBeUndefined();
+    expect(fake.requests.map((x) => (x.body.response_format as { type?: string } | undefined)?.type).at(-1)).toBe('json_object');
   });
 });

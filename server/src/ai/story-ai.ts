@@ -277,6 +277,8 @@ export interface ChapterInput {
   difficulty?: Difficulty;
   /** The world's own material and the player's answers (issue 32). */
   world?: WorldMaterial;
+  /** A new take of the latest chapter: the opening of the take it replaces, so this one differs from it. */
+  differentFrom?: string;
   /**
    * Continue (the player asked the storyteller to go on with the latest chapter): that chapter's last
    * lines. The answer's `text` is only the new part, picking up exactly where these stop; its choices,
@@ -418,7 +420,7 @@ export interface SummarizeInput {
   /** Soft cap on the summary length in tokens (see context-budget.ts); default 400. */
   maxTokens?: number;
   /** The story the chapters belong to: names, places and the mission keep the summary accurate. */
-  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null; cards?: PromptCard[] };
+  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null; cards?: PromptCard[]; maxContextTokens?: number };
 }
 export const SUMMARY_MAX_CHARS = 4000;
 export const summarySchema = z.object({ summary: plainText(1, SUMMARY_MAX_CHARS) });

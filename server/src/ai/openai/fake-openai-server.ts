@@ -196,3 +196,21 @@ export function splitInto(s: string, size: number): string[] {
   for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
   return out;
 }
+
+/** A chapter as a model answers it (chapter-answer.ts): the prose, the next actions, then the record. */
+export function chapterAnswer(chapter: { text: string; choices: string[] } & Record<string, unknown>): string {
+  const { text, choices, ...record } = chapter;
+  const full = {
+    statIncreases: [],
+    newSetting: null,
+    missionCompleted: false,
+    newMission: null,
+    cast: [],
+    memories: [],
+    itemsGained: [],
+    itemsLost: [],
+    healthRestored: 0,
+    ...record,
+  };
+  return `${text}\n\n### NEXT\n${choices.map((c, i) => `${i + 1}. ${c}`).join('\n')}\n\n### RECORD\n${JSON.stringify(full)}`;
+}

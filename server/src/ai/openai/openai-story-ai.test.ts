@@ -9,7 +9,8 @@ import { createStoryAI } from '../index';
 import { OfflineStoryAI } from '../offline/offline-story-ai';
 import { collectChapter, type ChapterEvent, type ChapterInput, type Usage } from '../story-ai';
 import { DEFAULT_STYLES } from '../style-guard';
-import { FakeOpenAIServer, splitInto } from './fake-openai-server';
+import { chapterProfile } from '../prompt-plan';
+import { chapterAnswer, FakeOpenAIServer, splitInto } from './fake-openai-server';
 import { JsonTextFieldStream } from './json-text-stream';
 import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai-story-ai';
 
@@ -223,9 +224,10 @@ describe('OpenAI provider: transport', () => {
 });
 
 describe('OpenAI provider: streamed chapters', () => {
-  it('streams the text field as SSE chunks arrive (escapes split across chunks) and validates the final object', async () => {
-    const raw = JSON.stringify(validChapter);
-    server.push({ kind: 'sse', pieces: splitInto(raw, 7), gapMs: 0 });
+  const answer = chapterAnswer(validChapter);
+
+  it('streams the prose as it arrives, shows the next actions before the record is written, and validates the record', async () => {
+    server.push({ kind: 'sse', pieces: splitInto(answer, 7), gapMs: 0 });
     const usage: Usage[] = [];
     const events: ChapterEvent[] = [];
     for await (const ev of provider({}, usage).streamChapter(chapterInput())) events.push(ev);
@@ -233,23 +235,60 @@ describe('OpenAI provider: streamed chapters', () => {
     const final = events[events.length - 1] as Extract<ChapterEvent, { type: 'final' }>;
     expect(deltas.length).toBeGreaterThan(20);
     expect(deltas.map((d) => d.text).join('')).toBe(chapterText);
+    // No marker, no list, no JSON ever reaches the reader.
+    for (const d of deltas) expect(d.text).not.toMatch(/###|\{"/);
+    const choices = events.findIndex((e) => e.type === 'choices');
+    expect(events[choices]).toEqual({ type: 'choices', choices: validChapter.choices });
+    expect(choices).toBeLessThan(events.length - 1);
     expect(final.type).toBe('final');
-    expect(final.result.text).toBe(chapterText);
-    expect(final.result.statIncreases).toEqual({ wisdom: 1 });
+    expect(final.result).toMatchObject({ text: chapterText, choices: validChapter.choices, statIncreases: { wisdom: 1 } });
     expect(final.usage[0]).toMatchObject({ operation: 'chapter', totalTokens: 200, cachedPromptTokens: 64 });
-    const body = server.requests[0]?.body as {
-      stream: boolean;
-      stream_options: { include_usage: boolean };
-      response_format: { json_schema: { schema: { properties: Record<string, unknown> } } };
-    };
+    const body = server.requests[0]?.body as { stream: boolean; stream_options: { include_usage: boolean }; response_format?: unknown };
     expect(body.stream).toBe(true);
     expect(body.stream_options.include_usage).toBe(true);
-    expect(Object.keys(body.response_format.json_schema.schema.properties)[0]).toBe('text');
+    // Prose is asked for as prose: no JSON mode for the chapter call.
+    expect(body.response_format).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("the record's memories, items and health come through; a record that leaves the newer fields out is not wrong", async () => {
+    server.push({
+      kind: 'sse',
+      pieces: [
+        chapterAnswer({
+          ...validChapter,
+          memories: [{ kind: 'place', text: 'The key to the sea gate hangs in the drowned archive.' }, 'Maelis owes Mara a favour.'],
+          itemsGained: [{ name: 'Brass lantern', description: 'A dented lantern from the reading room.' }],
+          healthRestored: 2,
+        }),
+      ],
+    });
+    const { result } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(result.memories).toEqual([
+      { kind: 'place', text: 'The key to the sea gate hangs in the drowned archive.' },
+      { kind: 'event', text: 'Maelis owes Mara a favour.' },
+    ]);
+    expect(result.itemsGained).toEqual([{ name: 'Brass lantern', description: 'A dented lantern from the reading room.' }]);
+    expect(result.healthRestored).toBe(2);
+    server.reset();
+    const old = `${chapterText}\n\n### NEXT\n1. Go on\n2. Turn back\n3. Wait\n\n### RECORD\n${JSON.stringify({ statIncreases: [], newSetting: null, missionCompleted: false, newMission: null, cast: [] })}`;
+    server.push({ kind: 'sse', pieces: [old] });
+    expect((await collectChapter(provider().streamChapter(chapterInput()))).result).toMatchObject({ memories: [], itemsGained: [], healthRestored: 0 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a model that answers the old way, the whole chapter as one JSON object, still streams its text', async () => {
+    const raw = JSON.stringify(validChapter);
+    server.push({ kind: 'sse', pieces: splitInto(raw, 7), gapMs: 0 });
+    const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(deltas.length).toBeGreaterThan(20);
+    expect(deltas.join('')).toBe(chapterText);
+    expect(result).toMatchObject({ text: chapterText, choices: validChapter.choices, statIncreases: { wisdom: 1 } });
+    expect(server.requests).toHaveLength(1);
   });
 
   it('yields the first delta before the stream ends', async () => {
-    const raw = JSON.stringify(validChapter);
-    server.push({ kind: 'sse', pieces: splitInto(raw, 40), gapMs: 15 });
+    server.push({ kind: 'sse', pieces: splitInto(answer, 40), gapMs: 15 });
     const t0 = performance.now();
     let first = 0;
     let end = 0;
@@ -261,8 +300,7 @@ describe('OpenAI provider: streamed chapters', () => {
   });
 
   it('puts the stable prefix (rules, world, character) first and the action last, identical across turns', async () => {
-    const raw = JSON.stringify(validChapter);
-    server.push({ kind: 'sse', pieces: [raw] }, { kind: 'sse', pieces: [raw] });
+    server.push({ kind: 'sse', pieces: [answer] }, { kind: 'sse', pieces: [answer] });
     const ai = provider();
     await collectChapter(ai.streamChapter(chapterInput()));
     await collectChapter(
@@ -278,26 +316,28 @@ describe('OpenAI provider: streamed chapters', () => {
     const flat = a.map((m) => m.content).join('\n');
     expect(flat.indexOf('WORLD-MARKER')).toBeLessThan(flat.indexOf('Mara'));
     expect(flat.lastIndexOf('ACTION-MARKER')).toBeGreaterThan(flat.indexOf('Find the key'));
-    // The history as turns: the earlier action as the player's, the chapter as the storyteller's own reply.
+    // The history as turns: the earlier action as the player's, the chapter as the storyteller's own prose.
     expect(b.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(b[1]?.content).toContain('open the archive door');
     expect(b[2]?.content).toBe(chapterText);
     expect(b[b.length - 1]?.content).toContain('ACTION-MARKER');
   });
 
-  it("after the story: the chapter's rules (second person, the player's agency, length), then the turn; strengths, weaknesses and stat meanings are in", async () => {
-    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+  it("the craft, then after the story the chapter's rules (second person, length), then the turn; strengths, weaknesses and stat meanings are in", async () => {
+    server.push({ kind: 'sse', pieces: [answer] });
     const input = chapterInput();
     input.character = { ...input.character, strengths: ['STRENGTH-MARKER'], weaknesses: ['WEAKNESS-MARKER'] };
     input.plotEssentials = 'ESSENTIALS-MARKER';
     input.authorsNote = 'NOTE-MARKER';
-    await collectChapter(provider({ temperature: 0.8 }).streamChapter(input));
+    await collectChapter(provider({ temperature: 0.8, topP: 0.95, presencePenalty: 0.3 }).streamChapter(input));
     const m = messagesOf(0);
     // Strictly alternating, one system message first: the chat templates of many open models refuse anything else.
     expect(m.map((x) => x.role)).toEqual(['system', 'user', 'assistant', 'user']);
     const turn = m[m.length - 1]!.content as string;
-    expect(turn).toMatch(/second person/);
-    expect(turn).toMatch(/Never decide, say or think anything for the player character/);
+    expect(turn).toMatch(/second person, present tense/);
+    expect(turn).not.toMatch(/Name the character/);
+    expect(m[0]!.content).toMatch(/Never speak, decide or feel for the player character/);
+    expect(m[0]!.content).toMatch(/Actions can fail or cost something/);
     const flat = m.map((x) => x.content).join('\n');
     expect(flat).toContain('STRENGTH-MARKER');
     expect(flat).toContain('WEAKNESS-MARKER');
@@ -306,13 +346,12 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(m[1]!.content).toContain('ESSENTIALS-MARKER');
     expect(turn.indexOf('second person')).toBeLessThan(turn.indexOf('NOTE-MARKER'));
     expect(turn.indexOf('NOTE-MARKER')).toBeLessThan(turn.indexOf('ACTION-MARKER'));
-    // max_tokens from the tier's output reserve; the configured temperature.
-    expect(server.requests[0]!.body.max_tokens).toBe(900);
-    expect(server.requests[0]!.body.temperature).toBe(0.8);
+    // max_tokens sized to the tier's chapter (prose, actions and record); the prose's own sampling.
+    expect(server.requests[0]!.body).toMatchObject({ max_tokens: chapterProfile(8000).outputTokens, temperature: 0.8, top_p: 0.95, presence_penalty: 0.3 });
   });
 
-  it("story cards go into the turn (pinned first); the point of view is the story's", async () => {
-    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+  it("pinned cards and the cards the chapter calls up go into the turn; the mission's wording fits its state; the point of view is the story's", async () => {
+    server.push({ kind: 'sse', pieces: [answer] }, { kind: 'sse', pieces: [answer] });
     const input = chapterInput({
       pointOfView: 'third',
       missionAge: 3,
@@ -328,46 +367,123 @@ describe('OpenAI provider: streamed chapters', () => {
         },
         { kind: 'place', name: 'Sea Gate', aliases: [], description: 'GATE-MARKER a rusted portcullis.', role: null, status: null, pinned: false },
       ],
+      castList: [
+        { name: 'Queen Maelis', role: 'ruler' },
+        { name: 'Oskar Fenn', role: 'ferryman' },
+      ],
     });
     await collectChapter(provider().streamChapter(input));
     const turn = messagesOf(0).at(-1)!.content as string;
-    expect(turn).toMatch(/STORY CARDS/);
+    expect(turn).toMatch(/PINNED STORY CARDS/);
     expect(turn).toContain('- Queen Maelis (character; also called the Tide Queen) ruler — CARD-MARKER bargains in drowned coin. [now: watching]');
     expect(turn.indexOf('CARD-MARKER')).toBeLessThan(turn.indexOf('GATE-MARKER'));
+    // People with a card in the prompt are not named twice.
+    expect(turn).toMatch(/OTHER PEOPLE MET \(keep their names and roles\): <<<\nOskar Fenn \(ferryman\)\n>>>/);
     expect(turn).toMatch(/third person, past tense/);
-    expect(turn).toContain('It began 3 chapters ago; a mission should resolve within about 3–8 chapters');
+    expect(turn).toContain('begun 3 chapters ago; a mission resolves within about 3–8 chapters');
     expect(turn).not.toMatch(/second person/);
+    // No mission: nothing to advance; one may arise from the chapter.
+    await collectChapter(provider().streamChapter(chapterInput({ mission: null })));
+    const none = messagesOf(1).at(-1)!.content as string;
+    expect(none).toMatch(/MISSION: none yet\. Let one arise from this chapter/);
+    expect(none).not.toMatch(/CURRENT MISSION/);
+  });
+
+  it('a new take is asked to differ from the one it replaces, a little warmer', async () => {
+    server.push({ kind: 'sse', pieces: [answer] });
+    await collectChapter(provider({ temperature: 0.8 }).streamChapter(chapterInput({ differentFrom: 'Mara pushed the heavy door open' })));
+    const turn = messagesOf(0).at(-1)!.content as string;
+    expect(turn).toMatch(/This is a new take of chapter 3\. The take it replaces began: <<<\nMara pushed the heavy door open\n>>>\nWrite a different chapter/);
+    expect(server.requests[0]!.body.temperature).toBeCloseTo(0.95);
   });
 
   it("a summary of a story shares the chapter prompts' system message (rules, world, character) and knows the mission", async () => {
-    server.push({ kind: 'sse', pieces: [JSON.stringify(validChapter)] }, { kind: 'json', content: JSON.stringify({ summary: 'Mara found the archive.' }) });
+    server.push({ kind: 'sse', pieces: [answer] }, { kind: 'json', content: JSON.stringify({ summary: 'Mara found the archive.' }) });
     const ai = provider();
     const input = chapterInput();
     await collectChapter(ai.streamChapter(input));
     await ai.summarize({
       previousSummary: '',
       chapters: [{ text: chapterText }],
-      story: { worldDescription: input.worldDescription, character: input.character, mission: input.mission },
+      maxTokens: 300,
+      story: { worldDescription: input.worldDescription, character: input.character, mission: input.mission, maxContextTokens: input.maxContextTokens },
     });
     const chapter = messagesOf(0);
     const summary = messagesOf(1);
     expect(summary[0]).toEqual(chapter[0]);
     expect(summary.map((x) => x.content).join('\n')).toContain('Find the key to the sea gate');
     expect(server.requests[0]!.body.temperature).toBeUndefined();
+    // Structure is sampled cold, and every call says how long its answer may be.
+    expect(server.requests[1]!.body).toMatchObject({ temperature: 0.2, max_tokens: Math.ceil(300 * 1.25) + 60 });
   });
 
-  it('repairs an invalid streamed chapter; the final event carries the repaired result', async () => {
-    const bad = JSON.stringify({ ...validChapter, choices: ['Only one'] });
-    server.push({ kind: 'sse', pieces: splitInto(bad, 50) }, { kind: 'json', content: JSON.stringify(validChapter) });
+  it('a record that does not validate is written again by a call of its own; the prose stays as the reader read it', async () => {
+    const bad = `${chapterText}\n\n### NEXT\n1. Descend into the flooded stacks\n2. Ask Maelis about the warning\n3. Wait for low tide\n\n### RECORD\n{"statIncreases": "lots", "cast": 7}`;
+    server.push(
+      { kind: 'sse', pieces: splitInto(bad, 50) },
+      {
+        kind: 'json',
+        content: JSON.stringify({
+          statIncreases: [],
+          newSetting: null,
+          missionCompleted: true,
+          newMission: 'Open the sea gate',
+          cast: [],
+          memories: [],
+          itemsGained: [],
+          itemsLost: [],
+          healthRestored: 0,
+        }),
+      },
+    );
     const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
     expect(deltas.join('')).toBe(chapterText);
-    expect(result.choices).toHaveLength(3);
+    expect(result).toMatchObject({ text: chapterText, choices: validChapter.choices, missionCompleted: true, newMission: 'Open the sea gate' });
     expect(server.requests).toHaveLength(2);
-    expect(messagesOf(1)[messagesOf(1).length - 1]?.content).toMatch(/choices/);
+    // The repair shares the chapter's prompt (cached by the server) and has the prose as written.
+    const repair = messagesOf(1);
+    expect(repair.slice(0, messagesOf(0).length)).toEqual(messagesOf(0));
+    expect(repair.at(-2)).toMatchObject({ role: 'assistant', content: expect.stringContaining(chapterText) });
+    expect(repair.at(-1)!.content).toMatch(/only the record/);
+    expect(server.requests[1]!.body).toMatchObject({ response_format: { type: 'json_schema' }, temperature: 0.2 });
+  });
+
+  it('an answer with no actions gets them from the repair, which the reader sees before the chapter is stored', async () => {
+    server.push(
+      { kind: 'sse', pieces: [chapterText] },
+      {
+        kind: 'json',
+        content: JSON.stringify({
+          choices: ['Dive', 'Climb', 'Call out'],
+          statIncreases: [],
+          newSetting: null,
+          missionCompleted: false,
+          newMission: null,
+          cast: [],
+          memories: [],
+          itemsGained: [],
+          itemsLost: [],
+          healthRestored: 0,
+        }),
+      },
+    );
+    const events: ChapterEvent[] = [];
+    for await (const ev of provider().streamChapter(chapterInput())) events.push(ev);
+    expect(events.filter((e) => e.type === 'choices')).toEqual([{ type: 'choices', choices: ['Dive', 'Climb', 'Call out'] }]);
+    expect((events.at(-1) as Extract<ChapterEvent, { type: 'final' }>).result.choices).toEqual(['Dive', 'Climb', 'Call out']);
+    expect(messagesOf(1).at(-1)!.content).toMatch(/"choices": 3–4 distinct next actions/);
+  });
+
+  it('think blocks, a heading and a fence around the prose never reach the reader', async () => {
+    const wrapped = `<think>The player wants {"text": …} — let me plan.</think>\n\`\`\`\nChapter 3: The Archive\n\n${answer}`;
+    server.push({ kind: 'sse', pieces: splitInto(wrapped, 5) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
+    expect(deltas.join('')).toBe(chapterText);
+    expect(result.text).toBe(chapterText);
   });
 
   it('streams markup as harmless text: angle brackets become ‹ › in the stream and the stored chapter alike, with no repair call', async () => {
-    const hostile = JSON.stringify({ ...validChapter, text: `The night was cold. <img src=x onerror=alert(1)> ${chapterText}` });
+    const hostile = chapterAnswer({ ...validChapter, text: `The night was cold. <img src=x onerror=alert(1)> ${chapterText}` });
     server.push({ kind: 'sse', pieces: splitInto(hostile, 9) });
     const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
     for (const d of deltas) expect(d).not.toMatch(/[<>]/);
@@ -376,7 +492,7 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('falls back to one delta when the model does not put text first', async () => {
+  it('falls back to one delta when a JSON answer does not put text first', async () => {
     const { text, ...rest } = validChapter;
     server.push({ kind: 'sse', pieces: splitInto(JSON.stringify({ ...rest, text }), 30) });
     const { result, deltas } = await collectChapter(provider().streamChapter(chapterInput()));
@@ -385,14 +501,34 @@ describe('OpenAI provider: streamed chapters', () => {
   });
 
   it('retries a 503 before the first delta', async () => {
-    server.push({ kind: 'status', status: 503 }, { kind: 'sse', pieces: [JSON.stringify(validChapter)] });
+    server.push({ kind: 'status', status: 503 }, { kind: 'sse', pieces: [answer] });
     const { result } = await collectChapter(provider().streamChapter(chapterInput()));
     expect(result.text).toBe(chapterText);
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a model that takes max_completion_tokens is asked that way from then on', async () => {
+    server.push(
+      {
+        kind: 'status',
+        status: 400,
+        body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." } },
+      },
+      { kind: 'sse', pieces: [answer] },
+      { kind: 'json', content: '{"objective":"Open the sea gate"}' },
+    );
+    const ai = provider({ model: 'reasoner-1' });
+    await collectChapter(ai.streamChapter(chapterInput()));
+    await ai.generateMission({ worldDescription: 'W', character: { name: 'M' } });
+    expect(server.requests.map((r) => [r.body.max_tokens !== undefined, r.body.max_completion_tokens !== undefined])).toEqual([
+      [true, false],
+      [false, true],
+      [false, true],
+    ]);
+  });
+
   it('cancels the upstream request when the caller aborts mid-stream', async () => {
-    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(validChapter), 20), gapMs: 30 });
+    server.push({ kind: 'sse', pieces: splitInto(answer, 20), gapMs: 30 });
     const ctl = new AbortController();
     const seen: string[] = [];
     const err = await (async () => {
@@ -403,7 +539,8 @@ describe('OpenAI provider: streamed chapters', () => {
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).details).toMatchObject({ reason: 'aborted' });
-    await new Promise((r) => setTimeout(r, 50));
+    // The server sees its response closed (when depends on the machine's load: wait for it).
+    for (let i = 0; i < 100 && !server.requests[0]?.closedEarly; i++) await new Promise((r) => setTimeout(r, 20));
     expect(server.requests[0]?.closedEarly).toBe(true);
   });
 
@@ -413,7 +550,7 @@ describe('OpenAI provider: streamed chapters', () => {
       handler: (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(
-          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: '{"text":"Hello' }, finish_reason: null }] })}\n\n`,
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: 'Hello there, the night' }, finish_reason: null }] })}\n\n`,
         );
         // …and then nothing.
       },

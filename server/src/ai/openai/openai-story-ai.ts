@@ -21,6 +21,7 @@ import OpenAI from 'openai';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error';
+import { CHAPTER_TEXT_MAX } from '../../modules/shared/limits';
 import type { Logger } from '../../common/logger';
 import { renderWorldImage, IMAGE_HEIGHT, IMAGE_MAX_BYTES, IMAGE_WIDTH } from '../offline/image';
 import { offlineStyles } from '../offline/styles';
@@ -35,7 +36,6 @@ import {
   type CallOptions,
   type ChapterEvent,
   type ChapterInput,
-  type ChapterResult,
   type CharacterInput,
   type CharacterResult,
   type MissionInput,
@@ -54,12 +54,11 @@ import {
   type WorldQuestionsInput,
   type WorldQuestionsResult,
 } from '../story-ai';
-import { outputReserve } from '../context-budget';
 import { sanitizeStyles } from '../style-guard';
-import { JsonTextFieldStream } from './json-text-stream';
+import { ChapterAnswerStream } from './chapter-answer';
 import { parseModelJson, plainAngles, ThinkFilter } from './model-output';
 import * as P from './prompts';
-import { chapterFromWire, normaliseWire, strictJsonSchema, wire } from './wire-schemas';
+import { chapterFromWire, chapterRecordSchema, normaliseWire, recordFromWire, strictJsonSchema, wire, type ChapterRecord } from './wire-schemas';
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -89,8 +88,13 @@ export interface OpenAIProviderOptions {
    * server and model for the life of the process. A fixed mode is used as is.
    */
   responseFormat?: ResponseFormatMode;
-  /** Sampling temperature for every call; unset: the server's default. */
+  /** Sampling of a chapter's prose (issue 30: per kind of call; structure is sampled cold). Unset: the server's defaults. */
   temperature?: number;
+  topP?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** Added to every call's max_tokens for reasoning models, which spend tokens thinking before they answer. */
+  reasoningTokens?: number;
   /** Called when a chapter prompt had to be cut to fit the tier's context (metrics). */
   onTrim?: (provider: 'openai') => void;
   /** Where the server's own error texts and format fallbacks are reported. */
@@ -98,6 +102,13 @@ export interface OpenAIProviderOptions {
 }
 
 type ResponseFormatMode = 'auto' | 'json_schema' | 'json_object' | 'none';
+/** How a call is sampled (see sampling()). */
+type SamplingKind = 'prose' | 'retake' | 'creative' | 'structure';
+/** What each call sends besides its messages: its sampling and its answer's length limit. */
+interface CallShape {
+  sampling: SamplingKind;
+  maxTokens: number;
+}
 type WireMode = Exclude<ResponseFormatMode, 'auto'>;
 const FALLBACK: Record<WireMode, WireMode | null> = { json_schema: 'json_object', json_object: 'none', none: null };
 
@@ -228,7 +239,7 @@ export class OpenAIStoryAI implements StoryAI {
         serverError: e.message.slice(0, 500),
       });
       const after = retryAfterMs(e.headers);
-      const details: Record<string, unknown> = { reason: 'http', status };
+      const details: Record<string, unknown> = { reason: 'http', status, ...(status === 400 ? { serverMessage: e.message.slice(0, 300) } : {}) };
       if (after !== null) details.retryAfterSeconds = Math.ceil(after / 1000);
       if (status === 429)
         return {
@@ -331,8 +342,42 @@ export class OpenAIStoryAI implements StoryAI {
     return true;
   }
 
-  private sampling(): { temperature?: number } {
-    return this.opts.temperature === undefined ? {} : { temperature: this.opts.temperature };
+  /**
+   * Sampling per kind of call: a chapter's prose as configured (OPENAI_TEMPERATURE, OPENAI_TOP_P,
+   * OPENAI_PRESENCE_PENALTY, OPENAI_FREQUENCY_PENALTY; a new take a little warmer, to differ);
+   * invented material (worlds, questions, characters, missions) warm; records, summaries and styles
+   * cold, so structure stays structure.
+   */
+  private sampling(kind: SamplingKind): { temperature?: number; top_p?: number; presence_penalty?: number; frequency_penalty?: number } {
+    if (kind === 'structure') return { temperature: 0.2 };
+    if (kind === 'creative') return { temperature: 0.8 };
+    const o = this.opts;
+    const t = o.temperature ?? (kind === 'retake' ? 0.9 : undefined);
+    return {
+      ...(t !== undefined ? { temperature: kind === 'retake' ? Math.min(1.3, t + 0.15) : t } : {}),
+      ...(o.topP !== undefined ? { top_p: o.topP } : {}),
+      ...(o.presencePenalty !== undefined ? { presence_penalty: o.presencePenalty } : {}),
+      ...(o.frequencyPenalty !== undefined ? { frequency_penalty: o.frequencyPenalty } : {}),
+    };
+  }
+
+  /**
+   * The answer's length limit as this server takes it: max_tokens, or max_completion_tokens for
+   * models that refuse max_tokens (OpenAI's reasoning models) — learned from the 400, remembered per
+   * server and model. Reasoning models get OPENAI_REASONING_TOKENS more.
+   */
+  private static tokenParams = new Map<string, 'max_tokens' | 'max_completion_tokens'>();
+  private limit(tokens: number): { max_tokens: number } | { max_completion_tokens: number } {
+    const n = tokens + (this.opts.reasoningTokens ?? 0);
+    return OpenAIStoryAI.tokenParams.get(this.modeKey) === 'max_completion_tokens' ? { max_completion_tokens: n } : { max_tokens: n };
+  }
+  /** After an HTTP 400 that names max_completion_tokens: ask that way from now on. True when the request should be sent again. */
+  private switchTokenParam(e: AppError): boolean {
+    const msg = typeof e.details?.serverMessage === 'string' ? e.details.serverMessage : '';
+    if (e.details?.status !== 400 || !/max_completion_tokens/.test(msg) || OpenAIStoryAI.tokenParams.get(this.modeKey) === 'max_completion_tokens')
+      return false;
+    OpenAIStoryAI.tokenParams.set(this.modeKey, 'max_completion_tokens');
+    return true;
   }
 
   /** The schemas never change at runtime: derive each JSON schema once (it costs ~1 ms). */
@@ -370,6 +415,7 @@ export class OpenAIStoryAI implements StoryAI {
     messages: Msg[],
     attempt: number,
     usageSink: Usage[],
+    call: CallShape,
     signal?: AbortSignal,
   ): Promise<string> {
     const started = performance.now();
@@ -378,12 +424,16 @@ export class OpenAIStoryAI implements StoryAI {
       const mode = this.mode();
       try {
         res = await this.withRetry(
-          (s) => this.client.chat.completions.create({ model: this.opts.model, ...this.jsonRequest(name, messages, mode), ...this.sampling() }, { signal: s }),
+          (s) =>
+            this.client.chat.completions.create(
+              { model: this.opts.model, ...this.jsonRequest(name, messages, mode), ...this.sampling(call.sampling), ...this.limit(call.maxTokens) },
+              { signal: s },
+            ),
           signal,
         );
         break;
       } catch (e) {
-        if (!(e instanceof AppError && this.downgrade(e, mode))) throw e;
+        if (!(e instanceof AppError && (this.downgrade(e, mode) || this.switchTokenParam(e)))) throw e;
       }
     }
     usageSink.push(this.recordUsage(operation, res.usage, started, attempt));
@@ -402,9 +452,9 @@ export class OpenAIStoryAI implements StoryAI {
     messages: Msg[],
     convert: (w: z.infer<(typeof wire)[N]>) => unknown,
     domain: z.ZodType<R>,
+    call: CallShape,
     signal?: AbortSignal,
     usageSink: Usage[] = [],
-    firstRaw?: string,
   ): Promise<R> {
     const schema: z.ZodType = wire[name];
     const check = (raw: string): { ok: true; value: R } | { ok: false; issues: string } => {
@@ -423,7 +473,7 @@ export class OpenAIStoryAI implements StoryAI {
     let attempt = 0;
     let lastIssues = '';
     for (let round = 0; round < 2; round++) {
-      const raw = round === 0 && firstRaw !== undefined ? firstRaw : await this.completeJson(operation, name, messages, ++attempt, usageSink, signal);
+      const raw = await this.completeJson(operation, name, messages, ++attempt, usageSink, call, signal);
       let r = check(raw);
       if (r.ok) return r.value;
       const repairMsgs: Msg[] = [
@@ -431,7 +481,7 @@ export class OpenAIStoryAI implements StoryAI {
         { role: 'assistant', content: raw.slice(0, 12000) },
         { role: 'user', content: `That reply does not match the required schema: ${r.issues}. Reply again with the complete, corrected JSON object only.` },
       ];
-      const repaired = await this.completeJson(operation, name, repairMsgs, ++attempt, usageSink, signal);
+      const repaired = await this.completeJson(operation, name, repairMsgs, ++attempt, usageSink, call, signal);
       r = check(repaired);
       if (r.ok) return r.value;
       lastIssues = r.issues;
@@ -453,6 +503,8 @@ export class OpenAIStoryAI implements StoryAI {
       P.worldDescriptionMessages(input),
       (w: z.infer<typeof wire.worldDescription>) => w,
       worldDescriptionSchema,
+      // ≈ 3.5 characters a token, and the JSON around it.
+      { sampling: 'creative', maxTokens: Math.ceil(max / 3.5) + 80 },
       opts?.signal,
     );
     // The schema caps at 1200; the player's own max may be lower, and a sentence boundary reads better than a cut word.
@@ -471,6 +523,7 @@ export class OpenAIStoryAI implements StoryAI {
         questions: w.questions.map((q) => (q.trim().endsWith('?') ? q.trim() : `${q.trim().replace(/[.!]+$/, '')}?`)),
       }),
       worldQuestionsSchema,
+      { sampling: 'creative', maxTokens: 320 },
       opts?.signal,
     );
   }
@@ -482,6 +535,8 @@ export class OpenAIStoryAI implements StoryAI {
       P.characterMessages(input),
       (w: z.infer<typeof wire.character>) => w,
       characterSchema,
+      // A description of up to 3,000 characters and the lists: ≈ 1,200 tokens at most.
+      { sampling: 'creative', maxTokens: 1400 },
       opts?.signal,
     );
     // The player chose the name; the model does not get to change it.
@@ -489,13 +544,29 @@ export class OpenAIStoryAI implements StoryAI {
   }
 
   generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
-    return this.structured('mission', 'mission', P.missionMessages(input), (w: z.infer<typeof wire.mission>) => w, missionSchema, opts?.signal);
+    return this.structured(
+      'mission',
+      'mission',
+      P.missionMessages(input),
+      (w: z.infer<typeof wire.mission>) => w,
+      missionSchema,
+      { sampling: 'creative', maxTokens: 120 },
+      opts?.signal,
+    );
   }
 
   /** Styles degrade instead of failing: a bad or missing answer gives the offline palette for the setting. */
   async generateStyles(input: StylesInput, opts?: CallOptions): Promise<StyleSet> {
     try {
-      const raw = await this.structured('styles', 'styles', P.stylesMessages(input), (w: z.infer<typeof wire.styles>) => w, wire.styles, opts?.signal);
+      const raw = await this.structured(
+        'styles',
+        'styles',
+        P.stylesMessages(input),
+        (w: z.infer<typeof wire.styles>) => w,
+        wire.styles,
+        { sampling: 'structure', maxTokens: 420 },
+        opts?.signal,
+      );
       return sanitizeStyles(raw);
     } catch (e) {
       if (opts?.signal?.aborted) throw cancelled();
@@ -505,7 +576,17 @@ export class OpenAIStoryAI implements StoryAI {
   }
 
   summarize(input: SummarizeInput, opts?: CallOptions): Promise<SummaryResult> {
-    return this.structured('summary', 'summary', P.summaryMessages(input), (w: z.infer<typeof wire.summary>) => w, summarySchema, opts?.signal);
+    // The summary's share of the prompt, and room for the JSON around it.
+    const maxTokens = Math.ceil((input.maxTokens ?? 400) * 1.25) + 60;
+    return this.structured(
+      'summary',
+      'summary',
+      P.summaryMessages(input),
+      (w: z.infer<typeof wire.summary>) => w,
+      summarySchema,
+      { sampling: 'structure', maxTokens },
+      opts?.signal,
+    );
   }
 
   async generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult> {
@@ -556,40 +637,52 @@ export class OpenAIStoryAI implements StoryAI {
   }
 
   /**
-   * Streams the chapter: the model writes the JSON object with `text` first; JsonTextFieldStream
-   * turns the growing `text` string into deltas. Transport failures before the first delta are
-   * retried like any request; after it they fail the chapter (we cannot take back streamed text).
-   * The final result is validated; if it is invalid we repair it (non-streaming), and the final
-   * event carries the repaired, authoritative text.
+   * Streams the chapter as prose (chapter-answer.ts): the prose goes to the reader as it comes, the
+   * next actions as soon as they are complete, then the chapter's record is validated — and, when it
+   * is missing or off-schema, written again by a call of its own (json_schema, with the usual
+   * fallbacks) that shares the chapter's prompt as its prefix. The prose is never rewritten. Transport
+   * failures before the first word are retried like any request; after it they fail the chapter (we
+   * cannot take back streamed text). A model that answers the old way (the whole chapter as one JSON
+   * object) is understood too.
    */
   async *streamChapter(input: ChapterInput, opts?: CallOptions): AsyncIterable<ChapterEvent> {
-    const { messages, trimmed } = P.chapterMessages(input);
-    if (trimmed) {
+    const prompt = P.chapterMessages(input, this.missionInChapter);
+    const cut = prompt.report.omitted.filter((o) => o.reason.startsWith('cut to fit'));
+    if (cut.length) {
       // Counted and logged: a story that keeps hitting this needs a larger tier or a shorter description.
       this.opts.onTrim?.('openai');
-      this.opts.log?.warn("chapter prompt cut to fit the tier's context", { maxContextTokens: input.maxContextTokens, chapterNumber: input.chapterNumber });
+      this.opts.log?.warn("chapter prompt cut to fit the tier's context", {
+        maxContextTokens: input.maxContextTokens,
+        chapterNumber: input.chapterNumber,
+        cut: cut.length,
+      });
     }
     const usage: Usage[] = [];
-    let raw: string;
+    let answer = new ChapterAnswerStream();
     /** The prose the player has read so far (what the deltas carried). */
     let shown = '';
+    let choicesShown: string[] | null = null;
     for (let retry = 0; ; retry++) {
       if (opts?.signal?.aborted) throw cancelled();
       const dl = deadline(opts?.signal, this.opts.timeoutMs);
       const started = performance.now();
-      // Think blocks go first (a reasoning model's braces must not look like the answer), then the
-      // extractor finds the object — after a preamble or inside a fence — and streams its text.
       const think = new ThinkFilter();
-      const extractor = new JsonTextFieldStream('text');
-      const mode = this.mode();
+      answer = new ChapterAnswerStream();
+      const feed = (chunk: string, end = false) => {
+        const a = answer.push(chunk);
+        const b = end ? answer.end() : { prose: '', choices: null };
+        const prose = plainAngles(a.prose + b.prose);
+        const choices = a.choices ?? b.choices;
+        shown += prose;
+        return { prose, choices };
+      };
       try {
         const stream = await this.client.chat.completions.create(
           {
             model: this.opts.model,
-            ...this.jsonRequest('chapter', messages, mode),
-            ...this.sampling(),
-            // The tier's output reserve: the chapter fits the context the prompt was budgeted for.
-            max_tokens: outputReserve(input.maxContextTokens),
+            messages: prompt.messages,
+            ...this.sampling(input.differentFrom ? 'retake' : 'prose'),
+            ...this.limit(prompt.maxTokens),
             stream: true,
             stream_options: { include_usage: true },
           },
@@ -602,27 +695,28 @@ export class OpenAIStoryAI implements StoryAI {
           if (chunk.usage) chunkUsage = chunk.usage;
           const delta = chunk.choices[0]?.delta?.content;
           if (!delta) continue;
-          const text = plainAngles(extractor.push(think.push(delta)));
-          if (text) {
-            shown += text;
-            yield { type: 'delta', text };
+          const { prose, choices } = feed(think.push(delta));
+          if (prose) yield { type: 'delta', text: prose };
+          if (choices && !choicesShown) {
+            choicesShown = choices.map(plainAngles);
+            yield { type: 'choices', choices: choicesShown };
           }
         }
         // The SDK may end the iteration quietly when its signal aborts: that is a timeout or a
         // cancellation, never a complete chapter.
         if (dl.signal.aborted) throw new Error('stream aborted');
-        const tail = plainAngles(extractor.push(think.flush()));
-        if (tail) {
-          shown += tail;
-          yield { type: 'delta', text: tail };
+        const { prose, choices } = feed(think.flush(), true);
+        if (prose) yield { type: 'delta', text: prose };
+        if (choices && !choicesShown) {
+          choicesShown = choices.map(plainAngles);
+          yield { type: 'choices', choices: choicesShown };
         }
         usage.push(this.recordUsage('chapter', chunkUsage, started, retry + 1));
-        raw = extractor.text;
         break;
       } catch (e) {
         const c = this.classify(e, dl, opts?.signal);
-        if (!shown && this.downgrade(c.error, mode)) {
-          retry--; // not a failure of the server: the same request in a JSON mode it accepts
+        if (!shown && c.error instanceof AppError && this.switchTokenParam(c.error)) {
+          retry--; // not a failure of the server: the same request with the length limit it takes
           continue;
         }
         const wait = !shown && c.retryable && retry < this.maxRetries ? this.backoff(retry, c.retryAfterMs) : null;
@@ -634,22 +728,95 @@ export class OpenAIStoryAI implements StoryAI {
         dl.dispose();
       }
     }
-    let result: ChapterResult = await this.structured(
-      'chapter',
-      'chapter',
-      messages,
-      (w: z.infer<typeof wire.chapter>) => chapterFromWire(w),
-      chapterResultSchema,
-      opts?.signal,
-      usage,
-      raw,
-    );
-    // When the structured fields needed a repair call, its answer carries a new text too: the player
-    // keeps the prose they read (when it is a valid chapter text), only the fields are taken.
-    if (shown && result.text !== shown.trim() && chapterResultSchema.shape.text.safeParse(shown).success) result = { ...result, text: shown.trim() };
-    if (!shown) yield { type: 'delta', text: result.text };
-    yield { type: 'final', result, usage };
+
+    let prose = shown.trim();
+    let choices = choicesShown ?? answer.choices.map(plainAngles);
+    let record = recordIn(answer.record);
+    // The old way: the whole chapter as one JSON object (a model that ignores the format, or a server
+    // that only speaks JSON). Its text becomes the prose; nothing of it was shown as prose.
+    if (answer.mode === 'json' || prose.length < MIN_PROSE) {
+      const whole = wholeChapterIn(answer.text);
+      if (whole) {
+        // Its text streamed when it came first (the reader has it); otherwise it goes out now.
+        if (!prose) yield { type: 'delta', text: whole.text };
+        if (prose.length < MIN_PROSE) prose = whole.text;
+        if (choices.length < 3) {
+          choices = whole.choices;
+          yield { type: 'choices', choices };
+        }
+        record ??= whole;
+      }
+    }
+    if (prose.length < MIN_PROSE) {
+      throw new AppError('GENERATION_FAILED', 'The story AI wrote no chapter.', { reason: 'invalid_output', operation: 'chapter' });
+    }
+    if (prose.length > CHAPTER_TEXT_MAX) prose = cutAtParagraph(prose, CHAPTER_TEXT_MAX);
+    if (choices.length < 3) choices = [];
+    if (!record || choices.length === 0) {
+      // The record (and the actions, when there were none) from a call of their own: the prose stays as written.
+      const repaired = await this.structured(
+        'chapter',
+        choices.length ? 'record' : 'recordWithChoices',
+        P.chapterRecordMessages(prompt.messages, prose, choices),
+        (w: z.infer<(typeof wire)['record']> & { choices?: string[] }) => recordFromWire(w),
+        chapterRecordSchema,
+        { sampling: 'structure', maxTokens: RECORD_MAX_TOKENS },
+        opts?.signal,
+        usage,
+      );
+      record = repaired;
+      if (choices.length === 0) {
+        choices = repaired.choices ?? [];
+        if (choices.length) yield { type: 'choices', choices };
+      }
+    }
+    const result = chapterResultSchema.safeParse({ ...record, text: prose, choices });
+    if (!result.success) {
+      throw new AppError('GENERATION_FAILED', `The story AI kept returning an invalid chapter (${formatIssues(result.error.issues).slice(0, 200)}).`, {
+        reason: 'invalid_output',
+        operation: 'chapter',
+      });
+    }
+    yield { type: 'final', result: result.data, usage, report: { provider: 'openai', model: this.opts.model, ...prompt.report } };
   }
+}
+
+/** A chapter shorter than this is no chapter (the schema's minimum). */
+const MIN_PROSE = 200;
+/** The record repair's answer: the record, and the actions when they were missing. */
+const RECORD_MAX_TOKENS = 480;
+
+/** The record of an answer, when it parses and validates; null otherwise (then it is written again). */
+function recordIn(raw: string): ChapterRecord | null {
+  if (!raw.trim()) return null;
+  try {
+    const w = wire.record.safeParse(normaliseWire('record', parseModelJson(raw)));
+    if (!w.success) return null;
+    const r = chapterRecordSchema.safeParse(recordFromWire(w.data));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An answer written the old way (one JSON object with the text), as a record with its text and actions. */
+function wholeChapterIn(raw: string): (ChapterRecord & { text: string; choices: string[] }) | null {
+  try {
+    const w = wire.chapter.safeParse(normaliseWire('chapter', parseModelJson(raw)));
+    if (!w.success) return null;
+    const r = chapterResultSchema.safeParse(chapterFromWire(w.data));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function cutAtParagraph(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  const para = cut.lastIndexOf('\n\n');
+  if (para > max / 2) return cut.slice(0, para).trimEnd();
+  const sentence = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '));
+  return sentence > max / 2 ? cut.slice(0, sentence + 1) : cut.trimEnd();
 }
 
 function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {

@@ -1,5 +1,5 @@
 import { collectChapter, type ChapterInput } from '../story-ai';
-import { FakeOpenAIServer, splitInto } from './fake-openai-server';
+import { chapterAnswer, FakeOpenAIServer, splitInto } from './fake-openai-server';
 import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai-story-ai';
 
 /**
@@ -63,9 +63,23 @@ const input: ChapterInput = {
 const CHARACTER_INPUT = { worldDescription: 'Varnholt', questions: ['Who are you?'], answers: ['A diver'], username: 'Mara' };
 const THINK = '<think>The user wants JSON like {"text": "..."} — let me plan: { scene, choices }. Braces everywhere {}.</think>\n';
 
+const answer = chapterAnswer(chapter);
+const RECORD = {
+  statIncreases: [],
+  newSetting: null,
+  missionCompleted: false,
+  newMission: null,
+  cast: [],
+  memories: [],
+  itemsGained: [],
+  itemsLost: [],
+  healthRestored: 0,
+};
+const formats = () => server.requests.map((r) => (r.body.response_format as { type?: string } | undefined)?.type);
+
 describe('reasoning models', () => {
   it('a think block with braces in the content: the chapter streams live and parses, in one request', async () => {
-    server.push({ kind: 'sse', pieces: splitInto(THINK + JSON.stringify(chapter), 12) });
+    server.push({ kind: 'sse', pieces: splitInto(THINK + answer, 12) });
     const { result, deltas } = await collectChapter(provider().streamChapter(input));
     expect(result.text).toBe(prose);
     expect(deltas.length).toBeGreaterThan(5); // streamed piece by piece, not at the end
@@ -82,7 +96,7 @@ describe('reasoning models', () => {
   });
 
   it('reasoning_content chunks are never shown; the content streams', async () => {
-    server.push({ kind: 'sse', reasoning: ['Thinking about {', 'the scene}…'], pieces: splitInto(JSON.stringify(chapter), 20) });
+    server.push({ kind: 'sse', reasoning: ['Thinking about {', 'the scene}…'], pieces: splitInto(answer, 20) });
     const { result, deltas } = await collectChapter(provider().streamChapter(input));
     expect(deltas.join('')).toBe(result.text);
     expect(deltas.join('')).not.toContain('Thinking');
@@ -91,7 +105,17 @@ describe('reasoning models', () => {
 });
 
 describe('local models: fences and preambles', () => {
-  it('"Sure! Here is…" and a ```json fence: the text still streams live', async () => {
+  it('"Sure! Here is…" and a fence around the answer: the prose still streams live, without them', async () => {
+    const reply = 'Sure! Here is the next chapter {as requested}:\n```\n' + answer + '\n```\nEnjoy!';
+    server.push({ kind: 'sse', pieces: splitInto(reply, 10) });
+    const { result, deltas } = await collectChapter(provider().streamChapter(input));
+    expect(result.text).toBe(prose);
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join('')).toBe(prose);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('the old way, "Sure! Here is…" and a ```json fence around one object: the text still streams live', async () => {
     const reply = 'Sure! Here is the next chapter {as requested}:\n```json\n' + JSON.stringify(chapter, null, 2) + '\n```\nEnjoy!';
     server.push({ kind: 'sse', pieces: splitInto(reply, 10) });
     const { result, deltas } = await collectChapter(provider().streamChapter(input));
@@ -103,22 +127,25 @@ describe('local models: fences and preambles', () => {
 });
 
 describe('JSON-mode-only servers', () => {
-  it('a 400 to json_schema falls back to json_object with the schema in the prompt, remembered, and the server’s words are logged', async () => {
+  it('the chapter needs no JSON mode; a record repair that meets a 400 to json_schema goes on in json_object, remembered, and the server’s words are logged', async () => {
     server.rejectJsonSchema = true;
     const warnings: string[] = [];
     const ai = provider({ log: { warn: (msg: string, fields?: Record<string, unknown>) => void warnings.push(`${msg} ${JSON.stringify(fields ?? {})}`) } });
-    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(chapter), 15) }, { kind: 'json', content: JSON.stringify(character) });
+    server.push(
+      { kind: 'sse', pieces: splitInto(`${prose}\n\n### NEXT\n1. Dive\n2. Climb\n3. Wait\n\n### RECORD\nnot json at all`, 15) },
+      { kind: 'json', content: JSON.stringify(RECORD) },
+      { kind: 'json', content: JSON.stringify(character) },
+    );
     const { result } = await collectChapter(ai.streamChapter(input));
-    expect(result.text).toBe(prose);
-    const formats = server.requests.map((r) => (r.body.response_format as { type?: string } | undefined)?.type);
-    expect(formats).toEqual(['json_schema', 'json_object']);
-    const prompt = JSON.stringify(server.requests[1]!.body.messages);
+    expect(result).toMatchObject({ text: prose, choices: ['Dive', 'Climb', 'Wait'] });
+    expect(formats()).toEqual([undefined, 'json_schema', 'json_object']);
+    const prompt = JSON.stringify(server.requests[2]!.body.messages);
     expect(prompt).toContain('JSON schema');
     expect(prompt).toContain('statIncreases');
     expect(warnings.join('\n')).toContain("'json_schema' is not supported");
     // Remembered: the next call goes straight to json_object.
     await ai.generateCharacter(CHARACTER_INPUT);
-    expect(server.requests.map((r) => (r.body.response_format as { type?: string } | undefined)?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(formats()).toEqual([undefined, 'json_schema', 'json_object', 'json_object']);
   });
 
   it('a fixed OPENAI_RESPONSE_FORMAT is used as is (none: plain instructions, no response_format)', async () => {
@@ -129,7 +156,7 @@ describe('JSON-mode-only servers', () => {
   });
 
   it('with the schema in the prompt, the messages still alternate (one system message first, the schema in the last user turn)', async () => {
-    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] });
+    server.push({ kind: 'sse', pieces: [prose] }, { kind: 'json', content: JSON.stringify({ ...RECORD, choices: ['Dive', 'Climb', 'Wait'] }) });
     const withHistory = {
       ...input,
       chapterNumber: 3,
@@ -139,11 +166,14 @@ describe('JSON-mode-only servers', () => {
       ],
     };
     await collectChapter(provider({ responseFormat: 'json_object' }).streamChapter(withHistory));
-    const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
-    // Mistral's and Gemma's chat templates refuse a second system message or two user turns in a row.
-    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
-    expect(messages[messages.length - 1]!.content).toContain('JSON schema');
-    expect(messages[1]!.content).toContain('Begin the story.');
+    for (const r of server.requests) {
+      const messages = r.body.messages as Array<{ role: string; content: string }>;
+      // Mistral's and Gemma's chat templates refuse a second system message or two user turns in a row.
+      expect(messages.map((m) => m.role).join(' ')).toMatch(/^system( user assistant)+ user$/);
+      expect(messages[1]!.content).toContain('Begin the story.');
+    }
+    const repair = server.requests[1]!.body.messages as Array<{ role: string; content: string }>;
+    expect(repair[repair.length - 1]!.content).toContain('JSON schema');
   });
 });
 
@@ -181,8 +211,10 @@ describe('world help against each behaviour', () => {
 
 describe('the cast a chapter reports', () => {
   it('is read however the model shapes it (a map of name → description, a bare name), without a repair call', async () => {
-    const reply = { ...chapter, cast: { 'Queen Maelis': 'The tide-queen, smiling too widely.', Oren: { role: 'ferryman', status: 'afraid' } } };
-    server.push({ kind: 'sse', pieces: [JSON.stringify(reply)] });
+    server.push({
+      kind: 'sse',
+      pieces: [chapterAnswer({ ...chapter, cast: { 'Queen Maelis': 'The tide-queen, smiling too widely.', Oren: { role: 'ferryman', status: 'afraid' } } })],
+    });
     const { result } = await collectChapter(provider().streamChapter(input));
     expect(result.cast).toEqual([
       { name: 'Queen Maelis', role: null, description: 'The tide-queen, smiling too widely.', status: null },
@@ -192,7 +224,8 @@ describe('the cast a chapter reports', () => {
   });
 
   it('a model that leaves the cast out still gives a chapter (an empty cast)', async () => {
-    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] });
+    const { cast: _cast, ...noCast } = RECORD;
+    server.push({ kind: 'sse', pieces: [`${prose}\n\n### NEXT\n1. Dive\n2. Climb\n3. Wait\n\n### RECORD\n${JSON.stringify(noCast)}`] });
     const { result } = await collectChapter(provider().streamChapter(input));
     expect(result.cast).toEqual([]);
     expect(server.requests).toHaveLength(1);
@@ -200,11 +233,9 @@ describe('the cast a chapter reports', () => {
 });
 
 describe('small deviations are repaired locally', () => {
-  it('"Strength", "2", six choices, a repeated choice, "" for none and "hearts <3": one request, a valid chapter', async () => {
+  it('"Strength", "2", six actions, a repeated one, "" for none, a fenced record and "hearts <3": one request, a valid chapter', async () => {
     const sloppy = {
-      ...chapter,
-      text: `${prose} Her heart went <3 at the sight.`,
-      choices: ['Climb', 'climb', 'Swim', 'Run', 'Hide', 'Sing', 'Wait'],
+      ...RECORD,
       statIncreases: [
         { stat: 'Strength', amount: '2' },
         { stat: 'LUCK', amount: 1 },
@@ -212,7 +243,8 @@ describe('small deviations are repaired locally', () => {
       newSetting: '',
       missionCompleted: 'false',
     };
-    server.push({ kind: 'sse', pieces: splitInto(JSON.stringify(sloppy), 25) });
+    const reply = `${prose} Her heart went <3 at the sight.\n\n**Next:**\n1. Climb\n2. climb\n- Swim\n3) Run.\n4. Hide\n5. Sing\n6. Wait\n\n### Record\n\`\`\`json\n${JSON.stringify(sloppy)}\n\`\`\``;
+    server.push({ kind: 'sse', pieces: splitInto(reply, 25) });
     const { result, deltas } = await collectChapter(provider().streamChapter(input));
     expect(server.requests).toHaveLength(1);
     expect(result.choices).toEqual(['Climb', 'Swim', 'Run', 'Hide']);
@@ -225,8 +257,8 @@ describe('small deviations are repaired locally', () => {
 
   it('when a repair call is unavoidable, the player keeps the prose they read; only the fields are taken from the repair', async () => {
     server.push(
-      { kind: 'sse', pieces: splitInto(JSON.stringify({ ...chapter, choices: ['Only one'] }), 20) },
-      { kind: 'json', content: JSON.stringify({ ...chapter, text: `${prose} (rewritten by the repair)`, choices: ['Go left', 'Go right', 'Stay'] }) },
+      { kind: 'sse', pieces: splitInto(`${prose}\n\n### NEXT\n1. Only one\n\n### RECORD\n${JSON.stringify(RECORD)}`, 20) },
+      { kind: 'json', content: JSON.stringify({ ...RECORD, choices: ['Go left', 'Go right', 'Stay'] }) },
     );
     const { result, deltas } = await collectChapter(provider().streamChapter(input));
     expect(server.requests).toHaveLength(2);
@@ -237,15 +269,16 @@ describe('small deviations are repaired locally', () => {
 });
 
 describe('small tiers', () => {
-  it('a chapter prompt cut to fit the tier is counted and logged (and a roomy one is not)', async () => {
+  it('a chapter prompt whose fixed part had to be cut is counted and logged (older chapters left to the summary are not a cut)', async () => {
     const trims: string[] = [];
     const warnings: string[] = [];
     const ai = provider({ onTrim: (p) => void trims.push(p), log: { warn: (msg: string) => void warnings.push(msg) } });
-    server.push({ kind: 'sse', pieces: [JSON.stringify(chapter)] }, { kind: 'sse', pieces: [JSON.stringify(chapter)] });
-    await collectChapter(ai.streamChapter(input));
-    expect(trims).toEqual([]);
+    server.push({ kind: 'sse', pieces: [answer] }, { kind: 'sse', pieces: [answer] }, { kind: 'sse', pieces: [answer] });
     const long = Array.from({ length: 8 }, (_, i) => ({ text: `${prose} `.repeat(6) + `Chapter ${i}.`, playerChoice: 'Go on' }));
     await collectChapter(ai.streamChapter({ ...input, recentChapters: long, chapterNumber: 9, maxContextTokens: 2000 }));
+    expect(trims).toEqual([]);
+    const huge = { ...input.character, description: `${prose} `.repeat(12) };
+    await collectChapter(ai.streamChapter({ ...input, character: huge, recentChapters: long, chapterNumber: 9, maxContextTokens: 2000 }));
     expect(trims).toEqual(['openai']);
     expect(warnings.join('\n')).toContain("cut to fit the tier's context");
   });

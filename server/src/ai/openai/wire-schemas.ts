@@ -5,8 +5,39 @@
  * (with their plain-text and distinctness refinements) still validate the converted result.
  */
 import { z } from 'zod';
-import { CAST_MAX, STAT_NAMES, STYLE_FIELDS, type ChapterResult, type StyleField } from '../story-ai';
+import {
+  CAST_MAX,
+  chapterResultSchema,
+  MEMORIES_PER_CHAPTER_MAX,
+  MEMORY_KINDS,
+  STAT_NAMES,
+  STYLE_FIELDS,
+  type ChapterResult,
+  type StyleField,
+} from '../story-ai';
 import { plainAngles } from './model-output';
+
+const castShape = z
+  .array(
+    z.object({
+      name: z.string().min(1).max(60),
+      role: z.string().max(80).nullable(),
+      description: z.string().max(400).nullable(),
+      status: z.string().max(80).nullable(),
+    }),
+  )
+  .max(CAST_MAX);
+const recordShape = z.object({
+  statIncreases: z.array(z.object({ stat: z.enum(STAT_NAMES), amount: z.number().int().min(1).max(3) })).max(3),
+  newSetting: z.string().max(800).nullable(),
+  missionCompleted: z.boolean(),
+  newMission: z.string().max(240).nullable(),
+  cast: castShape,
+  memories: z.array(z.object({ kind: z.enum(MEMORY_KINDS), text: z.string().min(1).max(200) })).max(MEMORIES_PER_CHAPTER_MAX),
+  itemsGained: z.array(z.object({ name: z.string().min(1).max(60), description: z.string().min(1).max(300) })).max(3),
+  itemsLost: z.array(z.string().min(1).max(60)).max(3),
+  healthRestored: z.number().int().min(0).max(10),
+});
 
 export const wire = {
   worldDescription: z.object({ description: z.string().min(40).max(1200) }),
@@ -40,10 +71,36 @@ export const wire = {
       )
       .max(CAST_MAX),
   }),
+  // A chapter's record (after its prose: chapter-answer.ts), and the same with the actions, for a
+  // repair of an answer that had none.
+  record: recordShape,
+  recordWithChoices: recordShape.extend({ choices: z.array(z.string().min(1).max(160)).min(3).max(4) }),
   mission: z.object({ objective: z.string().min(5).max(240) }),
   styles: z.object(Object.fromEntries(STYLE_FIELDS.map((f) => [f, z.string().max(120)])) as Record<StyleField, z.ZodString>),
   summary: z.object({ summary: z.string().min(1).max(4000) }),
 } as const;
+
+/** A chapter's record as the domain checks it: everything but the prose (and the actions, unless repaired with them). */
+export const chapterRecordSchema = chapterResultSchema.omit({ text: true, choices: true }).extend({ choices: chapterResultSchema.shape.choices.optional() });
+export type ChapterRecord = z.infer<typeof chapterRecordSchema>;
+
+export function recordFromWire(w: z.infer<typeof wire.record> & { choices?: string[] }): z.input<typeof chapterRecordSchema> {
+  const statIncreases: ChapterResult['statIncreases'] = {};
+  for (const { stat, amount } of w.statIncreases) statIncreases[stat] = Math.min(3, (statIncreases[stat] ?? 0) + amount);
+  const nullIfBlank = (s: string | null) => (s && s.trim() ? s.trim() : null);
+  return {
+    statIncreases,
+    newSetting: nullIfBlank(w.newSetting),
+    missionCompleted: w.missionCompleted,
+    newMission: nullIfBlank(w.newMission),
+    cast: w.cast.map((m) => ({ name: m.name.trim(), role: nullIfBlank(m.role), description: nullIfBlank(m.description), status: nullIfBlank(m.status) })),
+    memories: w.memories.map((m) => ({ kind: m.kind, text: m.text.replace(/\s+/g, ' ').trim() })),
+    itemsGained: w.itemsGained.map((i) => ({ name: i.name.trim(), description: i.description.trim() })),
+    itemsLost: w.itemsLost.map((n) => n.trim()),
+    healthRestored: w.healthRestored,
+    ...(w.choices ? { choices: w.choices.map((c) => c.trim()) } : {}),
+  };
+}
 
 export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult {
   const statIncreases: ChapterResult['statIncreases'] = {};
@@ -77,13 +134,18 @@ const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'ob
 export function normaliseWire(name: keyof typeof wire, value: unknown): unknown {
   const v = plainStrings(value);
   if (!isObject(v)) return v;
-  if (name === 'chapter') {
+  if (name === 'chapter' || name === 'record' || name === 'recordWithChoices') {
     v.statIncreases = increasesOf(v.statIncreases);
     if (Array.isArray(v.choices)) v.choices = distinct(v.choices).slice(0, 4);
     v.missionCompleted = booleanOf(v.missionCompleted);
     v.newSetting = blankToNull(v.newSetting);
     v.newMission = blankToNull(v.newMission);
     v.cast = castOf(v.cast);
+    // The newer fields are forgiven when missing (a record that leaves out items is not wrong).
+    v.memories = memoriesOf(v.memories);
+    v.itemsGained = Array.isArray(v.itemsGained) ? v.itemsGained.filter(isObject).slice(0, 3) : [];
+    v.itemsLost = Array.isArray(v.itemsLost) ? v.itemsLost.filter((x) => typeof x === 'string' && x.trim()).slice(0, 3) : [];
+    v.healthRestored = Math.max(0, Math.min(10, numberOf(v.healthRestored) ?? 0));
   } else if (name === 'character') {
     if (isObject(v.stats)) v.stats = statsOf(v.stats);
     for (const [k, max] of [
@@ -123,6 +185,21 @@ function castOf(v: unknown): unknown {
     out.push({ name, role: field(m.role, 80, true), description: field(m.description, 400, false), status: field(m.status, 80, true) });
   }
   return out.slice(0, CAST_MAX);
+}
+
+/** Memories as {kind, text}: a bare string is an event; an unknown kind a fact; over-long ones cut at a word. */
+function memoriesOf(v: unknown): unknown[] {
+  if (!Array.isArray(v)) return [];
+  const out: JsonObject[] = [];
+  for (const m of v) {
+    const raw = typeof m === 'string' ? { kind: 'event', text: m } : isObject(m) ? m : null;
+    if (!raw || typeof raw.text !== 'string' || !raw.text.trim()) continue;
+    const kind = typeof raw.kind === 'string' && (MEMORY_KINDS as readonly string[]).includes(raw.kind.toLowerCase()) ? raw.kind.toLowerCase() : 'fact';
+    let text = raw.text.replace(/\s+/g, ' ').trim();
+    if (text.length > 200) text = `${text.slice(0, 199).replace(/\s+\S*$/, '')}…`;
+    out.push({ kind, text });
+  }
+  return out.slice(0, MEMORIES_PER_CHAPTER_MAX);
 }
 
 function plainStrings(v: unknown): unknown {

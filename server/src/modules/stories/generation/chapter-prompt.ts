@@ -9,7 +9,7 @@
  * first, and the rolling summary is folded after a chapter is committed (foldAfter), in the
  * background, for the chapters that follow.
  */
-import { fixedChapterTokens, planFold } from '../../../ai/context-budget';
+import { fixedChapterTokens, planFold } from '../../../ai/prompt-plan';
 import type { ChapterInput, PastChapter, StoryAI } from '../../../ai/story-ai';
 import { AppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
@@ -73,8 +73,11 @@ export class ChapterPrompter {
     let missionStartedAt = ctx.missionStartedAt;
     let missionsCompleted = ctx.missionsCompleted;
     const continued = mode === 'continue' ? await this.store.selectedChapter(this.store.dataSource, c.id, live.index) : null;
+    /** A new take is asked to differ from the one it replaces (its opening lines). */
+    let differentFrom: string | null = null;
     if (mode === 'regenerate') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
+      differentFrom = openingOf(prev.text);
       // Written over the state before the take: a mission the take completed was not done yet.
       if (prev.missionEffects?.completedMissionId) missionsCompleted = Math.max(0, missionsCompleted - 1);
       stats = prev.statsBefore;
@@ -160,6 +163,7 @@ export class ChapterPrompter {
         ...(mission && missionStartedAt !== null && !preMission ? { missionAge: Math.max(0, live.index - missionStartedAt) } : {}),
         ...(preMission ? { missionAge: 0 } : {}),
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
+        ...(differentFrom ? { differentFrom } : {}),
         missionsCompleted,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
       },
@@ -196,7 +200,13 @@ export class ChapterPrompter {
           previousSummary: state.summary,
           chapters: history.slice(p.foldFrom, p.foldTo),
           maxTokens: p.summaryMaxTokens,
-          story: { worldDescription: f.fixed.worldDescription, character: f.fixed.character, mission: f.fixed.mission, cards: f.fixed.storyCards },
+          story: {
+            worldDescription: f.fixed.worldDescription,
+            character: f.fixed.character,
+            mission: f.fixed.mission,
+            cards: f.fixed.storyCards,
+            maxContextTokens: f.maxContextTokens,
+          },
         },
         { signal },
       );
@@ -221,6 +231,13 @@ function placed(chapters: UnsummarizedChapter[], length: number): PastChapter[] 
 /** Selected chapters before `index` that the rolling summary does not cover yet (older ones: placeholders). */
 function historyOf(unsummarized: StoryContext['unsummarized'], index: number): PastChapter[] {
   return placed(unsummarized, index);
+}
+
+/** A take's first sentences (up to ~300 characters): what a new take is told to differ from. */
+function openingOf(text: string): string {
+  const head = text.slice(0, 320);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '), head.lastIndexOf('.\n'));
+  return (end > 80 ? head.slice(0, end + 1) : head).trim();
 }
 
 /** A stable 31-bit seed per take: the offline storyteller is deterministic per seed. */

@@ -14,6 +14,7 @@ import type { Logger } from '../../../common/logger';
 import { findOwnedCharacter } from '../../characters/owned-character';
 import { commitChapter } from '../state/chapter-commit';
 import { takeMemories } from '../memory/memory-bank';
+import { givenReport } from '../../../ai/prompt-plan';
 import { assertContinuable, continuedResult, CONTINUE_JOIN } from './chapter-continue';
 import { outcomeOf, type ChapterOutcome } from '../state/chapter-outcome';
 import { ChapterPrompter } from './chapter-prompt';
@@ -214,7 +215,8 @@ export class GenerationEngine {
           summary: prepared.summary,
           heroName: c.name,
           memories,
-          promptReport: report,
+          // A storyteller without a context limit reports nothing of its own: what it was given.
+          promptReport: report ?? givenReport(prepared.chapterInput, 'offline', 'the offline storyteller'),
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
         mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId, cards: prepared.cards } : null,
@@ -329,7 +331,7 @@ export class GenerationEngine {
             plotEssentials: written.plotEssentials,
             authorsNote: written.authorsNote,
             storyCards: written.storyCards,
-            castList: written.castList,
+            maxContextTokens: ctx.maxContextTokens,
           },
           maxContextTokens: ctx.maxContextTokens,
         },

@@ -24,11 +24,11 @@ import type { TakeMemory } from '../chapter.entity';
 import { lockCharacter } from '../story.store';
 import { MemoryEntry, PlayerMemory } from './memory.entity';
 
-export const MEMORY_TEXT_MAX = 200;
+const MEMORY_TEXT_MAX = 200;
 /** Memories one story may hold that the player wrote (the chapters' own are bounded by the chapters). */
 const PLAYER_MEMORIES_MAX = 500;
 /** Candidates retrieved for a chapter; the prompt's memory share decides how many are sent. */
-export const MEMORY_CANDIDATES = 40;
+const MEMORY_CANDIDATES = 40;
 /** Words of the action and latest text a retrieval query is made of. */
 const QUERY_TERMS_MAX = 48;
 
