@@ -55,7 +55,13 @@ export interface Config {
     model: string;
     timeoutMs: number;
     callTimeoutMs: number;
+    /** Sampling of a chapter's prose (other calls are sampled per kind: see openai-story-ai.ts sampling()). */
     temperature?: number;
+    topP?: number;
+    presencePenalty?: number;
+    frequencyPenalty?: number;
+    /** Added to every call's max_tokens for a reasoning model (it thinks before it answers). */
+    reasoningTokens: number;
     responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none';
     /** How prompts are counted against a tier's context: a BPE vocabulary, or the chars/4 estimate. */
     tokenizer: 'o200k_base' | 'cl100k_base' | 'estimate';
@@ -343,6 +349,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
       callTimeoutMs: int('OPENAI_CALL_TIMEOUT_MS', 180_000, 1000, 1_800_000),
       temperature: fraction('OPENAI_TEMPERATURE', 0, 2),
+      topP: fraction('OPENAI_TOP_P', 0, 1),
+      presencePenalty: fraction('OPENAI_PRESENCE_PENALTY', -2, 2),
+      frequencyPenalty: fraction('OPENAI_FREQUENCY_PENALTY', -2, 2),
+      reasoningTokens: int('OPENAI_REASONING_TOKENS', 0, 0, 100_000),
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
       tokenizer: oneOf('OPENAI_TOKENIZER', ['o200k_base', 'cl100k_base', 'estimate'] as const, 'o200k_base'),
     },
