@@ -41,6 +41,8 @@ export class FakeOpenAIServer {
   private readonly queue: Script[] = [];
   /** Used when the queue is empty. */
   fallback: Script | null = null;
+  /** Answers each request by what it asks (after the queue, before the fallback): a story played end to end. */
+  respond: ((body: Record<string, unknown>) => Script | null) | null = null;
   /**
    * Behave like a JSON-mode-only server (DeepSeek, GLM, many Qwen deployments, older vLLM and
    * llama.cpp builds): HTTP 400 to response_format json_schema, before any script is used.
@@ -76,6 +78,7 @@ export class FakeOpenAIServer {
     this.queue.length = 0;
     this.requests.length = 0;
     this.fallback = null;
+    this.respond = null;
     this.rejectJsonSchema = false;
   }
   async stop(): Promise<void> {
@@ -106,7 +109,7 @@ export class FakeOpenAIServer {
       );
       return;
     }
-    const script = this.queue.shift() ?? this.fallback;
+    const script = this.queue.shift() ?? this.respond?.(body) ?? this.fallback;
     if (!script) {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake server: no script queued' } }));
       return;
