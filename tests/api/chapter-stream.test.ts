@@ -8,6 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
 import { StoryService } from '../../server/src/modules/stories/story.service';
+import { OfflineStoryAI } from '../../server/src/ai/offline/offline-story-ai';
 import { gatedStream, makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -59,6 +60,7 @@ const PLAY = /* GraphQL */ `
       status
       offset
       delta
+      choices
       errorCode
       errorReason
       errorHint
@@ -67,6 +69,7 @@ const PLAY = /* GraphQL */ `
         newChapter {
           id
           text
+          choices
         }
         updatedStats
         newIncreases
@@ -80,11 +83,12 @@ interface Ev {
   status: string;
   offset: number;
   delta: string;
+  choices?: string[] | null;
   errorCode: string | null;
   errorReason?: string | null;
   errorHint?: string | null;
   retryAfterSeconds?: number | null;
-  result: { newChapter: { id: string; text: string } } | null;
+  result: { newChapter: { id: string; text: string; choices?: string[] } } | null;
 }
 
 function wsClient(token: string): Client {
@@ -145,7 +149,7 @@ function apply(text: string, events: Ev[]): string {
 async function player() {
   const s = await signUp(t);
   const c = await makeCharacter(t, s.user.id);
-  return { token: s.accessToken, characterId: c.id };
+  return { token: s.accessToken, userId: s.user.id, characterId: c.id };
 }
 
 async function waitFor<T>(fn: () => Promise<T | null | undefined>, ms = 10_000): Promise<T> {
@@ -470,6 +474,64 @@ describe('playChapter: start and stream in one operation', () => {
     expect(c.events).toHaveLength(1);
     expect(c.events[0]).toMatchObject({ chapterId, status: 'complete', offset: 0, delta: stored.text });
     expect(await t.app.db.dataSource.getRepository(Chapter).countBy({ characterId: p.characterId })).toBe(1);
+  });
+
+  it('the next actions reach the reader as each is written, before the chapter is stored, here and from another instance', async () => {
+    // A storyteller that writes the prose, then its actions one at a time, then waits before its record.
+    const base = new OfflineStoryAI();
+    let release: () => void = () => undefined;
+    const recordWritten = new Promise<void>((r) => (release = r));
+    let offered = 0;
+    const actionsOut: Array<() => void> = [];
+    const nextActionOut = (n: number) => new Promise<void>((r) => (offered >= n ? r() : actionsOut.push(r)));
+    useStoryAI(
+      t,
+      scriptedAI({
+        async *streamChapter(i) {
+          for await (const ev of base.streamChapter(i)) {
+            if (ev.type !== 'final') {
+              if (ev.type === 'delta') yield ev;
+              continue;
+            }
+            const choices = ev.result.choices;
+            for (let n = 1; n <= choices.length; n++) {
+              yield { type: 'choices', choices: choices.slice(0, n) };
+              offered = n;
+              actionsOut.splice(0).forEach((r) => r());
+            }
+            await recordWritten;
+            yield ev;
+          }
+        },
+      }),
+    );
+    const p = await player();
+    const s = t.app.services;
+    const other = new StoryService(s.dataSource, { config: s.config, ai: scriptedAI(), limiter: s.limiter }, { pollIntervalMs: 20 });
+    const client = wsClient(p.token);
+    const a = play(client, { characterId: p.characterId, userChoice: 'Look around', expectedIndex: 0 });
+    await nextActionOut(3);
+    await a.until(() => a.events.some((e) => (e.choices?.length ?? 0) >= 3));
+    const early = a.events.find((e) => (e.choices?.length ?? 0) >= 3)!;
+    expect(early.status).toBe('generating');
+    // Another instance follows the row: the actions are there too, while the record is still unwritten.
+    const remote: Array<{ status: string; choices?: string[] }> = [];
+    const reading = (async () => {
+      for await (const e of await other.openStream(p.userId, p.characterId)) remote.push({ status: e.status, choices: e.choices });
+    })();
+    await waitFor(async () => remote.some((e) => e.status === 'generating' && (e.choices?.length ?? 0) >= 3));
+    const row = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: early.chapterId });
+    expect(row.status).toBe('generating');
+    release();
+    await a.done;
+    await reading;
+    await client.dispose();
+    const stored = await t.app.db.dataSource.getRepository(Chapter).findOneByOrFail({ id: early.chapterId });
+    expect(early.choices).toEqual(stored.choices);
+    expect(a.events.at(-1)!.result!.newChapter.choices).toEqual(stored.choices);
+    // Each action arrived no later than the one after it: the list only grew.
+    const lists = a.events.filter((e) => e.choices).map((e) => e.choices!);
+    for (let i = 1; i < lists.length; i++) expect(lists[i]!.slice(0, lists[i - 1]!.length)).toEqual(lists[i - 1]);
   });
 
   it('a chapter the storyteller fails mid-way says why: reason, hint and retry time, on the stream and on REST', async () => {

@@ -376,7 +376,10 @@ export interface PromptReport {
  */
 export type ChapterEvent =
   | { type: 'delta'; text: string }
-  /** The suggested actions, as soon as the storyteller has written them (before the chapter's record). */
+  /**
+   * The suggested actions written so far, the whole list each time (it grows as each is written,
+   * before the chapter's record); the final result's list is the one kept.
+   */
   | { type: 'choices'; choices: string[] }
   | { type: 'final'; result: ChapterResult; usage: Usage[]; report?: PromptReport };
 

@@ -46,6 +46,19 @@ describe('ChapterAnswerStream', () => {
     }
   });
 
+  it('hands out each action as soon as its line ends, not after the whole list', () => {
+    const s = new ChapterAnswerStream();
+    const lists: string[][] = [];
+    const answer = `${PROSE}\n\n### NEXT\n${LIST}\n\n### RECORD\n${RECORD}`;
+    for (const p of splitInto(answer, 5)) {
+      const r = s.push(p);
+      if (r.choices) lists.push(r.choices);
+      // Never half an action: everything handed out is one of the whole ones.
+      for (const a of r.choices ?? []) expect(CHOICES).toContain(a);
+    }
+    expect(lists).toEqual([CHOICES.slice(0, 1), CHOICES.slice(0, 2), CHOICES]);
+  });
+
   it('an answer that is only prose is all prose (the record is then written by a call of its own)', () => {
     const s = new ChapterAnswerStream();
     let prose = '';

@@ -55,9 +55,14 @@ export class ChapterAnswerStream {
   private section: 'prose' | 'next' | 'record' = 'prose';
   private proseEnd = -1;
   private nextEnd = -1;
-  private choicesSent = false;
+  /** How many actions were handed out so far. */
+  private choicesOut = 0;
 
-  /** Feeds a chunk (think blocks already removed); answers the prose to show now, and the actions once complete. */
+  /**
+   * Feeds a chunk (think blocks already removed); answers the prose to show now, and the actions so
+   * far whenever one more is complete (its line ended), so the first is on screen about one short
+   * line after the prose ends, not after the whole list.
+   */
   push(chunk: string): { prose: string; choices: string[] | null } {
     this.raw += chunk;
     if (this.mode === 'undecided') {
@@ -93,12 +98,20 @@ export class ChapterAnswerStream {
         this.section = 'record';
       }
     }
-    if (this.section === 'record' && !this.choicesSent) {
-      this.choicesSent = true;
-      const list = actionsIn(this.raw.slice(this.proseEnd, this.nextEnd));
-      if (list.length) choices = list;
-    }
+    if (this.section === 'next') {
+      // Only whole lines: an action still being written is not offered half-way.
+      const upTo = this.raw.lastIndexOf('\n') + 1;
+      if (upTo > this.proseEnd) choices = this.moreChoices(this.raw.slice(this.proseEnd, upTo));
+    } else if (this.section === 'record' && this.proseEnd >= 0) choices = this.moreChoices(this.raw.slice(this.proseEnd, this.nextEnd));
     return { prose, choices };
+  }
+
+  /** The actions in `section` when there are more than were handed out; null otherwise. */
+  private moreChoices(section: string): string[] | null {
+    const list = actionsIn(section);
+    if (list.length <= this.choicesOut) return null;
+    this.choicesOut = list.length;
+    return list;
   }
 
   /** At the end of the stream: the rest of the prose, and the actions if they were not out yet. */
@@ -107,11 +120,7 @@ export class ChapterAnswerStream {
     let prose = '';
     let choices: string[] | null = null;
     if (this.section === 'prose') prose = this.take(this.raw.length);
-    if (this.section === 'next' && !this.choicesSent) {
-      this.choicesSent = true;
-      const list = actionsIn(this.raw.slice(this.proseEnd));
-      if (list.length) choices = list;
-    }
+    if (this.section === 'next') choices = this.moreChoices(this.raw.slice(this.proseEnd));
     return { prose, choices };
   }
 

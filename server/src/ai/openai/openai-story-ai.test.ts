@@ -237,9 +237,10 @@ describe('OpenAI provider: streamed chapters', () => {
     expect(deltas.map((d) => d.text).join('')).toBe(chapterText);
     // No marker, no list, no JSON ever reaches the reader.
     for (const d of deltas) expect(d.text).not.toMatch(/###|\{"/);
-    const choices = events.findIndex((e) => e.type === 'choices');
-    expect(events[choices]).toEqual({ type: 'choices', choices: validChapter.choices });
-    expect(choices).toBeLessThan(events.length - 1);
+    // Each action as soon as its line is written: the list grows, and is whole before the record.
+    const lists = events.filter((e) => e.type === 'choices').map((e) => (e as { choices: string[] }).choices);
+    expect(lists).toEqual(validChapter.choices.map((_, i) => validChapter.choices.slice(0, i + 1)));
+    expect(events.findLastIndex((e) => e.type === 'choices')).toBeLessThan(events.length - 1);
     expect(final.type).toBe('final');
     expect(final.result).toMatchObject({ text: chapterText, choices: validChapter.choices, statIncreases: { wisdom: 1 } });
     expect(final.usage[0]).toMatchObject({ operation: 'chapter', totalTokens: 200, cachedPromptTokens: 64 });
@@ -471,7 +472,7 @@ describe('OpenAI provider: streamed chapters', () => {
     for await (const ev of provider().streamChapter(chapterInput())) events.push(ev);
     expect(events.filter((e) => e.type === 'choices')).toEqual([{ type: 'choices', choices: ['Dive', 'Climb', 'Call out'] }]);
     expect((events.at(-1) as Extract<ChapterEvent, { type: 'final' }>).result.choices).toEqual(['Dive', 'Climb', 'Call out']);
-    expect(messagesOf(1).at(-1)!.content).toMatch(/"choices": 3–4 distinct next actions/);
+    expect(messagesOf(1).at(-1)!.content).toMatch(/"choices": 3 distinct next actions/);
   });
 
   it('think blocks, a heading and a fence around the prose never reach the reader', async () => {

@@ -697,7 +697,7 @@ export class OpenAIStoryAI implements StoryAI {
           if (!delta) continue;
           const { prose, choices } = feed(think.push(delta));
           if (prose) yield { type: 'delta', text: prose };
-          if (choices && !choicesShown) {
+          if (choices) {
             choicesShown = choices.map(plainAngles);
             yield { type: 'choices', choices: choicesShown };
           }
@@ -707,7 +707,7 @@ export class OpenAIStoryAI implements StoryAI {
         if (dl.signal.aborted) throw new Error('stream aborted');
         const { prose, choices } = feed(think.flush(), true);
         if (prose) yield { type: 'delta', text: prose };
-        if (choices && !choicesShown) {
+        if (choices) {
           choicesShown = choices.map(plainAngles);
           yield { type: 'choices', choices: choicesShown };
         }

@@ -268,7 +268,7 @@ function chapterRules(input: ChapterInput, profile: ChapterProfile): string {
 
 /** The last part of the turn: the action (or the opening, a continuation, another take) and the answer's format. */
 function actionPart(input: ChapterInput, profile: ChapterProfile): string {
-  const format = `Answer with the chapter's prose first (no title). Then a line "### NEXT" and 3–4 distinct next actions the player could take, numbered, each a short imperative phrase. Then a line "### RECORD" and the record.\n${profile.compact ? RECORD_FORMAT.split('\n').slice(0, 2).join('\n') : RECORD_FORMAT}`;
+  const format = `Answer with the chapter's prose first (no title). Then a line "### NEXT" and 3 distinct next actions the player could take, numbered, each an imperative of at most 6 words. Then a line "### RECORD" and the record.\n${profile.compact ? RECORD_FORMAT.split('\n').slice(0, 2).join('\n') : RECORD_FORMAT}`;
   if (input.continueFrom) {
     return [
       input.action?.trim() ? `Chapter ${input.chapterNumber} answers PLAYER ACTION: ${block(input.action.trim())}` : '',
@@ -298,7 +298,7 @@ export function chapterRecordMessages(chapter: Msg[], prose: string, choices: st
     { role: 'assistant', content: answered },
     {
       role: 'user',
-      content: `Now write only the record of the chapter you just wrote, as one JSON object${choices.length ? '' : ', with "choices": 3–4 distinct next actions the player could take'}.\n${RECORD_FORMAT}`,
+      content: `Now write only the record of the chapter you just wrote, as one JSON object${choices.length ? '' : ', with "choices": 3 distinct next actions the player could take, each an imperative of at most 6 words'}.\n${RECORD_FORMAT}`,
     },
   ];
 }

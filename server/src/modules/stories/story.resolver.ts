@@ -53,6 +53,7 @@ function presentStreamEvent(e: StreamEvent): ChapterStreamEvent {
     status: e.status as ChapterStreamStatus,
     offset: e.offset,
     delta: e.delta,
+    choices: e.choices ?? null,
     result: e.outcome ? presentOutcome(e.outcome) : null,
     errorCode: e.errorCode,
     error: e.error,

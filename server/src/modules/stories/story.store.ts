@@ -84,6 +84,8 @@ export interface UnsummarizedChapter {
 export interface RemoteState {
   status: Chapter['status'];
   text?: string;
+  /** The next actions written so far (read with the text). */
+  choices?: string[];
   /** The row is generating but untouched for longer than the stale limit: its writer is gone. */
   dead: boolean;
   /** The player stopped it. */
@@ -268,11 +270,12 @@ export class StoryStore {
   }
 
   /** Persists a running chapter's text (and touches the row), only while it is still generating. */
-  async writeLiveText(chapterId: string, text: string): Promise<boolean> {
-    const [rows] = (await this.dataSource.query(`UPDATE chapters SET text = $2, updated_at = now() WHERE id = $1 AND status = 'generating' RETURNING id`, [
-      chapterId,
-      text,
-    ])) as [unknown[], number];
+  /** The text so far, and the next actions once written (null: not yet, the row keeps its list). */
+  async writeLiveText(chapterId: string, text: string, choices: string[] | null = null): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE chapters SET text = $2, choices = COALESCE($3::jsonb, choices), updated_at = now() WHERE id = $1 AND status = 'generating' RETURNING id`,
+      [chapterId, text, choices ? JSON.stringify(choices) : null],
+    )) as [unknown[], number];
     return rows.length > 0;
   }
 
@@ -297,7 +300,7 @@ export class StoryStore {
   }
 
   /** A chapter's state as another instance sees it; the database's clock decides staleness. */
-  async remoteState(chapterId: string, columns: 'status' | 'status, text', staleAfterMs: number): Promise<RemoteState | null> {
+  async remoteState(chapterId: string, columns: 'status' | 'status, text, choices', staleAfterMs: number): Promise<RemoteState | null> {
     const [row] = (await this.dataSource.query(
       `SELECT ${columns}, (status = 'generating' AND updated_at < now() - make_interval(secs => $2::double precision)) AS dead,
               stopped_at IS NOT NULL AS stopped

@@ -87,8 +87,8 @@ export class ChapterStreamService {
       ? local.live.follow(signal)
       : pollChapter(
           async () => {
-            const r = await this.engine.remoteState(target.id, 'status, text');
-            return r ? { status: r.status, text: r.text ?? '', stopped: r.stopped } : null;
+            const r = await this.engine.remoteState(target.id, 'status, text, choices');
+            return r ? { status: r.status, text: r.text ?? '', choices: r.choices ?? [], stopped: r.stopped } : null;
           },
           this.pollIntervalMs,
           signal,

@@ -284,7 +284,11 @@ export class GenerationEngine {
         const next = await Promise.race([events.next(), aborted]);
         if (next.done) break;
         const ev = next.value;
-        if (ev.type === 'choices') continue;
+        if (ev.type === 'choices') {
+          live.offerChoices(ev.choices);
+          writer.changed();
+          continue;
+        }
         if (ev.type === 'final') return { result: ev.result, report: ev.report ?? null };
         live.append(ev.text);
         writer.changed();
@@ -399,7 +403,7 @@ export class GenerationEngine {
    * failed here and the wait ends: a join never hangs on a dead writer, and the player's next request
    * takes over at once. The database's clock decides, so instances with skewed clocks agree.
    */
-  async remoteState(chapterId: string, columns: 'status' | 'status, text'): Promise<RemoteState | null> {
+  async remoteState(chapterId: string, columns: 'status' | 'status, text, choices'): Promise<RemoteState | null> {
     const row = await this.store.remoteState(chapterId, columns, this.options.staleAfterMs);
     if (!row) return null;
     if (row.dead && !this.registry.chapter(chapterId)) {

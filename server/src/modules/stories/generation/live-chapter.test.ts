@@ -67,6 +67,36 @@ describe('LiveChapter.follow', () => {
     expect(apply(got)).toBe('a b c d!');
   });
 
+  it('sends the next actions at once, not after the interval, and a late reader gets them with the text', async () => {
+    const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
+    const got: StreamFrame[] = [];
+    const sentAt: number[] = [];
+    const started = performance.now();
+    const reading = (async () => {
+      for await (const f of live.follow(undefined, 10_000)) {
+        got.push(f);
+        sentAt.push(performance.now() - started);
+      }
+    })();
+    live.append('The prose.');
+    await new Promise((r) => setImmediate(r));
+    live.append(' More.');
+    await new Promise((r) => setImmediate(r));
+    live.offerChoices(['Run']); // the first action: its frame does not wait out the 10 s interval
+    while (got.length < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(got[1]).toEqual({ status: 'generating', offset: 10, delta: ' More.', choices: ['Run'] });
+    expect(sentAt[1]!).toBeLessThan(1000);
+    live.offerChoices(['Run', 'Hide']);
+    while (got.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(got[2]).toEqual({ status: 'generating', offset: 16, delta: '', choices: ['Run', 'Hide'] });
+    // A reader who arrives now gets the text and the actions so far in its first frame.
+    const late = live.follow();
+    expect((await late.next()).value).toEqual({ status: 'generating', offset: 0, delta: 'The prose. More.', choices: ['Run', 'Hide'] });
+    await late.return(undefined);
+    live.end('complete', 'The prose. More.');
+    await reading;
+  });
+
   it('stops following when the reader goes away, even while a frame is held back', async () => {
     const live = new LiveChapter('c', 'k', 0, 0, null, new Date());
     const abort = new AbortController();

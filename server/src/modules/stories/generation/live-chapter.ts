@@ -21,6 +21,12 @@ export interface StreamFrame {
   delta: string;
   /** On a failed frame: the player stopped the chapter (it did not break). */
   stopped?: boolean;
+  /**
+   * The next actions written so far, on the frame after they changed (the storyteller writes them
+   * after the prose, before the chapter's record): a reader can show them before the chapter is
+   * stored. Absent when unchanged; the complete frame's outcome has the list that was kept.
+   */
+  choices?: string[];
 }
 
 /**
@@ -37,11 +43,13 @@ interface Ending {
   finalText: string;
   stopped: boolean;
 }
-type LiveEvent = { kind: 'delta'; text: string } | ({ kind: 'end' } & Ending);
+type LiveEvent = { kind: 'delta'; text: string } | { kind: 'choices' } | ({ kind: 'end' } & Ending);
 
 /** The in-memory side of a running generation on this instance. */
 export class LiveChapter {
   text = '';
+  /** The next actions written so far (null before the storyteller starts them). */
+  choices: string[] | null = null;
   ended: Ending | null = null;
   private readonly listeners = new Set<(e: LiveEvent) => void>();
 
@@ -59,6 +67,12 @@ export class LiveChapter {
     if (this.ended || delta === '') return;
     this.text += delta;
     for (const l of this.listeners) l({ kind: 'delta', text: delta });
+  }
+
+  offerChoices(choices: string[]): void {
+    if (this.ended || choices.length === 0) return;
+    this.choices = [...choices];
+    for (const l of this.listeners) l({ kind: 'choices' });
   }
 
   end(status: 'complete' | 'failed', finalText: string, stopped = false): void {
@@ -90,6 +104,7 @@ export class LiveChapter {
     let wake: (() => void) | null = null;
     // Snapshot and listener in one synchronous step: no delta can fall between them.
     let sent = this.text;
+    let sentChoices = this.choices;
     const listener = (e: LiveEvent) => {
       queue.push(e);
       wake?.();
@@ -101,7 +116,7 @@ export class LiveChapter {
     try {
       if (sent !== '') {
         lastFrameAt = performance.now();
-        yield { status: 'generating', offset: 0, delta: sent };
+        yield { status: 'generating', offset: 0, delta: sent, ...(sentChoices ? { choices: sentChoices } : {}) };
       }
       for (;;) {
         if (signal?.aborted) return;
@@ -113,14 +128,17 @@ export class LiveChapter {
         }
         if (queue.length > 0) {
           const due = lastFrameAt + intervalMs - performance.now();
-          if (due <= 0) {
+          // The actions are never held back: the prose has ended, the player is waiting for them.
+          if (due <= 0 || (queue.some((e) => e.kind === 'choices') && this.choices !== sentChoices)) {
             let delta = '';
             for (const e of queue) if (e.kind === 'delta') delta += e.text;
             queue.length = 0;
             const offset = sent.length;
             sent += delta;
+            const choices = this.choices !== sentChoices ? this.choices : null;
+            sentChoices = this.choices;
             lastFrameAt = performance.now();
-            yield { status: 'generating', offset, delta };
+            yield { status: 'generating', offset, delta, ...(choices ? { choices } : {}) };
             continue;
           }
           // Too soon after the previous frame: wait for the interval, or for the end.
@@ -158,11 +176,12 @@ export function finalFrame(sent: string, status: 'complete' | 'failed', finalTex
  * row's status and text, or null once the row is gone (a failed take cleaned up, or undone).
  */
 export async function* pollChapter(
-  read: () => Promise<{ status: ChapterStatus; text: string; stopped?: boolean } | null>,
+  read: () => Promise<{ status: ChapterStatus; text: string; choices?: string[]; stopped?: boolean } | null>,
   intervalMs: number,
   signal?: AbortSignal,
 ): AsyncGenerator<StreamFrame> {
   let sent: string | null = null;
+  let sentChoices = '';
   for (;;) {
     const row = await read();
     if (!row || row.status === 'failed') {
@@ -173,13 +192,19 @@ export async function* pollChapter(
       yield finalFrame(sent ?? '', 'complete', row.text);
       return;
     }
+    // A generating row's choices are the actions written so far ([] before them).
+    const choices = row.choices?.length && row.choices.join('\n') !== sentChoices ? row.choices : null;
+    if (choices) sentChoices = choices.join('\n');
+    const withChoices = choices ? { choices } : {};
     if (sent === null) {
       sent = row.text;
-      yield { status: 'generating', offset: 0, delta: sent };
+      yield { status: 'generating', offset: 0, delta: sent, ...withChoices };
     } else if (row.text !== sent) {
       const frame = row.text.startsWith(sent) ? { offset: sent.length, delta: row.text.slice(sent.length) } : { offset: 0, delta: row.text };
       sent = row.text;
-      yield { status: 'generating', ...frame };
+      yield { status: 'generating', ...frame, ...withChoices };
+    } else if (choices) {
+      yield { status: 'generating', offset: sent.length, delta: '', ...withChoices };
     }
     if (signal?.aborted) return;
     await sleep(intervalMs, signal);

@@ -60,7 +60,7 @@ export class TextWriter {
       const text = this.live.text;
       this.lastWrite = Date.now();
       try {
-        if (!(await this.store.writeLiveText(this.live.chapterId, text)) && !this.stopped) this.onGone();
+        if (!(await this.store.writeLiveText(this.live.chapterId, text, this.live.choices)) && !this.stopped) this.onGone();
       } catch {
         // A missed write only delays what another instance sees; the commit stores the final text.
       }
