@@ -204,7 +204,12 @@ const BEHAVIOURS: Behaviour[] = [
     record: written(RECORD_WITH_CHOICES_JSON, 400, FIRST_TOKEN_DELAY_MS),
     runs: 30,
   },
-  { name: `slow, one call: ${SLOW_FIRST_MS / 1000} s to first token, ${SLOW_TPS} tokens/s`, script: streamed(ANSWER, SLOW_TPS, SLOW_FIRST_MS), runs: 3, slow: true },
+  {
+    name: `slow, one call: ${SLOW_FIRST_MS / 1000} s to first token, ${SLOW_TPS} tokens/s`,
+    script: streamed(ANSWER, SLOW_TPS, SLOW_FIRST_MS),
+    runs: 3,
+    slow: true,
+  },
   {
     name: `slow, prose only (two calls): ${SLOW_FIRST_MS / 1000} s to first token, ${SLOW_TPS} tokens/s`,
     script: streamed(BENCH_CHAPTER.text, SLOW_TPS, SLOW_FIRST_MS),

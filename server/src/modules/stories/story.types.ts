@@ -132,7 +132,7 @@ export class ChapterStreamEvent {
   @Field(() => [String], {
     nullable: true,
     description:
-      'The next actions written so far, on the event after they changed: the storyteller writes them after the prose and before the chapter is stored, so they can be shown early (not chosen: the chapter is not stored yet). The complete event\'s result has the list that was kept.',
+      "The next actions written so far, on the event after they changed: the storyteller writes them after the prose and before the chapter is stored, so they can be shown early (not chosen: the chapter is not stored yet). The complete event's result has the list that was kept.",
   })
   choices: string[] | null;
 
