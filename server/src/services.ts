@@ -90,7 +90,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   );
   const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
   const profile = new ProfileService(dataSource, auth);
-  const stories = new StoryService(dataSource, { config, ai, limiter, logger });
+  const stories = new StoryService(dataSource, { config, ai, limiter, logger, onPromptReport: metrics.observePrompt });
   const mailLog = logger.child({ component: 'mail' });
   const mailer = budgetedMailer(createMailer(config, mailLog), { dataSource, budgets, config, logger: mailLog });
   return {

@@ -1,6 +1,8 @@
 import { estimateTokens } from '../../server/src/ai/context-budget';
 import type { FakeOpenAIServer, RecordedRequest } from '../../server/src/ai/openai/fake-openai-server';
 import { chapterAnswer } from '../../server/src/ai/openai/fake-openai-server';
+import { createLogger } from '../../server/src/common/logger';
+import { StoryService } from '../../server/src/modules/stories/story.service';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startWithFakeModel, type TestApp } from '../support/test-app';
 
@@ -77,8 +79,20 @@ const chapterNumberOf = (r: RecordedRequest) => {
 
 let t: TestApp;
 let fake: FakeOpenAIServer;
+/** What the story service logged (info and up). */
+const logged: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   ({ t, fake } = await startWithFakeModel());
+  // The app's story service, with a logger that keeps its lines.
+  const s = t.app.services;
+  const sink = { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) };
+  s.stories = new StoryService(s.dataSource, {
+    config: s.config,
+    ai: s.ai,
+    limiter: s.limiter,
+    logger: createLogger({ logLevel: 'info' }, sink),
+    onPromptReport: s.metrics.observePrompt,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -138,13 +152,55 @@ it('plays 16 Free-tier chapters: memory reaches every prompt within 2,000 tokens
   for (const s of summaries.slice(0, -1)) expect(chapters.some((r) => JSON.stringify(r.body.messages).includes(s))).toBe(true);
   // Every call says how long its answer may be.
   for (const r of fake.requests) expect([r.url, r.body.max_tokens ?? r.body.max_completion_tokens]).toEqual([r.url, expect.any(Number)]);
-  // What the storyteller remembered for the latest chapter: stored with it, section by section.
-  const report = (
-    await t.app.db.dataSource.query(`SELECT prompt_report FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index" DESC LIMIT 1`, [c.id])
-  )[0].prompt_report as { sections: Array<{ key: string; tokens: number }>; omitted: Array<{ reason: string }>; maxContextTokens: number };
-  expect(report.maxContextTokens).toBe(2000);
+  // What the storyteller remembered for the latest chapter, as the player opens it: every section is
+  // in the request chapter 16 was written from, exactly as sent, and the omissions say why.
+  const remembered = await t.gql(
+    `query($id: ID!) { character(id: $id) { remembered { chapterIndex provider model maxContextTokens reservedTokens promptTokens
+       sections { key title tokens text } omitted { section what tokens reason } } } }`,
+    { id: c.id },
+    p.accessToken,
+  );
+  expect(remembered.errors).toBeUndefined();
+  const report = remembered.data!.character.remembered as {
+    chapterIndex: number;
+    provider: string;
+    maxContextTokens: number;
+    reservedTokens: number;
+    promptTokens: number;
+    sections: Array<{ key: string; title: string; tokens: number; text: string }>;
+    omitted: Array<{ section: string; what: string; reason: string }>;
+  };
+  expect(report).toMatchObject({ chapterIndex: 15, provider: 'openai', maxContextTokens: 2000, reservedTokens: Number(sixteen.body.max_tokens) });
   expect(report.sections.map((s) => s.key)).toEqual(
     expect.arrayContaining(['rules', 'world', 'essentials', 'pinned_cards', 'summary', 'memories', 'history', 'action']),
   );
+  const sent = (sixteen.body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
+  for (const s of report.sections) {
+    expect([s.key, sent.includes(s.text)]).toEqual([s.key, true]);
+    expect(s.tokens).toBeGreaterThan(0);
+  }
+  expect(report.sections.find((s) => s.key === 'pinned_cards')!.text).toContain(PINNED);
+  expect(report.sections.find((s) => s.key === 'memories')!.text).toContain(HIDE);
+  expect(report.promptTokens).toBeGreaterThanOrEqual(report.sections.reduce((n, s) => n + s.tokens, 0) * 0.9);
   expect(report.omitted.length).toBeGreaterThan(0);
+  for (const o of report.omitted) expect(o.reason).toMatch(/\w{3}/);
+  // The same on REST; an older chapter keeps none (only the latest three do).
+  const rest = await t.rest('GET', `/api/stories/remembered/${c.id}`, undefined, p.accessToken);
+  expect(rest.status).toBe(200);
+  expect(rest.body.remembered).toEqual(expect.objectContaining({ chapterIndex: 15, sections: report.sections, omitted: report.omitted }));
+  const [old] = (await t.app.db.dataSource.query(`SELECT id FROM chapters WHERE character_id = $1 AND "index" = 5`, [c.id])) as Array<{ id: string }>;
+  expect((await t.rest('GET', `/api/stories/remembered/${c.id}?chapterId=${old!.id}`, undefined, p.accessToken)).body).toEqual({ remembered: null });
+  // A stranger sees nothing of it.
+  const stranger = await signUp(t);
+  expect((await t.rest('GET', `/api/stories/remembered/${c.id}`, undefined, stranger.accessToken)).status).toBe(404);
+  // The same data for operators: a log line per chapter and the metrics.
+  const lines = logged.filter((l) => l.msg === 'chapter prompt');
+  expect(lines).toHaveLength(16);
+  expect(lines.at(-1)).toMatchObject({ promptTokens: report.promptTokens, maxContextTokens: 2000 });
+  expect((lines.at(-1)!.sections as Record<string, number>).pinned_cards).toBe(report.sections.find((s) => s.key === 'pinned_cards')!.tokens);
+  expect(JSON.stringify(lines)).not.toContain('PINNED-DESCRIPTION'); // counts and reasons, never the story's words
+  const metrics = await (await fetch(`${t.url}/metrics`)).text();
+  expect(metrics).toMatch(/taleforge_prompt_section_tokens_count\{provider="openai",section="pinned_cards"\} 16/);
+  expect(metrics).toMatch(/taleforge_prompt_fill_ratio_count\{provider="openai"\} 16/);
+  expect(metrics).toMatch(/taleforge_prompt_omissions_total\{provider="openai",section="[a-z_]+"\} [1-9]/);
 });

@@ -72,10 +72,11 @@ const PAGE_ARGS = ['limit', 'first'];
 const PAGED_LISTS: Record<string, readonly string[]> = { 'Character.storyline': ['chapters'] };
 /**
  * Large text fields weigh by their size limit, about one unit per kilobyte: a chapter's text is up to
- * 6,000 characters; an export holds a whole story (counted as a megabyte: the response byte cap,
- * GRAPHQL_MAX_RESPONSE_BYTES, stops a larger one).
+ * 6,000 characters; a section of what the storyteller remembered is a part of a prompt of up to
+ * 32k tokens (~16 KB a section on average); an export holds a whole story (counted as a megabyte:
+ * the response byte cap, GRAPHQL_MAX_RESPONSE_BYTES, stops a larger one).
  */
-const TEXT_WEIGHT: Record<string, number> = { 'Chapter.text': 6, 'StoryExportFile.content': 1000 };
+const TEXT_WEIGHT: Record<string, number> = { 'Chapter.text': 6, 'RememberedSection.text': 16, 'StoryExportFile.content': 1000 };
 
 interface Measured {
   depth: number;

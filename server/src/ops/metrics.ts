@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Usage } from '../ai/story-ai';
+import type { PromptReport, Usage } from '../ai/story-ai';
 
 /** Operation names come from clients: only well-formed ones become labels, and only this many. */
 const MAX_OPERATION_LABELS = 300;
@@ -56,6 +56,26 @@ export class Metrics {
     name: 'taleforge_prompt_trims_total',
     help: "Chapter prompts cut to fit the tier's context (the oldest verbatim lines, the summary or the character description), by provider.",
     labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly promptSectionTokens = new Histogram({
+    name: 'taleforge_prompt_section_tokens',
+    help: 'Tokens each section of a chapter prompt took (rules, world, character, essentials, pinned_cards, summary, memories, cards, people, history, turn), by provider: what the storyteller remembered.',
+    labelNames: ['provider', 'section'] as const,
+    buckets: [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384],
+    registers: [this.registry],
+  });
+  private readonly promptFill = new Histogram({
+    name: 'taleforge_prompt_fill_ratio',
+    help: "A chapter prompt's tokens over the room the tier's context leaves it (the context minus the answer's).",
+    labelNames: ['provider'] as const,
+    buckets: [0.25, 0.5, 0.75, 0.9, 0.95, 1, 1.05],
+    registers: [this.registry],
+  });
+  private readonly promptOmissions = new Counter({
+    name: 'taleforge_prompt_omissions_total',
+    help: 'Parts of a story left out of chapter prompts (a card, a memory, an older chapter, a cut description), by the section they belong to.',
+    labelNames: ['provider', 'section'] as const,
     registers: [this.registry],
   });
   private readonly rateLimited = new Counter({
@@ -117,6 +137,15 @@ export class Metrics {
     this.promptTrims.inc({ provider });
   };
 
+  /** Hook: what a committed chapter was written from (GenerationEngine). Section keys are the code's own: bounded labels. */
+  observePrompt = (report: PromptReport): void => {
+    const provider = report.provider;
+    for (const s of report.sections) this.promptSectionTokens.observe({ provider, section: sectionLabel(s.key) }, s.tokens);
+    const room = report.maxContextTokens - report.reservedTokens;
+    if (room > 0) this.promptFill.observe({ provider }, report.promptTokens / room);
+    for (const o of report.omitted) this.promptOmissions.inc({ provider, section: sectionLabel(o.section) });
+  };
+
   /** Hook: a committed ledger row (see credit-metrics.ts). Negative deltas are spending. */
   recordCredits(delta: number, reason: string): void {
     if (delta < 0) this.creditsSpent.inc({ reason }, -delta);
@@ -134,4 +163,8 @@ export class Metrics {
   render(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+function sectionLabel(key: string): string {
+  return /^[a-z_]{1,24}$/.test(key) ? key : 'other';
 }

@@ -218,11 +218,14 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
 
   const head = memoryHead(essentials, plan.summary);
   const history: Msg[] = [];
+  /** The history turns as sent (without the memory head the first one carries: its own sections). */
+  const historySent: string[] = [];
   plan.recentChapters.forEach((ch, i) => {
     const number = input.chapterNumber - plan.recentChapters.length + i;
     const ask = ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}` : number <= 1 ? 'Begin the story.' : 'Continue the story.';
     history.push({ role: 'user', content: [...(i === 0 ? head : []), `Chapter ${number}. ${ask}`].join('\n\n') });
     history.push({ role: 'assistant', content: ch.text });
+    historySent.push(`Chapter ${number}. ${ask}`, ch.text);
   });
   const turn = turnOf({ pinned: plan.pinnedCards, memories: plan.memories, cards: plan.cards, people: plan.people });
   const system = storySystem(input.worldDescription, c, plan.characterDescription, profile.compact);
@@ -239,14 +242,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
   add('character', 'Player character', storyPrefix('', c, plan.characterDescription).replace(/^WORLD:\n<<<\n\n>>>\n/, ''));
   add('essentials', 'Plot essentials', essentials);
   add('summary', 'Story so far (summary)', plan.summary);
-  add(
-    'history',
-    'Recent chapters, word for word',
-    history
-      .filter((m) => m.role === 'assistant')
-      .map((m, i) => `Chapter ${input.chapterNumber - plan.recentChapters.length + i}:\n${m.content as string}`)
-      .join('\n\n'),
-  );
+  add('history', 'Recent chapters, word for word', historySent.join('\n'));
   for (const [key, title, text] of turn) add(key, title, text);
   const promptTokens = messages.reduce((n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : '') + 4, 0);
   return {

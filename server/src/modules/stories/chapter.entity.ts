@@ -169,9 +169,10 @@ export class Chapter {
 
   /**
    * What the storyteller was sent for this take, section by section, with token counts and what was
-   * left out and why ("what the storyteller remembered"). Kept for the latest chapters only.
+   * left out and why ("what the storyteller remembered"). Kept for the latest chapters only; never
+   * read with the chapter (it holds the whole prompt): memory/remembered.ts reads it when asked.
    */
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'jsonb', nullable: true, select: false })
   promptReport: PromptReport | null;
 
   /** When the player last rewrote this chapter's text (null: the storyteller's own); exports mark it. */

@@ -9,6 +9,7 @@ import { Mission } from './missions/mission.entity';
 import { StoryBranch } from './editing/story-branch.entity';
 import { StoryCard } from './memory/story-card.entity';
 import { MemoryEntry } from './memory/memory.entity';
+import { Remembered } from './memory/remembered';
 import type { ChapterHandle, ChapterOutcome, StreamEvent } from './story.service';
 import { STORYLINE_PAGE_MAX } from './story-input';
 import {
@@ -382,6 +383,20 @@ export class CharacterStoryResolver {
   ): Promise<MemoryEntry[]> {
     assertOwnedBy(c, ctx.user?.id);
     return ctx.services.stories.listMemories(c.userId, c.id, { limit, offset, search });
+  }
+
+  @FieldResolver(() => Remembered, {
+    nullable: true,
+    description:
+      "What the storyteller remembered: the latest chapter's prompt (or the given chapter's), section by section with token counts, and what was left out and why. Kept for the latest three chapters; null before. Also GET /api/stories/remembered/{characterId}.",
+  })
+  remembered(
+    @Root() c: Character,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('chapterId', () => ID, { nullable: true }) chapterId: string | null,
+  ): Promise<Remembered | null> {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.remembered(c.userId, c.id, chapterId);
   }
 
   @FieldResolver(() => [StoryBranch], { description: 'Chapters set aside by rewinds, newest first; restoreStoryBranch returns to one.' })

@@ -229,6 +229,12 @@ export function storiesRestRouter(services: Services): express.Router {
     res.status(204).end();
   });
 
+  // What the storyteller remembered for the latest chapter (?chapterId= for one of the latest three).
+  r.get('/remembered/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json({ remembered: await services.stories.remembered(user.id, req.params.characterId, queryValue(req, 'chapterId')) });
+  });
+
   r.get('/export/:characterId', async (req, res) => {
     const user = await restUser(services, req);
     const file = await services.stories.exportStory(user.id, req.params.characterId, queryValue(req, 'format') ?? 'md');

@@ -21,8 +21,9 @@
  * - here: story.store.ts (the module's SQL and row mapping, the story lock), story-input.ts (input
  *   parsing), story.loaders.ts (per-request batching), chapter.entity.ts (chapters and their takes)
  */
+import { rememberedFor, type Remembered } from './memory/remembered';
 import type { DataSource } from 'typeorm';
-import type { StoryAI, StyleSet } from '../../ai/story-ai';
+import type { PromptReport, StoryAI, StyleSet } from '../../ai/story-ai';
 import { createLogger, type Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
@@ -68,7 +69,7 @@ export class StoryService {
 
   constructor(
     private readonly dataSource: DataSource,
-    deps: { config: Config; ai: StoryAI; limiter: RateLimiter; logger?: Logger },
+    deps: { config: Config; ai: StoryAI; limiter: RateLimiter; logger?: Logger; onPromptReport?: (report: PromptReport) => void },
     options: Partial<StoryServiceOptions> = {},
   ) {
     const opts = { ...DEFAULT_OPTIONS, ...options };
@@ -76,7 +77,7 @@ export class StoryService {
     const gate = new StoryGate(deps);
     const registry = new GenerationRegistry();
     this.store = new StoryStore(dataSource);
-    this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts);
+    this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts, deps.onPromptReport);
     this.streams = new ChapterStreamService(this.store, registry, this.engine, opts.pollIntervalMs);
     this.editing = new StoryEditingService(dataSource, registry);
     this.branches = new StoryBranchService(dataSource, registry);
@@ -232,6 +233,11 @@ export class StoryService {
   // The memory bank
 
   /** The story's memories as the player sees them (Story Memory). */
+  /** What the storyteller was sent for the latest chapter (or the one given); see memory/remembered.ts. */
+  remembered(userId: string, characterId: unknown, chapterId?: unknown): Promise<Remembered | null> {
+    return rememberedFor(this.dataSource, userId, characterId, chapterId);
+  }
+
   listMemories(userId: string, characterId: unknown, page: { limit?: unknown; offset?: unknown; search?: unknown } = {}): Promise<MemoryEntry[]> {
     return this.memoryBank.list(userId, characterId, page);
   }

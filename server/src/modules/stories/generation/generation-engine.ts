@@ -97,6 +97,8 @@ export class GenerationEngine {
     private readonly ai: StoryAI,
     private readonly log: Logger,
     private readonly options: StoryServiceOptions,
+    /** Metrics of what each chapter was written from (Metrics.observePrompt). */
+    private readonly onPromptReport: (report: PromptReport) => void = () => undefined,
   ) {
     this.prompter = new ChapterPrompter(store, ai, log);
   }
@@ -197,6 +199,8 @@ export class GenerationEngine {
       const memories = continued
         ? [...continued.memories.map((mem) => ({ ...mem, id: crypto.randomUUID() })), ...takeMemories(written, null)]
         : takeMemories(written, live.action);
+      // A storyteller without a context limit reports nothing of its own: what it was given.
+      const promptReport = report ?? givenReport(prepared.chapterInput, 'offline', 'the offline storyteller');
       const turn = this.lane.enter(lane, { database: true });
       if (turn) await turn;
       const c = ctx.character;
@@ -215,14 +219,14 @@ export class GenerationEngine {
           summary: prepared.summary,
           heroName: c.name,
           memories,
-          // A storyteller without a context limit reports nothing of its own: what it was given.
-          promptReport: report ?? givenReport(prepared.chapterInput, 'offline', 'the offline storyteller'),
+          promptReport,
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
         mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId, cards: prepared.cards } : null,
       );
       this.registry.remember(outcome, c.userId);
       live.end('complete', outcome.chapter.text);
+      this.reportPrompt(promptReport, live);
       this.foldAfter(ctx, live, outcome, prepared.chapterInput);
       return outcome;
     } catch (e) {
@@ -309,6 +313,25 @@ export class GenerationEngine {
       void events.return?.(undefined)?.catch(() => undefined);
     }
     throw new Error('chapter stream ended without a result');
+  }
+
+  /**
+   * What the chapter was written from, for operators: the sections' token counts and what was left
+   * out, by section and reason (never the story's own words: those stay with the player's chapter).
+   */
+  private reportPrompt(report: PromptReport, live: LiveChapter): void {
+    this.onPromptReport(report);
+    this.log.info('chapter prompt', {
+      characterId: live.characterId,
+      chapterId: live.chapterId,
+      provider: report.provider,
+      model: report.model,
+      maxContextTokens: report.maxContextTokens,
+      reservedTokens: report.reservedTokens,
+      promptTokens: report.promptTokens,
+      sections: Object.fromEntries(report.sections.map((s) => [s.key, s.tokens])),
+      omitted: report.omitted.map((o) => ({ section: o.section, tokens: o.tokens, reason: o.reason })),
+    });
   }
 
   /**
