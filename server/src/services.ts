@@ -1,3 +1,4 @@
+import { OpenAIEmbedder } from './ai/embeddings';
 import type { DataSource } from 'typeorm';
 import { createStoryAI, type StoryAI } from './ai';
 import { createLogger } from './common/logger';
@@ -90,7 +91,11 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   );
   const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
   const profile = new ProfileService(dataSource, auth);
-  const stories = new StoryService(dataSource, { config, ai, limiter, logger, onPromptReport: metrics.observePrompt });
+  const embeddings = config.embeddings;
+  const embedder = embeddings.model
+    ? new OpenAIEmbedder({ model: embeddings.model, baseUrl: embeddings.baseUrl, apiKey: embeddings.apiKey, timeoutMs: embeddings.timeoutMs })
+    : null;
+  const stories = new StoryService(dataSource, { config, ai, limiter, logger, onPromptReport: metrics.observePrompt, embedder });
   const mailLog = logger.child({ component: 'mail' });
   const mailer = budgetedMailer(createMailer(config, mailLog), { dataSource, budgets, config, logger: mailLog });
   return {

@@ -60,11 +60,18 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
  * A test app whose story AI is the OpenAI provider pointed at a fake server this call starts;
  * `openai` overrides the provider's settings (model, timeouts). Close both after the tests.
  */
-export async function startWithFakeModel(openai: Partial<Config['openai']> = {}): Promise<{ t: TestApp; fake: FakeOpenAIServer }> {
+export async function startWithFakeModel(
+  openai: Partial<Config['openai']> = {},
+  extra: { embeddingsModel?: string } = {},
+): Promise<{ t: TestApp; fake: FakeOpenAIServer }> {
   const fake = new FakeOpenAIServer();
   const baseUrl = await fake.start();
   const base = loadConfig({ NODE_ENV: 'test' });
-  const t = await startTestApp({ openai: { ...base.openai, apiKey: 'sk-test', baseUrl, ...openai } });
+  const t = await startTestApp({
+    openai: { ...base.openai, apiKey: 'sk-test', baseUrl, ...openai },
+    // The memory bank's embeddings from the same server, when a model is named.
+    ...(extra.embeddingsModel ? { embeddings: { model: extra.embeddingsModel, baseUrl, apiKey: 'sk-test', timeoutMs: 2000 } } : {}),
+  });
   return { t, fake };
 }
 

@@ -66,6 +66,11 @@ export interface Config {
     /** How prompts are counted against a tier's context: a BPE vocabulary, or the chars/4 estimate. */
     tokenizer: 'o200k_base' | 'cl100k_base' | 'estimate';
   };
+  /**
+   * The memory bank's embeddings (an OpenAI-compatible /embeddings): off unless a model is named.
+   * The server and key default to the story AI's (OPENAI_BASE_URL, OPENAI_API_KEY).
+   */
+  embeddings: { model?: string; baseUrl?: string; apiKey?: string; timeoutMs: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
   billingSweepSeconds: number;
@@ -356,6 +361,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
       tokenizer: oneOf('OPENAI_TOKENIZER', ['o200k_base', 'cl100k_base', 'estimate'] as const, 'o200k_base'),
     },
+    embeddings: {
+      model: str('EMBEDDINGS_MODEL'),
+      // OPENAI_BASE_URL is checked with the story AI's settings.
+      baseUrl: url('EMBEDDINGS_BASE_URL', ['http:', 'https:']) ?? str('OPENAI_BASE_URL'),
+      apiKey: str('EMBEDDINGS_API_KEY') ?? str('OPENAI_API_KEY'),
+      timeoutMs: int('EMBEDDINGS_TIMEOUT_MS', 2000, 100, 60_000),
+    },
     stripe: {
       secretKey: stripeSecretKey,
       webhookSecret: stripeWebhookSecret,
@@ -391,6 +403,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     ...overrides,
   };
+  if (config.embeddings.model && !config.embeddings.baseUrl && !config.embeddings.apiKey) {
+    problems.push('EMBEDDINGS_MODEL needs a server: EMBEDDINGS_BASE_URL (or OPENAI_BASE_URL), or an API key for OpenAI (EMBEDDINGS_API_KEY or OPENAI_API_KEY)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

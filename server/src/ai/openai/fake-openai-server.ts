@@ -48,6 +48,12 @@ export class FakeOpenAIServer {
    * llama.cpp builds): HTTP 400 to response_format json_schema, before any script is used.
    */
   rejectJsonSchema = false;
+  /**
+   * Answers POST /embeddings with one vector per input (the tests' stand-in for a model of meaning);
+   * unset, /embeddings takes scripts like any request. `embedFails` answers 503 instead.
+   */
+  embed: ((text: string) => number[]) | null = null;
+  embedFails = false;
   /** Called when a response's first byte (or first SSE event) has been written (bench timings). */
   onFirstByte: ((rec: RecordedRequest) => void) | null = null;
   private server: http.Server;
@@ -80,6 +86,8 @@ export class FakeOpenAIServer {
     this.fallback = null;
     this.respond = null;
     this.rejectJsonSchema = false;
+    this.embed = null;
+    this.embedFails = false;
   }
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
@@ -106,6 +114,23 @@ export class FakeOpenAIServer {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({ error: { message: "response_format type 'json_schema' is not supported by this model", type: 'invalid_request_error', code: null } }),
+      );
+      return;
+    }
+    if (this.embed && rec.url.endsWith('/embeddings')) {
+      if (this.embedFails) {
+        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake embeddings down', type: 'server_error' } }));
+        return;
+      }
+      const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: this.embed!(text) })),
+          model: body.model,
+          usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
+        }),
       );
       return;
     }

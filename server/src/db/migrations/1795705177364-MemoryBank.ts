@@ -19,7 +19,7 @@ export class MemoryBank1795705177364 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE INDEX "ix_story_memories_character" ON "story_memories"  ("character_id") `);
     await queryRunner.query(
-      `CREATE TABLE "memory_embeddings" ("memory_id" uuid NOT NULL, "character_id" uuid NOT NULL, "model" character varying(120) NOT NULL, "vector" bytea NOT NULL, CONSTRAINT "PK_1e0fdd577235a2368a0c8277e82" PRIMARY KEY ("memory_id"))`,
+      `CREATE TABLE "memory_embeddings" ("memory_id" uuid NOT NULL, "character_id" uuid NOT NULL, "model" character varying(120) NOT NULL, "digest" character(32) NOT NULL, "vector" bytea NOT NULL, CONSTRAINT "PK_1e0fdd577235a2368a0c8277e82" PRIMARY KEY ("memory_id"))`,
     );
     await queryRunner.query(`CREATE INDEX "ix_memory_embeddings_character" ON "memory_embeddings"  ("character_id", "model") `);
     await queryRunner.query(`ALTER TABLE "chapters" ADD "memories" jsonb NOT NULL DEFAULT '[]'`);

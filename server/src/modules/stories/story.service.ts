@@ -21,6 +21,8 @@
  * - here: story.store.ts (the module's SQL and row mapping, the story lock), story-input.ts (input
  *   parsing), story.loaders.ts (per-request batching), chapter.entity.ts (chapters and their takes)
  */
+import type { Embedder } from '../../ai/embeddings';
+import { MemoryVectors } from './memory/memory-vectors';
 import { rememberedFor, type Remembered } from './memory/remembered';
 import type { DataSource } from 'typeorm';
 import type { PromptReport, StoryAI, StyleSet } from '../../ai/story-ai';
@@ -66,10 +68,20 @@ export class StoryService {
   private readonly memory: StoryMemoryService;
   private readonly cards: StoryCardService;
   private readonly memoryBank: MemoryBank;
+  private readonly vectors: MemoryVectors;
 
   constructor(
     private readonly dataSource: DataSource,
-    deps: { config: Config; ai: StoryAI; limiter: RateLimiter; logger?: Logger; onPromptReport?: (report: PromptReport) => void },
+    deps: {
+      config: Config;
+      ai: StoryAI;
+      limiter: RateLimiter;
+      logger?: Logger;
+      /** Metrics of what each chapter was written from. */
+      onPromptReport?: (report: PromptReport) => void;
+      /** The memory bank's embeddings model (EMBEDDINGS_MODEL); none: full-text search only. */
+      embedder?: Embedder | null;
+    },
     options: Partial<StoryServiceOptions> = {},
   ) {
     const opts = { ...DEFAULT_OPTIONS, ...options };
@@ -77,7 +89,13 @@ export class StoryService {
     const gate = new StoryGate(deps);
     const registry = new GenerationRegistry();
     this.store = new StoryStore(dataSource);
-    this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts, deps.onPromptReport);
+    this.vectors = new MemoryVectors(dataSource, deps.embedder ?? null, log);
+    this.memoryBank = new MemoryBank(dataSource);
+    this.engine = new GenerationEngine(this.store, registry, gate, deps.ai, log, opts, {
+      onPromptReport: deps.onPromptReport,
+      memories: this.memoryBank,
+      vectors: this.vectors,
+    });
     this.streams = new ChapterStreamService(this.store, registry, this.engine, opts.pollIntervalMs);
     this.editing = new StoryEditingService(dataSource, registry);
     this.branches = new StoryBranchService(dataSource, registry);
@@ -85,7 +103,6 @@ export class StoryService {
     this.reads = new StoryReadService(this.store, gate, deps.ai);
     this.memory = new StoryMemoryService(dataSource);
     this.cards = new StoryCardService(dataSource);
-    this.memoryBank = new MemoryBank(dataSource);
   }
 
   // Generating and following chapters
@@ -135,8 +152,9 @@ export class StoryService {
   }
 
   /** Settles when the background work after chapters (summary folds) is done. */
-  idle(): Promise<void> {
-    return this.engine.idle();
+  async idle(): Promise<void> {
+    await this.engine.idle();
+    await this.vectors.idle();
   }
 
   /** Shutdown: see GenerationEngine.close. */
@@ -242,12 +260,16 @@ export class StoryService {
     return this.memoryBank.list(userId, characterId, page);
   }
 
-  addMemory(userId: string, characterId: unknown, input: unknown): Promise<MemoryEntry> {
-    return this.memoryBank.add(userId, characterId, input);
+  async addMemory(userId: string, characterId: unknown, input: unknown): Promise<MemoryEntry> {
+    const added = await this.memoryBank.add(userId, characterId, input);
+    this.vectors.refresh(String(characterId));
+    return added;
   }
 
-  updateMemory(userId: string, characterId: unknown, memoryId: unknown, input: unknown): Promise<MemoryEntry> {
-    return this.memoryBank.update(userId, characterId, memoryId, input);
+  async updateMemory(userId: string, characterId: unknown, memoryId: unknown, input: unknown): Promise<MemoryEntry> {
+    const updated = await this.memoryBank.update(userId, characterId, memoryId, input);
+    this.vectors.refresh(String(characterId));
+    return updated;
   }
 
   deleteMemory(userId: string, characterId: unknown, memoryId: unknown): Promise<boolean> {

@@ -20,7 +20,8 @@ import type { LiveChapter } from './live-chapter';
 import type { SummaryUpdate } from '../state/chapter-commit';
 import type { GenerateMode, ParsedGenerate } from '../story-input';
 import { cardsBeforeTake, promptCards } from '../memory/story-cards';
-import { MemoryBank, memoryQuery } from '../memory/memory-bank';
+import { memoryQuery, type MemoryBank } from '../memory/memory-bank';
+import type { MemoryVectors } from '../memory/memory-vectors';
 import { missionBeforeTake } from '../state/take-effects';
 import type { StoryContext, StoryStore, UnsummarizedChapter } from '../story.store';
 
@@ -46,15 +47,13 @@ export interface FoldAfterInput {
 }
 
 export class ChapterPrompter {
-  private readonly memories: MemoryBank;
-
   constructor(
     private readonly store: StoryStore,
     private readonly ai: StoryAI,
     private readonly log: Logger,
-  ) {
-    this.memories = new MemoryBank(store.dataSource);
-  }
+    private readonly memories: MemoryBank,
+    private readonly vectors: MemoryVectors,
+  ) {}
 
   async prepare(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, signal: AbortSignal): Promise<PreparedChapter> {
     const c = ctx.character;
@@ -122,7 +121,14 @@ export class ChapterPrompter {
     const history = historyOf(ctx.unsummarized, live.index);
     // The memory bank: what earlier chapters left that this action and the latest lines call for.
     const latestLines = history.length ? history[history.length - 1]!.text.slice(-800) : '';
-    const memories = await this.memories.retrieve(c.id, live.index, memoryQuery([live.action, latestLines, mission]));
+    // With an embeddings model, by meaning too: the player's action (what they ask for), or — for an
+    // opening, a continuation or another take — the latest lines. A vector of both would be mostly
+    // the prose, and drift from what the player asked.
+    const model = this.vectors.model;
+    const vector = model ? await this.vectors.queryVector(live.action?.trim() || latestLines.slice(-400), signal) : null;
+    const memories = await this.memories.retrieve(c.id, live.index, memoryQuery([live.action, latestLines, mission]), {
+      vector: model && vector ? { model, vector } : null,
+    });
     const storyCards = promptCards(cards, {
       action: live.action,
       mission,

@@ -7,6 +7,8 @@
  * generating row), so it holds across requests, processes and instances; the engine only decides
  * whether a second request joins the running generation or is refused with CONFLICT.
  */
+import type { MemoryBank } from '../memory/memory-bank';
+import type { MemoryVectors } from '../memory/memory-vectors';
 import crypto from 'node:crypto';
 import type { StoryAI, ChapterResult, PromptReport } from '../../../ai/story-ai';
 import { AppError, isAppError } from '../../../common/app-error';
@@ -97,10 +99,15 @@ export class GenerationEngine {
     private readonly ai: StoryAI,
     private readonly log: Logger,
     private readonly options: StoryServiceOptions,
-    /** Metrics of what each chapter was written from (Metrics.observePrompt). */
-    private readonly onPromptReport: (report: PromptReport) => void = () => undefined,
+    private readonly hooks: {
+      /** Metrics of what each chapter was written from (Metrics.observePrompt). */
+      onPromptReport?: (report: PromptReport) => void;
+      memories: MemoryBank;
+      /** Embeds a stored chapter's memories (in the background) and the next chapters' retrieval text. */
+      vectors: MemoryVectors;
+    },
   ) {
-    this.prompter = new ChapterPrompter(store, ai, log);
+    this.prompter = new ChapterPrompter(store, ai, log, hooks.memories, hooks.vectors);
   }
 
   /**
@@ -227,6 +234,7 @@ export class GenerationEngine {
       this.registry.remember(outcome, c.userId);
       live.end('complete', outcome.chapter.text);
       this.reportPrompt(promptReport, live);
+      this.hooks.vectors.refresh(live.characterId);
       this.foldAfter(ctx, live, outcome, prepared.chapterInput);
       return outcome;
     } catch (e) {
@@ -320,7 +328,7 @@ export class GenerationEngine {
    * out, by section and reason (never the story's own words: those stay with the player's chapter).
    */
   private reportPrompt(report: PromptReport, live: LiveChapter): void {
-    this.onPromptReport(report);
+    this.hooks.onPromptReport?.(report);
     this.log.info('chapter prompt', {
       characterId: live.characterId,
       chapterId: live.chapterId,

@@ -21,6 +21,7 @@ import { AppError } from '../../../common/app-error';
 import { findOwnedCharacter } from '../../characters/owned-character';
 import { bool, int, isUuid, object, text } from '../../shared/input';
 import type { TakeMemory } from '../chapter.entity';
+import { similarity, vectorOf } from '../../../ai/embeddings';
 import { lockCharacter } from '../story.store';
 import { MemoryEntry, PlayerMemory } from './memory.entity';
 
@@ -112,8 +113,20 @@ export class MemoryBank {
    * The memories for a chapter at `beforeIndex` (those of earlier chapters, and the player's), pinned
    * first, then by relevance to `query` (memoryQuery) and recency. Memories that match nothing are
    * not candidates: only pinned ones are sent whatever the chapter is about.
+   *
+   * With `vector` (the chapter's retrieval text embedded by `model`), the stored vectors count too:
+   * the memories most similar to it are candidates as well, and the two rankings are fused by
+   * reciprocal rank (a memory high in both comes first; one found by meaning alone, with no word in
+   * common, still gets in).
    */
-  async retrieve(characterId: string, beforeIndex: number, query: string, limit = MEMORY_CANDIDATES): Promise<RankedMemory[]> {
+  async retrieve(
+    characterId: string,
+    beforeIndex: number,
+    query: string,
+    opts: { limit?: number; vector?: { model: string; vector: Float32Array } | null } = {},
+  ): Promise<RankedMemory[]> {
+    const limit = opts.limit ?? MEMORY_CANDIDATES;
+    const semantic = opts.vector ?? null;
     const rows = (await this.dataSource.query(
       `WITH mem AS (
          SELECT e->>'id' AS id, e->>'kind' AS kind, e->>'text' AS text, COALESCE((e->>'pinned')::boolean, false) AS pinned,
@@ -123,21 +136,27 @@ export class MemoryBank {
          UNION ALL
          SELECT id::text, kind, text, pinned, NULL, 'player', false FROM story_memories WHERE character_id = $1
        ), q AS (SELECT CASE WHEN $3 = '' THEN NULL ELSE to_tsquery('english', $3) END AS q)
-       SELECT mem.*, COALESCE(ts_rank_cd(to_tsvector('english', mem.text), q.q, 32), 0)::float AS rank
+       SELECT mem.*, COALESCE(ts_rank_cd(to_tsvector('english', mem.text), q.q, 32), 0)::float AS rank${
+         semantic
+           ? `, (SELECT v.vector FROM memory_embeddings v
+                  WHERE v.character_id = $1 AND v.memory_id::text = mem.id AND v.model = $4 AND v.digest = md5(mem.text)) AS vector`
+           : ''
+       }
          FROM mem, q
-        WHERE mem.pinned OR (q.q IS NOT NULL AND to_tsvector('english', mem.text) @@ q.q)
+        WHERE ${semantic ? 'true' : "mem.pinned OR (q.q IS NOT NULL AND to_tsvector('english', mem.text) @@ q.q)"}
         ORDER BY mem.pinned DESC, rank DESC, mem.chapter_index DESC NULLS FIRST
-        LIMIT $4`,
-      [characterId, beforeIndex, query, limit],
-    )) as MemoryRow[];
-    // ts_rank_cd with normalization 32 is rank/(rank+1): already in 0–1.
-    return rows.map((r) => ({
+        ${semantic ? '' : 'LIMIT $4'}`,
+      semantic ? [characterId, beforeIndex, query, semantic.model] : [characterId, beforeIndex, query, limit],
+    )) as Array<MemoryRow & { vector?: Uint8Array | null }>;
+    const ranked = semantic ? fuse(rows, semantic.vector, limit) : rows.map((r) => ({ row: r, score: Number(r.rank) }));
+    return ranked.map(({ row: r, score }) => ({
       id: r.id,
       kind: r.kind,
       text: r.text,
       chapterNumber: r.chapter_index === null ? 0 : Number(r.chapter_index) + 1,
       pinned: r.pinned,
-      score: r.pinned ? 1 : Number(r.rank),
+      // ts_rank_cd with normalization 32 is rank/(rank+1): already in 0–1; a fused score is scaled to 0–1.
+      score: r.pinned ? 1 : score,
     }));
   }
 
@@ -219,7 +238,10 @@ export class MemoryBank {
     return this.dataSource.transaction(async (m) => {
       await lockCharacter(m, c.id);
       const gone = await m.getRepository(PlayerMemory).delete({ id, characterId: c.id });
-      if (gone.affected) return true;
+      if (gone.affected) {
+        await m.query(`DELETE FROM memory_embeddings WHERE memory_id = $1`, [id]);
+        return true;
+      }
       const [rows] = (await m.query(
         `UPDATE chapters SET memories = COALESCE((SELECT jsonb_agg(e ORDER BY o) FROM jsonb_array_elements(memories) WITH ORDINALITY AS x(e, o) WHERE e->>'id' <> $2), '[]'::jsonb)
           WHERE character_id = $1 AND memories @> jsonb_build_array(jsonb_build_object('id', $2::text)) RETURNING id`,
@@ -230,6 +252,40 @@ export class MemoryBank {
       return true;
     });
   }
+}
+
+/** Reciprocal rank fusion's constant: how much the top places count over the next ones. */
+const RRF_K = 60;
+/** Memories found by meaning alone must be at least this close, relative to the closest one. */
+const SIMILAR_SHARE = 0.75;
+
+/**
+ * Pinned memories, then the full-text ranking (rows come ordered by it) fused with the vector ranking
+ * by reciprocal rank; rows whose rank is 0 and that are not among the most similar are not candidates.
+ */
+function fuse(rows: Array<MemoryRow & { vector?: Uint8Array | null }>, query: Float32Array, limit: number) {
+  const pinned = rows.filter((r) => r.pinned);
+  const text = rows.filter((r) => !r.pinned && Number(r.rank) > 0);
+  const near = rows
+    .filter((r) => !r.pinned && r.vector)
+    .map((r) => ({ r, sim: similarity(vectorOf(r.vector!), query) }))
+    .filter((x) => x.sim > 0)
+    .sort((a, b) => b.sim - a.sim);
+  const best = near[0]?.sim ?? 0;
+  const similar = near.filter((x) => x.sim >= best * SIMILAR_SHARE).slice(0, limit);
+  const score = new Map<string, { row: MemoryRow; score: number }>();
+  const add = (row: MemoryRow, place: number) => {
+    const s = score.get(row.id) ?? { row, score: 0 };
+    s.score += 1 / (RRF_K + place);
+    score.set(row.id, s);
+  };
+  text.forEach((r, i) => add(r, i + 1));
+  similar.forEach((x, i) => add(x.r, i + 1));
+  const top = 2 / (RRF_K + 1);
+  const fused = [...score.values()]
+    .sort((a, b) => b.score - a.score || (b.row.chapter_index ?? Infinity) - (a.row.chapter_index ?? Infinity))
+    .map((s) => ({ row: s.row, score: s.score / top }));
+  return [...pinned.map((row) => ({ row, score: 1 })), ...fused].slice(0, limit);
 }
 
 function entryOf(r: Omit<MemoryRow, 'rank'> & { rank?: number }): MemoryEntry {

@@ -71,6 +71,10 @@ export class MemoryEmbedding {
   @Column({ type: 'varchar', length: 120 })
   model: string;
 
+  /** md5 of the text it embeds: a memory rewritten since is embedded again. */
+  @Column({ type: 'char', length: 32 })
+  digest: string;
+
   @Column({ type: 'bytea' })
   vector: Buffer;
 }
