@@ -158,8 +158,9 @@ export class StoryService {
   }
 
   /** Shutdown: see GenerationEngine.close. */
-  close(graceMs = 0): Promise<void> {
-    return this.engine.close(graceMs);
+  async close(graceMs = 0): Promise<void> {
+    await this.engine.close(graceMs);
+    await this.vectors.close();
   }
 
   // Takes and undo

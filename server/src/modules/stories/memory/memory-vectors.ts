@@ -29,6 +29,8 @@ const MEMORY_IDS = `SELECT e->>'id' AS id, e->>'text' AS text FROM chapters c CR
 export class MemoryVectors {
   /** The catch-up running per character, and whether another was asked for meanwhile. */
   private readonly running = new Map<string, { done: Promise<void>; again: boolean }>();
+  /** Aborted at shutdown: catch-ups stop (the next start catches up). */
+  private readonly shutdown = new AbortController();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,7 +60,7 @@ export class MemoryVectors {
 
   /** Embeds the story's memories that have no vector yet, in the background (see the header). */
   refresh(characterId: string): void {
-    if (!this.embedder) return;
+    if (!this.embedder || this.shutdown.signal.aborted) return;
     const run = this.running.get(characterId);
     if (run) {
       run.again = true;
@@ -68,10 +70,11 @@ export class MemoryVectors {
     state.done = (async () => {
       do {
         state.again = false;
-        await this.catchUp(characterId).catch((err: unknown) =>
-          this.log.warn('memory embeddings not written; the next chapter tries again', { characterId, model: this.embedder?.model, err }),
-        );
-      } while (state.again);
+        await this.catchUp(characterId).catch((err: unknown) => {
+          if (!this.shutdown.signal.aborted)
+            this.log.warn('memory embeddings not written; the next chapter tries again', { characterId, model: this.embedder?.model, err });
+        });
+      } while (state.again && !this.shutdown.signal.aborted);
     })().finally(() => this.running.delete(characterId));
     this.running.set(characterId, state);
   }
@@ -79,6 +82,12 @@ export class MemoryVectors {
   /** Settles when no catch-up runs (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running.values()].map((r) => r.done));
+  }
+
+  /** Shutdown: stops the catch-ups running and waits for them. */
+  async close(): Promise<void> {
+    this.shutdown.abort();
+    await this.idle();
   }
 
   private async catchUp(characterId: string): Promise<void> {
@@ -92,7 +101,11 @@ export class MemoryVectors {
       [characterId, embedder.model],
     )) as Array<{ id: string; text: string }>;
     if (missing.length > 0) {
-      const vectors = await embedder.embed(missing.map((m) => m.text));
+      const vectors = await embedder.embed(
+        missing.map((m) => m.text),
+        this.shutdown.signal,
+      );
+      if (this.shutdown.signal.aborted) return;
       const rows = missing.map((m, i) => ({ id: m.id, text: m.text, vector: vectorBytes(vectors[i]!) }));
       // One statement; a memory forgotten meanwhile (its character gone) is skipped, an existing row
       // (another model's, or a concurrent catch-up's) is replaced.
