@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { chooseModelServer } from './ai/local-servers';
 import { createApp } from './app';
 import { ConfigError, loadBootConfig } from './config/env';
 import { DataDirLockedError } from './db/data-dir-lock';
@@ -8,7 +9,12 @@ const SAME_KEYSTROKE_MS = 1000;
 
 /** Boot: env → database (migrated, seeded) → app → listen; SIGINT/SIGTERM drain and close cleanly. */
 async function main(): Promise<void> {
-  const config = loadBootConfig();
+  const booted = loadBootConfig();
+  // MODEL_SERVER decides the storyteller before the app starts; without it, local servers are only
+  // looked for (alongside the start) to say how to use one.
+  const chosen = booted.modelServer ? await chooseModelServer(booted) : null;
+  const hint = chosen ? null : chooseModelServer(booted).catch(() => null);
+  const config = chosen?.config ?? booted;
   const app = await createApp(config);
   const port = await app.listen();
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -18,6 +24,8 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`Taleforge is running at http://localhost:${port}  (GraphQL: /graphql, playground: /graphiql; data: ${where})\n`);
+  const said = chosen ?? (await hint);
+  if (said?.message) process.stdout.write(`${said.message}\n`);
 
   let stoppingSince = 0;
   const stop = (signal: string) => {

@@ -74,6 +74,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
       openai: { ...config.openai, log: createLogger(config).child({ component: 'story-ai' }) },
       onUsage: metrics.recordUsage,
       onTrim: metrics.recordTrim,
+      tierModels: config.tierModels,
     }),
     metrics,
   );

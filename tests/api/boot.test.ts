@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
+import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { startProcess, type Instance } from '../support/cluster';
 
 /** With REDIS_URL the server's auth limits live in Redis: this run's windows, not earlier runs' or benches'. */
@@ -179,3 +180,70 @@ describe('npm start in a terminal', () => {
     await expect(fetch(`${run.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('a local model server', () => {
+  it('MODEL_SERVER=auto: boot says which server writes the stories, and generations go to it with its own model', async () => {
+    const fake = new FakeOpenAIServer();
+    const baseUrl = await fake.start();
+    fake.models = ['nomic-embed-text', 'llama3.2:3b'];
+    fake.fallback = {
+      kind: 'json',
+      content: JSON.stringify({
+        description:
+          'Saltmarsh is a drowned county of reed towns on stilts, where the tide keeps a ledger of debts and the lantern guilds sell safe passage across the flats at night.',
+      }),
+    };
+    const port = new URL(baseUrl).port;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-local-model-'));
+    const server = await startProcess('server', process.execPath, [SERVER], {
+      env: {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: '',
+        NODE_ENV: 'production',
+        LOCAL_CHECKOUT_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_KEY_PREFIX: RL_PREFIX,
+        OPENAI_API_KEY: '',
+        OPENAI_MODEL: '',
+        MODEL_SERVER: 'auto',
+        MODEL_SERVER_PORTS: `1,${port}`,
+      },
+    });
+    try {
+      await waitUntil(() => server.output().includes('Stories are written by'));
+      expect(server.output()).toContain(
+        `Stories are written by an OpenAI-compatible server at ${baseUrl} with llama3.2:3b; memories are found by meaning with nomic-embed-text.`,
+      );
+      const auth = new AuthClient({ url: `${server.url}/api/auth/v1`, autoRefreshToken: false, persistSession: false });
+      const up = await auth.signUp({
+        email: `local.${Date.now()}@example.com`,
+        password: 'correct horse battery',
+        options: { data: { username: 'Local Tester' } },
+      });
+      const res = await fetch(`${server.url}/api/worlds/generate-description`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${up.data.session!.access_token}` },
+        body: JSON.stringify({ worldDescription: 'a drowned county of reed towns' }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { description: string }).description).toContain('Saltmarsh');
+      const asked = fake.requests.filter((r) => r.url.endsWith('/chat/completions'));
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((r) => r.body.model === 'llama3.2:3b')).toBe(true);
+    } finally {
+      await server.stop('SIGTERM');
+      await fake.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function waitUntil(ok: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -7,7 +7,7 @@
 import { useTokenizer, type TokenizerName } from './context-budget';
 import { OfflineStoryAI } from './offline/offline-story-ai';
 import { OpenAIStoryAI, type OpenAIProviderOptions } from './openai/openai-story-ai';
-import type { StoryAI, Usage } from './story-ai';
+import type { CallOptions, StoryAI, Usage } from './story-ai';
 
 export interface StoryAIOptions {
   /** The provider's own options; without an API key, the offline storyteller. */
@@ -16,6 +16,8 @@ export interface StoryAIOptions {
   onUsage?: (usage: Usage) => void;
   /** Called when a chapter prompt had to be cut to fit the tier's context. */
   onTrim?: (provider: 'openai') => void;
+  /** Tier id → the model that tier's calls use (TIER_MODELS); others use openai.model. */
+  tierModels?: Record<string, string>;
 }
 
 export function createStoryAI(options: StoryAIOptions = {}): StoryAI {
@@ -24,9 +26,29 @@ export function createStoryAI(options: StoryAIOptions = {}): StoryAI {
     // Prompts for a remote model are counted with a real tokenizer (see context-budget.ts).
     useTokenizer(o.tokenizer ?? 'o200k_base');
     const { tokenizer: _tokenizer, ...provider } = o;
-    return new OpenAIStoryAI({ ...provider, apiKey: o.apiKey, onUsage: options.onUsage, onTrim: options.onTrim });
+    const make = (model: string) => new OpenAIStoryAI({ ...provider, model, apiKey: o.apiKey!, onUsage: options.onUsage, onTrim: options.onTrim });
+    const base = make(provider.model);
+    const tiers = Object.entries(options.tierModels ?? {}).filter(([, model]) => model !== provider.model);
+    return tiers.length ? byTier(base, new Map(tiers.map(([tier, model]) => [tier, make(model)]))) : base;
   }
   return new OfflineStoryAI({ onUsage: options.onUsage });
+}
+
+/** One StoryAI that sends each call to its tier's model (CallOptions.tier), else to `base`. */
+function byTier(base: StoryAI, tiers: Map<string, StoryAI>): StoryAI {
+  const pick = (opts?: CallOptions) => (opts?.tier ? (tiers.get(opts.tier) ?? base) : base);
+  return {
+    kind: base.kind,
+    missionInChapter: base.missionInChapter,
+    generateWorldDescription: (i, opts) => pick(opts).generateWorldDescription(i, opts),
+    generateWorldQuestions: (i, opts) => pick(opts).generateWorldQuestions(i, opts),
+    generateWorldImage: (i, opts) => pick(opts).generateWorldImage(i, opts),
+    generateCharacter: (i, opts) => pick(opts).generateCharacter(i, opts),
+    streamChapter: (i, opts) => pick(opts).streamChapter(i, opts),
+    generateMission: (i, opts) => pick(opts).generateMission(i, opts),
+    generateStyles: (i, opts) => pick(opts).generateStyles(i, opts),
+    summarize: (i, opts) => pick(opts).summarize(i, opts),
+  };
 }
 
 export * from './story-ai';

@@ -451,6 +451,8 @@ export type StoryAIOperation = 'worldDescription' | 'worldQuestions' | 'worldIma
 export interface CallOptions {
   /** Abort when the caller goes away; the provider cancels the upstream request. */
   signal?: AbortSignal;
+  /** The player's tier: a provider with a model per tier (TIER_MODELS) writes with that tier's. */
+  tier?: string | null;
 }
 
 export interface StoryAI {

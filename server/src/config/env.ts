@@ -65,7 +65,15 @@ export interface Config {
     responseFormat: 'auto' | 'json_schema' | 'json_object' | 'none';
     /** How prompts are counted against a tier's context: a BPE vocabulary, or the chars/4 estimate. */
     tokenizer: 'o200k_base' | 'cl100k_base' | 'estimate';
+    /** OPENAI_MODEL was set (a local server's own first model is used otherwise). */
+    modelNamed: boolean;
   };
+  /** MODEL_SERVER: 'auto' (the first local server found) or a server's URL; unset: boot only says what it found. */
+  modelServer?: string;
+  /** Loopback ports looked at for a local model server (Ollama, LM Studio, llama.cpp, KoboldCpp). */
+  modelServerPorts: number[];
+  /** TIER_MODELS: the model a tier's stories are written with (tier id → model); others use OPENAI_MODEL. */
+  tierModels: Record<string, string>;
   /**
    * The memory bank's embeddings (an OpenAI-compatible /embeddings): off unless a model is named.
    * The server and key default to the story AI's (OPENAI_BASE_URL, OPENAI_API_KEY).
@@ -235,6 +243,41 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     return raw;
   };
 
+  // Ollama, LM Studio, llama.cpp's server, KoboldCpp: where players' own model servers listen by default.
+  const DEFAULT_MODEL_SERVER_PORTS = [11434, 1234, 8080, 5001];
+  const modelServer = (): string | undefined => {
+    const raw = str('MODEL_SERVER');
+    if (raw === undefined || raw === 'auto') return raw;
+    return url('MODEL_SERVER', ['http:', 'https:']);
+  };
+
+  const ports = (name: string, fallback: number[]): number[] => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const list = raw.split(',').map((p) => Number(p.trim()));
+    if (list.length === 0 || list.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+      problems.push(`${name} must be a comma-separated list of ports (got "${raw}")`);
+      return fallback;
+    }
+    return list;
+  };
+
+  // TIER_MODELS=free=llama3.2:3b,legend=qwen2.5:32b (model names may hold colons; tier ids may not).
+  const tierModels = (): Record<string, string> => {
+    const raw = str('TIER_MODELS');
+    const out: Record<string, string> = {};
+    if (raw === undefined) return out;
+    for (const pair of raw.split(',')) {
+      const m = /^\s*([a-z0-9_-]+)\s*=\s*(\S+)\s*$/i.exec(pair);
+      if (!m) {
+        problems.push(`TIER_MODELS must be tier=model pairs separated by commas, e.g. free=llama3.2:3b,legend=qwen2.5:32b (got "${pair.trim()}")`);
+        continue;
+      }
+      out[m[1]!.toLowerCase()] = m[2]!;
+    }
+    return out;
+  };
+
   const emailAddress = (name: string): string | undefined => {
     const raw = str(name);
     if (raw === undefined) return undefined;
@@ -360,7 +403,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       reasoningTokens: int('OPENAI_REASONING_TOKENS', 0, 0, 100_000),
       responseFormat: oneOf('OPENAI_RESPONSE_FORMAT', ['auto', 'json_schema', 'json_object', 'none'] as const, 'auto'),
       tokenizer: oneOf('OPENAI_TOKENIZER', ['o200k_base', 'cl100k_base', 'estimate'] as const, 'o200k_base'),
+      modelNamed: str('OPENAI_MODEL') !== undefined,
     },
+    modelServer: modelServer(),
+    modelServerPorts: ports('MODEL_SERVER_PORTS', DEFAULT_MODEL_SERVER_PORTS),
+    tierModels: tierModels(),
     embeddings: {
       model: str('EMBEDDINGS_MODEL'),
       // OPENAI_BASE_URL is checked with the story AI's settings.

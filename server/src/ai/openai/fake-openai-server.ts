@@ -54,6 +54,8 @@ export class FakeOpenAIServer {
    */
   embed: ((text: string) => number[]) | null = null;
   embedFails = false;
+  /** Answers GET /models with these (a local server's list), when set. */
+  models: string[] | null = null;
   /** Called when a response's first byte (or first SSE event) has been written (bench timings). */
   onFirstByte: ((rec: RecordedRequest) => void) | null = null;
   private server: http.Server;
@@ -88,6 +90,7 @@ export class FakeOpenAIServer {
     this.rejectJsonSchema = false;
     this.embed = null;
     this.embedFails = false;
+    this.models = null;
   }
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
@@ -115,6 +118,11 @@ export class FakeOpenAIServer {
       res.end(
         JSON.stringify({ error: { message: "response_format type 'json_schema' is not supported by this model", type: 'invalid_request_error', code: null } }),
       );
+      return;
+    }
+    if (this.models && req.method === 'GET' && rec.url.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: this.models.map((id) => ({ id, object: 'model', owned_by: 'local' })) }));
       return;
     }
     if (this.embed && rec.url.endsWith('/embeddings')) {

@@ -51,6 +51,8 @@ export interface StoryContext {
   character: Character;
   worldDescription: string | null;
   maxContextTokens: number;
+  /** The player's tier (its model writes the story, TIER_MODELS); null without a subscription row. */
+  tierId: string | null;
   latest: LatestChapter | null;
   /** The character's generating row, if any (on this instance or another). */
   running: RunningRow | null;
@@ -108,7 +110,7 @@ function chaptersOf(raw: unknown): UnsummarizedChapter[] {
 // The story's own copy of its world (characters.world_snapshot) comes first; the world row only for
 // characters saved before the copy was kept (the migration filled those in where the world existed).
 const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description', ''), w.description) AS x_world_description,
-        t.max_context_tokens AS x_max_context_tokens,
+        t.max_context_tokens AS x_max_context_tokens, t.id AS x_tier_id,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
         m.id AS x_mission_id, m.objective AS x_mission, m.started_at_chapter AS x_mission_started,
@@ -197,6 +199,7 @@ export class StoryStore {
       character: hydrate(this.dataSource, Character, row),
       worldDescription: (row.x_world_description as string | null) ?? null,
       maxContextTokens: (row.x_max_context_tokens as number | null) ?? DEFAULT_CONTEXT_TOKENS,
+      tierId: (row.x_tier_id as string | null) ?? null,
       latest:
         row.x_latest_id && row.x_latest_index !== null
           ? {

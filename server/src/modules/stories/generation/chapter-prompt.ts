@@ -44,6 +44,8 @@ export interface FoldAfterInput {
   unsummarized: UnsummarizedChapter[];
   fixed: Parameters<typeof fixedChapterTokens>[0];
   maxContextTokens: number;
+  /** The player's tier (its model folds the summary, as it writes the chapters). */
+  tier: string | null;
 }
 
 export class ChapterPrompter {
@@ -100,7 +102,7 @@ export class ChapterPrompter {
         preMission = (
           await this.ai.generateMission(
             { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed },
-            { signal },
+            { signal, tier: ctx.tierId },
           )
         ).objective;
         mission = preMission;
@@ -214,7 +216,7 @@ export class ChapterPrompter {
             maxContextTokens: f.maxContextTokens,
           },
         },
-        { signal },
+        { signal, tier: f.tier },
       );
       const lastCovered = state.unsummarized.find((ch) => ch.index === p.recentStart - 1);
       if (lastCovered) await this.store.storeSummary(c.id, summary, p.recentStart - 1, state.throughIndex, lastCovered.id);

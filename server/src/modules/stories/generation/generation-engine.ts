@@ -198,7 +198,7 @@ export class GenerationEngine {
         live.append(`${continued.text}${CONTINUE_JOIN}`);
         writer.changed();
       }
-      const { result: written, report } = await this.write(live, writer, lane, prepared.chapterInput, abort.signal);
+      const { result: written, report } = await this.write(live, writer, lane, prepared.chapterInput, abort.signal, ctx.tierId);
       await writer.stop();
       const merged = continued ? continuedResult(continued, written) : { result: written, preMission: prepared.preMission };
       const result = merged.result;
@@ -280,6 +280,7 @@ export class GenerationEngine {
     lane: object,
     chapterInput: Parameters<StoryAI['streamChapter']>[0],
     signal: AbortSignal,
+    tier: string | null,
   ): Promise<{ result: ChapterResult; report: PromptReport | null }> {
     let first = true;
     // A stop (or shutdown) ends the chapter at once, even while the model is silent or ignores the
@@ -290,7 +291,7 @@ export class GenerationEngine {
       else signal.addEventListener('abort', fail, { once: true });
     });
     aborted.catch(() => undefined);
-    const events = this.ai.streamChapter(chapterInput, { signal })[Symbol.asyncIterator]();
+    const events = this.ai.streamChapter(chapterInput, { signal, tier })[Symbol.asyncIterator]();
     try {
       for (;;) {
         const next = await Promise.race([events.next(), aborted]);
@@ -369,6 +370,7 @@ export class GenerationEngine {
             maxContextTokens: ctx.maxContextTokens,
           },
           maxContextTokens: ctx.maxContextTokens,
+          tier: ctx.tierId,
         },
         abort.signal,
       )
