@@ -13,4 +13,5 @@ export const STORY_CARD_NAME_MAX = 60;
 export const STORY_CARD_ALIASES_MAX = 8;
 export const STORY_CARD_DESCRIPTION_MAX = 1000;
 export const STORY_CARD_LINE_MAX = 80;
+export const MEMORY_TEXT_MAX = 200;
 export const DEFAULT_READING_LEVEL = 8;

@@ -31,6 +31,8 @@ const SHARED_LIMITS = {
   STORY_CARD_DESCRIPTION_MAX: 1000,
   /** A story card's role and status. */
   STORY_CARD_LINE_MAX: 80,
+  /** A memory of the memory bank: one line. */
+  MEMORY_TEXT_MAX: 200,
   /** Reading level of a new player's settings. */
   DEFAULT_READING_LEVEL: 8,
 } as const;
@@ -51,6 +53,7 @@ export const {
   STORY_CARD_ALIASES_MAX,
   STORY_CARD_DESCRIPTION_MAX,
   STORY_CARD_LINE_MAX,
+  MEMORY_TEXT_MAX,
 } = SHARED_LIMITS;
 
 /** The client's copy of SHARED_LIMITS, as TypeScript source. */

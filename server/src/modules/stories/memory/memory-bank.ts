@@ -20,12 +20,12 @@ import { MEMORY_KINDS, type ChapterResult, type MemoryKind, type PromptMemory } 
 import { AppError } from '../../../common/app-error';
 import { findOwnedCharacter } from '../../characters/owned-character';
 import { bool, int, isUuid, object, text } from '../../shared/input';
+import { MEMORY_TEXT_MAX } from '../../shared/limits';
 import type { TakeMemory } from '../chapter.entity';
 import { similarity, vectorOf } from '../../../ai/embeddings';
 import { lockCharacter } from '../story.store';
 import { MemoryEntry, PlayerMemory } from './memory.entity';
 
-const MEMORY_TEXT_MAX = 200;
 /** Memories one story may hold that the player wrote (the chapters' own are bounded by the chapters). */
 const PLAYER_MEMORIES_MAX = 500;
 /** Candidates retrieved for a chapter; the prompt's memory share decides how many are sent. */
