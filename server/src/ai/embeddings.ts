@@ -64,7 +64,7 @@ export class OpenAIEmbedder implements Embedder {
 }
 
 /** The vector scaled to length 1 (a zero vector stays zero: it matches nothing). */
-export function unit(v: Float32Array): Float32Array {
+function unit(v: Float32Array): Float32Array {
   let n = 0;
   for (const x of v) n += x * x;
   n = Math.sqrt(n);
