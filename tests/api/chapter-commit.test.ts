@@ -133,10 +133,16 @@ async function claim(characterId: string, index: number): Promise<{ id: string; 
 
 async function stateOf(characterId: string): Promise<StateBefore> {
   const [c] = (await t.app.db.dataSource.query(
-    `SELECT stats, current_setting, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
+    `SELECT stats, current_setting, health, health_max, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
     [characterId],
-  )) as Array<{ stats: Record<string, number>; current_setting: string | null; active: string | null }>;
-  return { stats: c!.stats, setting: c!.current_setting, activeMissionId: c!.active, cards: await cardsOf(t.app.db.dataSource, characterId) };
+  )) as Array<{ stats: Record<string, number>; current_setting: string | null; health: number; health_max: number; active: string | null }>;
+  return {
+    stats: c!.stats,
+    setting: c!.current_setting,
+    activeMissionId: c!.active,
+    cards: await cardsOf(t.app.db.dataSource, characterId),
+    health: { current: c!.health, max: c!.health_max },
+  };
 }
 
 /** Commits `step` as chapter `index`: 'one-call' as a next chapter whose context is known, 'locked' through the transaction. */

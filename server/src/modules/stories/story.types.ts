@@ -294,6 +294,8 @@ export class StoryCardInput {
   status?: string | null;
   @Field(() => Boolean, { nullable: true })
   pinned?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'An item the hero carries (items only; a new item is carried unless false).' })
+  held?: boolean | null;
 }
 
 @InputType({ description: 'A memory of the memory bank to add or change; fields left out keep their value.' })
