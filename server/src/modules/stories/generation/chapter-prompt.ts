@@ -64,6 +64,7 @@ export class ChapterPrompter {
     private readonly log: Logger,
     private readonly memories: MemoryBank,
     private readonly vectors: MemoryVectors,
+    private readonly dice: (seed: number) => number,
   ) {}
 
   async prepare(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, signal: AbortSignal): Promise<PreparedChapter> {
@@ -115,12 +116,10 @@ export class ChapterPrompter {
     const inventory = inventoryOf(cards);
     if (!rolled) {
       const plan = judgeAction(live.action, c.difficulty);
-      check = plan ? rollCheck(plan, stats, itemUsed(live.action, inventory), c.difficulty, seed) : null;
+      check = plan ? rollCheck(plan, stats, itemUsed(live.action, inventory), c.difficulty, this.dice(seed)) : null;
     }
     // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).
-    const hit = continued
-      ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) }
-      : healthAfterCheck(healthGoingOn(health), check);
+    const hit = continued ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) } : healthAfterCheck(healthGoingOn(health), check);
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
     // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.

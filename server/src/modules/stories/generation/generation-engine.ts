@@ -29,6 +29,7 @@ import { parseGenerate, type GenerateMode, type ParsedGenerate } from '../story-
 import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteState, type RunningRow, type StoryContext, type StoryStore } from '../story.store';
 import { TextWriter } from './text-writer';
 import { continuedStakes, earnedGrowth } from '../stakes/hero-state';
+import { rollD20 } from '../stakes/checks';
 
 export interface StoryServiceOptions {
   /**
@@ -43,13 +44,15 @@ export interface StoryServiceOptions {
   staleAfterMs: number;
   /** How often a reader polls a chapter that another instance is writing. */
   pollIntervalMs: number;
+  /** The d20 of a check from the take's seed (stakes/checks.ts rollD20; tests script the dice). */
+  dice: (seed: number) => number;
 }
 /**
  * 250 ms: a chapter's commit waits for its turn in the background lane (GenerationLane), and under
  * load that can take longer than 100 ms; with a shorter window most chapters would be written twice
  * (once for the first chunk, once by the commit) exactly when the server has the least time for it.
  */
-export const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
+export const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100, dice: rollD20 };
 /**
  * Background work of chapter generations per loop turn (see GenerationLane): the turn a player's
  * request or subscribe waits behind is at most this plus the requests that arrived with it.
@@ -108,7 +111,7 @@ export class GenerationEngine {
       vectors: MemoryVectors;
     },
   ) {
-    this.prompter = new ChapterPrompter(store, ai, log, hooks.memories, hooks.vectors);
+    this.prompter = new ChapterPrompter(store, ai, log, hooks.memories, hooks.vectors, options.dice);
   }
 
   /**

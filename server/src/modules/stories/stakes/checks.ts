@@ -82,11 +82,22 @@ const RISK_WORDS: Array<[RegExp, StatName | null]> = [
 const HARDER = /\b(?:alone|all of them|every|impossible|against|under fire|in the dark|without being seen|before (?:they|anyone)|at once|the whole)\b/i;
 const EASIER = /\b(?:carefully|slowly|patiently|with help|together|gently|quietly)\b/i;
 
-export const DIFFICULTY_RULES: Record<Difficulty, { dcShift: number; routineUpTo: number; criticalFailure: boolean; harm: Record<CheckOutcomeKind, number> }> = {
-  story: { dcShift: -3, routineUpTo: 10, criticalFailure: false, harm: { critical_success: 0, success: 0, success_at_cost: 0, failure: 1, critical_failure: 2 } },
-  balanced: { dcShift: 0, routineUpTo: 0, criticalFailure: true, harm: { critical_success: 0, success: 0, success_at_cost: 1, failure: 2, critical_failure: 4 } },
-  hard: { dcShift: 2, routineUpTo: 0, criticalFailure: true, harm: { critical_success: 0, success: 0, success_at_cost: 2, failure: 3, critical_failure: 6 } },
-};
+export const DIFFICULTY_RULES: Record<Difficulty, { dcShift: number; routineUpTo: number; criticalFailure: boolean; harm: Record<CheckOutcomeKind, number> }> =
+  {
+    story: {
+      dcShift: -3,
+      routineUpTo: 10,
+      criticalFailure: false,
+      harm: { critical_success: 0, success: 0, success_at_cost: 0, failure: 1, critical_failure: 2 },
+    },
+    balanced: {
+      dcShift: 0,
+      routineUpTo: 0,
+      criticalFailure: true,
+      harm: { critical_success: 0, success: 0, success_at_cost: 1, failure: 2, critical_failure: 4 },
+    },
+    hard: { dcShift: 2, routineUpTo: 0, criticalFailure: true, harm: { critical_success: 0, success: 0, success_at_cost: 2, failure: 3, critical_failure: 6 } },
+  };
 
 export function isDifficulty(v: unknown): v is Difficulty {
   return v === 'story' || v === 'balanced' || v === 'hard';
@@ -158,7 +169,8 @@ export function itemUsed(action: string | null, inventory: readonly HeroItem[]):
 }
 
 /** Things that are gone once used. */
-const CONSUMABLE = /\b(?:potion|elixir|salve|bandage|ration|bomb|grenade|flask|scroll|dart|arrow|torch|tonic|draught|vial|stim|medkit|herb|poultice|charge|flare|bread|apple|food)s?\b/i;
+const CONSUMABLE =
+  /\b(?:potion|elixir|salve|bandage|ration|bomb|grenade|flask|scroll|dart|arrow|torch|tonic|draught|vial|stim|medkit|herb|poultice|charge|flare|bread|apple|food)s?\b/i;
 export function isConsumable(name: string): boolean {
   return CONSUMABLE.test(name);
 }
@@ -172,11 +184,11 @@ export function rollCheck(
   stats: Record<string, number>,
   item: HeroItem | null,
   difficulty: Difficulty,
-  seed: number,
+  /** The d20 as it fell (rollD20 of the take's seed; tests script it). */
+  roll: number,
 ): CheckOutcome {
   const statKey = Object.keys(stats).find((k) => k.toLowerCase() === plan.stat);
   const modifier = modifierOf(statKey !== undefined ? (stats[statKey] ?? 10) : 10);
-  const roll = rollD20(seed);
   const itemBonus = item ? ITEM_BONUS : 0;
   const total = roll + modifier + itemBonus;
   const outcome = outcomeOf(roll, total, plan.difficulty, difficulty);

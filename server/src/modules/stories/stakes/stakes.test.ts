@@ -32,7 +32,7 @@ describe('the dice', () => {
   it.each(cases)('stat %i against DC %i (%s): outcome rates match checkOdds', (stat, dc, difficulty) => {
     const counts = Object.fromEntries(CHECK_OUTCOMES.map((o) => [o, 0])) as Record<CheckOutcomeKind, number>;
     for (let seed = 0; seed < N; seed++) {
-      counts[rollCheck({ attempt: 'x', stat: 'agility', difficulty: dc }, { agility: stat }, null, difficulty, seed).outcome] += 1;
+      counts[rollCheck({ attempt: 'x', stat: 'agility', difficulty: dc }, { agility: stat }, null, difficulty, rollD20(seed)).outcome] += 1;
     }
     const odds = checkOdds(modifierOf(stat), dc, difficulty);
     expect(Object.values(odds).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
@@ -104,23 +104,38 @@ const card = (over: Partial<CardSnapshot>): CardSnapshot => ({
 });
 
 describe('items', () => {
-  const cards = [card({ name: 'Grappling Hook' }), card({ name: 'Healing Potion' }), card({ name: 'Old Map', held: false }), card({ name: 'Mira', kind: 'character', held: false })];
+  const cards = [
+    card({ name: 'Grappling Hook' }),
+    card({ name: 'Healing Potion' }),
+    card({ name: 'Old Map', held: false }),
+    card({ name: 'Mira', kind: 'character', held: false }),
+  ];
 
   it('the inventory is the held item cards; an action naming one uses it for +2', () => {
     expect(inventoryOf(cards).map((i) => i.name)).toEqual(['Grappling Hook', 'Healing Potion']);
     expect(itemUsed('Climb the wall with the hook', inventoryOf(cards))?.name).toBe('Grappling Hook');
     expect(itemUsed('Read the old map', inventoryOf(cards))).toBeNull(); // not carried
     const plan = { attempt: 'climb', stat: 'agility' as const, difficulty: 14 };
-    const without = rollCheck(plan, { agility: 10 }, null, 'balanced', 7);
-    const withHook = rollCheck(plan, { agility: 10 }, inventoryOf(cards)[0]!, 'balanced', 7);
+    const without = rollCheck(plan, { agility: 10 }, null, 'balanced', rollD20(7));
+    const withHook = rollCheck(plan, { agility: 10 }, inventoryOf(cards)[0]!, 'balanced', rollD20(7));
     expect(withHook.total).toBe(without.total + 2);
     expect(withHook).toMatchObject({ item: 'Grappling Hook', itemBonus: 2, itemUsedUp: false });
-    expect(rollCheck(plan, { agility: 10 }, inventoryOf(cards)[1]!, 'balanced', 7).itemUsedUp).toBe(true);
+    expect(rollCheck(plan, { agility: 10 }, inventoryOf(cards)[1]!, 'balanced', rollD20(7)).itemUsedUp).toBe(true);
   });
 
   it('gains become held item cards, losses of carried things are kept, others ignored, a used-up consumable goes', () => {
     const check = { item: 'Healing Potion', itemUsedUp: true } as CheckOutcome;
-    const r = itemEffects(cards, [{ name: 'Brass Key', description: 'Opens the vault.' }, { name: 'Old Map', description: 'x' }, { name: 'Mira', description: 'x' }], ['Grappling Hook', 'Crown of Stars'], check, 3);
+    const r = itemEffects(
+      cards,
+      [
+        { name: 'Brass Key', description: 'Opens the vault.' },
+        { name: 'Old Map', description: 'x' },
+        { name: 'Mira', description: 'x' },
+      ],
+      ['Grappling Hook', 'Crown of Stars'],
+      check,
+      3,
+    );
     expect(r.gained).toEqual(['Brass Key', 'Old Map']);
     expect(r.lost).toEqual(['Grappling Hook', 'Healing Potion']);
     const after = new Map(r.effects.map((e) => [e.after.name, e.after]));
@@ -143,7 +158,13 @@ describe('health, defeat and growth', () => {
   it('at 0 the chapter is a defeat; going on costs 2 of the most for good (never below 4) and starts at half', () => {
     expect(planHealth({ current: 2, max: 10 }, hit(4), 0)).toMatchObject({ healthAfter: 0, defeat: true });
     expect(healthGoingOn({ current: 0, max: 10 })).toEqual({ current: 4, max: 8, lastingCost: 2 });
-    expect(planHealth({ current: 0, max: 10 }, null, 0)).toMatchObject({ healthBefore: 0, healthMaxBefore: 10, healthAfter: 4, healthMaxAfter: 8, lastingCost: 2 });
+    expect(planHealth({ current: 0, max: 10 }, null, 0)).toMatchObject({
+      healthBefore: 0,
+      healthMaxBefore: 10,
+      healthAfter: 4,
+      healthMaxAfter: 8,
+      lastingCost: 2,
+    });
     expect(healthGoingOn({ current: 0, max: 5 })).toEqual({ current: 2, max: 4, lastingCost: 1 });
   });
 
