@@ -124,7 +124,8 @@ export function judgeAction(action: string | null, difficulty: Difficulty, propo
     if (!RISKY_KINDS.has(kind) && !risk) return null;
     // The risk word says best what is tested ("confront" is a matter of charisma, "climb" of agility).
     const stat = risk?.[1] ?? KIND_STAT[kind];
-    let dc = KIND_DC[kind];
+    // A risk inside an otherwise calm action ("drink the potion and climb") is at least an ordinary one.
+    let dc = risk ? Math.max(KIND_DC[kind], 12) : KIND_DC[kind];
     if (HARDER.test(text)) dc += 3;
     if (EASIER.test(text)) dc -= 2;
     plan = { attempt, stat, difficulty: clampDc(dc) };
