@@ -22,9 +22,9 @@ const code = (r: { errors?: Array<{ extensions?: Record<string, unknown> }> }) =
 /** Everything a player can see of the story, ids and times included: a rewind must restore it exactly. */
 async function state(characterId: string) {
   const ds = t.app.db.dataSource;
-  const [character] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [characterId])) as unknown[];
+  const [character] = (await ds.query(`SELECT stats, current_setting, health, health_max FROM characters WHERE id = $1`, [characterId])) as unknown[];
   const chapters = await ds.query(
-    `SELECT id, "index", take, is_selected, text, player_choice, choices, stats_after FROM chapters WHERE character_id = $1 ORDER BY "index", take`,
+    `SELECT id, "index", take, is_selected, text, player_choice, choices, stats_after, check_outcome, stakes FROM chapters WHERE character_id = $1 ORDER BY "index", take`,
     [characterId],
   );
   const missions = await ds.query(
@@ -32,7 +32,7 @@ async function state(characterId: string) {
     [characterId],
   );
   const cards = await ds.query(
-    `SELECT id, kind, name, aliases, description, role, status, pinned, edited, last_seen_index, revision FROM story_cards WHERE character_id = $1 ORDER BY name`,
+    `SELECT id, kind, name, aliases, description, role, status, pinned, edited, last_seen_index, held, revision FROM story_cards WHERE character_id = $1 ORDER BY name`,
     [characterId],
   );
   return { character, chapters, missions, cards };

@@ -27,6 +27,15 @@ export type CharacterProfileInput = {
   skills: string;
 };
 
+/** How hard the story is on the hero. */
+export type Difficulty =
+  /** Checks as judged; the default. */
+  | 'balanced'
+  /** Checks are harder (+2) and failures hurt more. */
+  | 'hard'
+  /** Checks are easier (−3) and easy ones are routine; no critical failures; failures hurt less. */
+  | 'story';
+
 /** SPEC §7 generate-chapter. */
 export type GenerateChapterInput = {
   characterId: string;
@@ -138,6 +147,8 @@ export type SpecialAbilityInput = {
 export type StoryCardInput = {
   aliases?: Array<string> | null | undefined;
   description?: string | null | undefined;
+  /** An item the hero carries (items only; a new item is carried unless false). */
+  held?: boolean | null | undefined;
   /** A new card is a character unless given. */
   kind?: StoryCardKind | null | undefined;
   name?: string | null | undefined;
@@ -165,6 +176,7 @@ export type StoryExportFormat =
 
 export type StoryMemoryInput = {
   authorsNote?: string | null | undefined;
+  difficulty?: Difficulty | null | undefined;
   plotEssentials?: string | null | undefined;
   pointOfView?: PointOfView | null | undefined;
   summary?: string | null | undefined;

@@ -12,6 +12,7 @@ import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCo
 import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
 import { describeSetting } from './setting';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
+import { checkFailed, stakesLines, stakesRecord } from './stakes';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
   combat: 'strength',
@@ -122,9 +123,9 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       newMission,
       cast: castOf(s, text),
       memories: [],
-      itemsGained: [],
-      itemsLost: [],
-      healthRestored: 0,
+      itemsGained: plan.record.itemsGained,
+      itemsLost: plan.record.itemsLost,
+      healthRestored: plan.record.healthRestored,
     },
   };
 }
@@ -330,8 +331,14 @@ function decide(s: Setup) {
   // stored missions (missionAge); without it, from the chapters in the prompt that name it.
   const missionAge = input.missionAge ?? (mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0);
   const onTarget = hasAction && mission !== null && action.keywords.some((k) => mission.includes(k));
+  // The engine's check decides (issue 31): a failed action never completes the mission.
+  const failed = checkFailed(input);
   const missionCompleted =
-    mission !== null && missionAge >= 2 && (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1)));
+    mission !== null &&
+    missionAge >= 2 &&
+    (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1))) &&
+    !failed &&
+    !input.defeat;
   let newMission: string | null = null;
   if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
@@ -348,18 +355,25 @@ function decide(s: Setup) {
     const room = STAT_MAX - current(s) - (statIncreases[s] ?? 0);
     if (room > 0) statIncreases[s] = (statIncreases[s] ?? 0) + Math.min(by, room);
   };
-  if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
+  const lucky = hasAction && rng.chance(0.45);
+  const check = input.check;
+  if (input.difficulty === undefined) {
+    if (lucky) grow(KIND_STAT[action.kind], 1);
+  } else if (check && !failed && check.difficulty > current(check.stat)) {
+    // With the engine's stakes, the stat of a check won against a harder difficulty grows (its rule).
+    grow(check.stat, 1);
+  }
   // The arc's climax (its last mission done) is worth more than a step along the way.
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown };
+  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, failed, record: stakesRecord(input) };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
 function compose(s: Setup, plan: Plan, level: number): [string[], string[], string[], string[]] {
   const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx, arc } = s;
-  const { missionCompleted, climax, newMission, newSetting, newPlace, grown } = plan;
+  const { missionCompleted, climax, newMission, newSetting, newPlace, grown, failed, record } = plan;
   const p1: string[] = [];
   const p2: string[] = [];
   const p3: string[] = [];
@@ -376,7 +390,14 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
     p1.push(fromFamily(ctx, 'action', T.ACTION));
   }
-  if (hasAction) {
+  const stakes = stakesLines(s.input, { name: slots.name ?? '', they: 'they', them: 'them', their: 'their' }).map(finishSentence);
+  if (failed) {
+    // The check failed: the chapter's lines about how the action went would tell it working.
+    ctx.used.add('conseq').add('outcome').add('progress');
+  }
+  p1.push(...stakes);
+  if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
+  if (hasAction && !failed) {
     const conseq: T.Family = { pos: 'post', cores: T.CONSEQ_CORES[action.kind], mods: T.CONSEQ_MODS };
     // The first paragraph comes before this chapter's encounter: only someone already met can be named.
     const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : 'an old friend';
@@ -399,7 +420,7 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
     if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
-    if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+    if (hasAction && !failed) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
   }

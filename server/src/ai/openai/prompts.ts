@@ -19,6 +19,7 @@ import {
   clampReadingLevel,
   STAT_NAMES,
   type ChapterInput,
+  type CheckOutcomeKind,
   type CharacterInput,
   type PointOfView,
   type PromptCard,
@@ -124,7 +125,7 @@ const RECORD_FORMAT = [
   '- missionCompleted: true only if this chapter completes the current mission; newMission: the next objective as one imperative sentence when it completed (or when there was none), else null.',
   '- cast: every named person other than the player character who appears or speaks (name as written, role in a few words, one sentence of description consistent with their card, where they stand now); [] when nobody. Places, groups and the world are never people.',
   '- memories: 1–5 short lines worth remembering later: events (what happened), facts learned, promises or debts, where people and things are (kind: event, fact, promise or place).',
-  '- itemsGained: [{"name", "description"}] for things the hero came to carry; itemsLost: names of carried things lost, given away or used up; healthRestored: points regained by rest or help (0 usually).',
+  '- itemsGained: [{"name", "description"}] for things the hero came to carry; itemsLost: names of carried things lost, given away or used up (only things the hero carries); healthRestored: points regained by rest or help (0 usually; never in a chapter the hero was hurt).',
 ].join('\n');
 
 export interface ChapterPrompt {
@@ -192,6 +193,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
           .filter(Boolean)
           .join('\n'),
       ],
+      ['stakes', 'The dice, health and belongings', stakesPart(input)],
       ['rules', "This chapter's rules", chapterRules(input, profile)],
       [
         'authors_note',
@@ -250,6 +252,51 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
     maxTokens: profile.outputTokens,
     report: { maxContextTokens: profile.maxContextTokens, reservedTokens: profile.outputTokens, promptTokens, sections, omitted: plan.omitted },
   };
+}
+
+const OUTCOME_TELLS: Record<CheckOutcomeKind, string> = {
+  critical_success: 'CRITICAL SUCCESS: it works brilliantly, better than hoped, with an extra advantage.',
+  success: 'SUCCESS: it works.',
+  success_at_cost: 'SUCCESS AT A COST: it works, but with a real cost: a complication, a loss or a hurt.',
+  failure: 'FAILURE: it does not work. Do not let it succeed in any way; show what goes wrong and what it costs.',
+  critical_failure: 'CRITICAL FAILURE: it fails badly and things get worse: a new danger, a loss, an enemy alerted.',
+};
+
+/**
+ * What the engine decided before the chapter (issue 31): the check's outcome, the hero's health and
+ * belongings, a defeat. The model narrates it and may not contradict it; the dice are not its to roll.
+ */
+export function stakesPart(input: ChapterInput): string {
+  // Player and model words on one line, quoted (a block would break the line the outcome is on).
+  const q = (t: string) => `«${t.replace(/[«»\r\n]+/g, ' ').trim()}»`;
+  const lines: string[] = [];
+  const inv = input.inventory ?? [];
+  if (input.health) lines.push(`HERO'S HEALTH: ${input.health.current}/${input.health.max}.`);
+  if (input.inventory) {
+    lines.push(
+      inv.length
+        ? `THE HERO CARRIES ONLY: ${inv.map((i) => `${q(i.name)} (${q(i.description)})`).join('; ')}. The hero has nothing else: never let the hero use an item not listed.`
+        : 'THE HERO CARRIES NOTHING of note: never let the hero use an item they do not have.',
+    );
+  }
+  const c = input.check;
+  if (c) {
+    const mod = c.modifier + c.itemBonus;
+    lines.push(
+      `CHECK (rolled by the game before you write; narrate exactly this outcome and never contradict it): the hero tries to ${q(c.attempt)} — ${c.stat} against ${c.difficulty}: rolled ${c.roll}${mod >= 0 ? ` + ${mod}` : ` − ${-mod}`} = ${c.total}. ${OUTCOME_TELLS[c.outcome]}`,
+    );
+    if (c.item) lines.push(`The hero uses the ${q(c.item)} for it${c.itemUsedUp ? '; it is used up (list it in itemsLost)' : ''}.`);
+    if (c.healthLost > 0)
+      lines.push(`The outcome costs the hero ${c.healthLost} health: show the hurt. (The game has counted it: do not put it in the record.)`);
+  } else if (input.action?.trim() && !input.continueFrom && input.difficulty) {
+    lines.push('ROUTINE ACTION: no roll; it happens as the player intends.');
+  }
+  if (input.defeat) {
+    lines.push(
+      "DEFEAT: the hero's health has reached 0. This chapter is the hero's defeat — beaten, captured or left for lost, but NOT dead. End the chapter on the defeat; do not rescue the hero.",
+    );
+  }
+  return lines.join('\n');
 }
 
 /** The chapter's rules: point of view, length and shape, reading level. */

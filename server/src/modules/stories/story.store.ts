@@ -99,7 +99,7 @@ const HISTORY_JSON = `COALESCE(json_agg(json_build_object('i', h."index", 't', h
 
 /** A story's cards as one JSON list (over `story_cards k`), in CardSnapshot's shape. */
 const CARDS_JSON = `COALESCE(json_agg(json_build_object('id', k.id, 'kind', k.kind, 'name', k.name, 'aliases', k.aliases, 'description', k.description,
-   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index,
+   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index, 'held', k.held,
    'revision', k.revision) ORDER BY k.name), '[]'::json)`;
 
 function chaptersOf(raw: unknown): UnsummarizedChapter[] {
