@@ -9,7 +9,9 @@ import * as T from './chapter-templates';
 import type { Genre } from './genres';
 import { Rng, affinePermutation, mixSeed } from './prng';
 import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type Slots } from './text';
-import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
+import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
+import { groundedWorld, type GroundedWorld } from './grounded';
+import { breaksWorld } from '../world-material';
 import { describeSetting } from './setting';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
@@ -41,7 +43,7 @@ export interface OfflineChapter {
 
 interface Ctx {
   input: ChapterInput;
-  world: WorldModel;
+  world: GroundedWorld;
   genre: Genre;
   rng: Rng;
   level: number;
@@ -56,13 +58,22 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   if (ctx.used.has(name)) throw new Error(`sentence family ${name} used twice in one chapter`);
   ctx.used.add(name);
   const n = fam.cores.length * fam.mods.length;
-  const idx = affinePermutation(mixSeed(ctx.storyKey, name), n)(ctx.input.chapterNumber);
-  const core = fam.cores[idx % fam.cores.length] as string;
-  const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+  const perm = affinePermutation(mixSeed(ctx.storyKey, name), n);
   // Core and modifier render apart (each is a whole template: its tiers and slots never span the
   // join), so each is looked up in the compiled-template cache as the constant it is.
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
-  return finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
+  let first = '';
+  // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
+  for (let k = 0; k < n; k++) {
+    const idx = perm(ctx.input.chapterNumber + k * 997);
+    const core = fam.cores[idx % fam.cores.length] as string;
+    const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+    const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
+    if (!breaksWorld(out, ctx.world.constraints)) return out;
+    if (!first) first = out;
+    if (k >= 12) break;
+  }
+  return first;
 }
 
 function article(phrase: string): string {
@@ -202,9 +213,9 @@ function sanitise(raw: ChapterInput): ChapterInput {
 
 /** The chapter's cast, places and slots, and the scheduling context (rng calls in a fixed order). */
 function setUp(input: ChapterInput, level: number) {
-  const world = readWorld(input.worldDescription);
-  const genre = world.genre;
   const charName = input.character.name.trim() || 'The traveller';
+  const world = groundedWorld(input.worldDescription, input.world, charName);
+  const genre = world.genre;
   const name = shortName(charName);
   // The schedule key must be stable for the whole story, whatever seed the caller passes per chapter.
   const storyKey = mixSeed(world.key, charName);
@@ -234,7 +245,9 @@ function setUp(input: ChapterInput, level: number) {
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
   const drawnRole = rng.pick(genre.allies);
-  const role = npcCard?.role ? withArticle(npcCard.role) : drawnRole;
+  // A title is the role ("Vicar Thorne" is the vicar): never a second, clashing one.
+  const title = npcFull.split(/\s+/).find((w) => TITLES.has(w.toLowerCase()));
+  const role = npcCard?.role ? withArticle(npcCard.role) : title ? `the ${title.toLowerCase()}` : drawnRole;
   const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
   const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
   const place = settingPlace ?? rng.pick(genre.places);
@@ -333,13 +346,15 @@ function decide(s: Setup) {
   const missionCompleted =
     mission !== null && missionAge >= 2 && (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1)));
   let newMission: string | null = null;
-  if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission);
+  if (missionCompleted || mission === null) newMission = nextMission(world, rng, [...(input.pastMissions ?? []), ...(input.mission ? [input.mission] : [])]);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
   let newSetting: string | null = null;
   let newPlace = '';
   if (moves) {
     const candidates = world.places.filter((p) => p !== settingPlace && p !== place);
-    newPlace = candidates.length > 0 && rng.chance(0.7) ? rng.pick(candidates) : inventPlace(genre, rng.fork('place'));
+    // A world that names its places is travelled between them; invented names only fill an empty map.
+    const invent = candidates.length === 0 || (!world.material && !rng.chance(0.7));
+    newPlace = invent ? inventPlace(genre, rng.fork('place')) : rng.pick(candidates);
     newSetting = describeSetting(genre, newPlace, rng.fork('setting'));
   }
   const statIncreases: Partial<Record<StatName, number>> = {};
@@ -496,12 +511,34 @@ function firstProperNoun(text: string): string | null {
   return null;
 }
 
-/** A new objective in the world's genre, different from the previous one. */
-export function nextMission(world: WorldModel, rng: Rng, previous: string | null | undefined): string {
+/**
+ * Missions drawn from the world's own conflicts: its threats, factions, places and people (the
+ * genre's stock missions only when the world names too little to build one).
+ */
+const WORLD_MISSIONS = [
+  'Find out what {faction} wants with {placeName}',
+  'Learn who in {faction} answers to {threat}',
+  'Get {npc} to tell you what they know about {threat}',
+  'Reach {placeName} before {threat} does',
+  'Bring proof of what {faction} is hiding to {npc}',
+  'Keep {npc} safe from {threat}',
+  'Find a way into {placeName} past the watchers of {faction}',
+  'Learn what {npc} is keeping from you about {placeName}',
+  'Find out what {threat} took from {placeName}',
+  'Win {npc} over before {faction} does',
+];
+
+/** A new objective from the world's conflicts, never one the story has had (`past`: every earlier objective). */
+export function nextMission(world: WorldModel, rng: Rng, past: string | readonly string[] | null | undefined): string {
   const g = world.genre;
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const t = rng.pick(g.missions);
-    const npcName = rng.pick(world.people);
+  const seen = new Set((typeof past === 'string' ? [past] : (past ?? [])).map((m) => m.trim().toLowerCase()));
+  const own = world.factions.length > 0 && world.places.length > 0;
+  for (let attempt = 0; attempt < 40; attempt++) {
+    // Later attempts widen to the stock list: a long story can use up the world's combinations.
+    const t = own && (attempt < 24 || rng.chance(0.5)) ? rng.pick(WORLD_MISSIONS) : rng.pick(g.missions);
+    const faction = rng.pick(world.factions);
+    // The danger is someone other than the faction the mission names ("who in X answers to X").
+    const threats = g.threats.filter((x) => x.toLowerCase() !== faction.toLowerCase());
     const m = render(
       t,
       {
@@ -509,15 +546,16 @@ export function nextMission(world: WorldModel, rng: Rng, previous: string | null
         ally: rng.pick(g.allies),
         place: rng.pick(g.places),
         placeName: rng.pick(world.places),
-        threat: rng.pick(g.threats),
-        faction: rng.pick(world.factions),
-        npc: npcName,
+        threat: rng.pick(threats.length > 0 ? threats : g.threats),
+        faction,
+        npc: rng.pick(world.people),
       },
       8,
     );
-    if (!previous || m.toLowerCase() !== previous.trim().toLowerCase()) return upperFirst(m);
+    const objective = upperFirst(m);
+    if (!seen.has(objective.toLowerCase())) return objective;
   }
-  return `Follow the trail beyond ${rng.pick(world.places)}`;
+  return `Follow the trail beyond ${rng.pick(world.places)} (${seen.size + 1})`;
 }
 
 function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null): string[] {

@@ -42,7 +42,7 @@ import { Rng, mixSeed } from './prng';
 import { offlineStyles } from './styles';
 import { offlineSummary } from './summary';
 import { worldDescription, worldQuestions } from './world';
-import { readWorld } from './world-model';
+import { groundedWorld } from './grounded';
 
 export interface OfflineOptions {
   onUsage?: (usage: Usage) => void;
@@ -150,9 +150,10 @@ export class OfflineStoryAI implements StoryAI {
   async generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
     checkAborted(opts);
     const t = performance.now();
-    const world = readWorld(input.worldDescription);
+    const world = groundedWorld(input.worldDescription, input.world, input.character.name);
     const rng = new Rng(mixSeed('mission', input.seed ?? 0, world.key, input.character.name, input.previousMission ?? ''));
-    const out = this.validate(missionSchema, { objective: nextMission(world, rng, input.previousMission) }, 'mission');
+    const past = [...(input.pastMissions ?? []), ...(input.previousMission ? [input.previousMission] : [])];
+    const out = this.validate(missionSchema, { objective: nextMission(world, rng, past) }, 'mission');
     this.usage('mission', input.worldDescription, out.objective, t);
     return out;
   }

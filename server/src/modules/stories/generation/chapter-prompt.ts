@@ -11,6 +11,7 @@
  */
 import { fixedChapterTokens, planFold } from '../../../ai/prompt-plan';
 import type { ChapterInput, PastChapter, StoryAI } from '../../../ai/story-ai';
+import { buildWorldMaterial } from '../../../ai/world-material';
 import { AppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
 import type { Character } from '../../characters/character.entity';
@@ -92,6 +93,10 @@ export class ChapterPrompter {
       if (!mission && ctx.missionId) previousMission = await this.store.lastCompletedObjective(c.id);
     }
     const seed = seedOf(live.chapterId);
+    // The world's own material and the player's answers, from the story's copy of its world.
+    const snap = c.worldSnapshot ?? {};
+    const world = buildWorldMaterial({ name: snap.name ?? null, description: worldDescription, questions: snap.questions ?? [], answers: snap.answers ?? [] });
+    const pastMissions = ctx.pastMissions;
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
     // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.
@@ -101,7 +106,7 @@ export class ChapterPrompter {
       try {
         preMission = (
           await this.ai.generateMission(
-            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed },
+            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed, world, pastMissions },
             { signal, tier: ctx.tierId },
           )
         ).objective;
@@ -173,6 +178,8 @@ export class ChapterPrompter {
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
         ...(differentFrom ? { differentFrom } : {}),
         missionsCompleted,
+        world,
+        pastMissions,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
       },
       preMission,
