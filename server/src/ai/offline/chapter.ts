@@ -13,6 +13,7 @@ import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
 import { groundedWorld, type GroundedWorld } from './grounded';
 import { breaksWorld } from '../world-material';
 import { describeSetting } from './setting';
+import { HERO, narrate } from './narration';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
@@ -115,10 +116,16 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const [p1, p2, p3, p4] = compose(s, plan, level);
   const { rng, nameSet, ctx, action, hasAction, mission } = s;
   const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;
-  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
+  // Told from the story's point of view: second person present unless the player chose otherwise.
+  const pov = input.pointOfView ?? 'second';
+  const heroNames = [input.character.name.trim(), s.slots.name as string];
+  const told = (p: string[]) => p.map((x) => narrate(x, pov, heroNames));
+  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0).map(told);
   // 2–4 paragraphs: a short closing hook joins the paragraph before it.
-  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
-  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
+  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5))
+    paragraphs = [paragraphs[0], paragraphs[1], [...(paragraphs[2] as string[]), ...(paragraphs[3] as string[])]] as string[][];
+  const keep = pov === 'first' ? new Set([...nameSet, 'I']) : nameSet;
+  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, keep));
 
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
@@ -279,10 +286,11 @@ function setUp(input: ChapterInput, level: number) {
 
   const slots: Slots = {
     name,
-    they: 'they',
-    them: 'them',
-    their: 'their',
-    themself: 'themself',
+    // Marked, so the point of view can tell the hero's "they" from a crowd's (narration.ts).
+    they: HERO.they,
+    them: HERO.them,
+    their: HERO.their,
+    themself: HERO.themself,
     place,
     placeCap: upperFirst(place),
     placeName,
@@ -304,9 +312,10 @@ function setUp(input: ChapterInput, level: number) {
     trait,
     trait2,
     prev,
-    action: action.clause,
-    object: article(action.object ?? placeName),
-    mission: mission ?? 'find a purpose worth the risk',
+    action: heroPronouns(action.clause),
+    object: heroPronouns(article(action.object ?? placeName)),
+    // The objective is quoted as it stands: the point of view leaves it alone (narration.ts).
+    mission: mission ? protect(mission) : 'find a purpose worth the risk',
     newPlaceName: rng.pick(world.places),
   };
   const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
@@ -405,18 +414,18 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   if (climax && arc) {
     // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.
     p3.push(...climaxLines(arc, slots, level).map(finishSentence));
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (missionCompleted) {
     p3.push(fromFamily(ctx, 'complete', T.COMPLETE));
     if (arc) p3.push(finishSentence(stepDoneLine(arc, slots, level)));
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (mission) {
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
     if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
     if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   }
   for (const s of grown.slice(0, 1)) {
     const adj = STAT_ADJ[s][ctx.input.chapterNumber % STAT_ADJ[s].length] as string;
@@ -558,16 +567,43 @@ export function nextMission(world: WorldModel, rng: Rng, past: string | readonly
   return `Follow the trail beyond ${rng.pick(world.places)} (${seen.size + 1})`;
 }
 
+/** The player's "my" became "their" when the action was read: it is the hero's, so it is marked as theirs. */
+function heroPronouns(s: string): string {
+  // Only "their" and "themself": a "they" or "them" the player wrote is usually someone else ("ask what they know").
+  return s.replace(/\b(themself|their)\b/g, (w) => HERO[w as keyof typeof HERO]);
+}
+
+/** Marks a span the point of view must not retell (an objective, as the player reads it). */
+function protect(s: string): string {
+  return `\u0004${s}\u0005`;
+}
+
+function ownPronouns(s: string): string {
+  return s
+    .replace(/\u0002themself/g, 'yourself')
+    .replace(/\u0002they/g, 'you')
+    .replace(/\u0002them/g, 'you')
+    .replace(/\u0002their/g, 'your');
+}
+
 function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null): string[] {
   const { rng, slots, level } = ctx;
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
   const picked: Array<ActionKind | 'mission'> = mission ? ['mission', ...kinds.slice(0, rng.chance(0.5) ? 3 : 2)] : kinds.slice(0, rng.chance(0.5) ? 4 : 3);
-  const extra: Slots = { newPlaceName: newPlace ?? (slots.newPlaceName as string), mission: mission ? lowerFirst(mission.replace(/[.!?]+$/, '')) : '' };
+  const extra: Slots = {
+    newPlaceName: newPlace ?? (slots.newPlaceName as string),
+    mission: mission ? lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, '')) : '',
+  };
   const seen = new Set<string>();
   const out: string[] = [];
   for (const k of picked) {
     for (const t of rng.shuffle(T.CHOICES[k])) {
-      const c = upperFirst(render(t, slots, level, extra).replace(/\s+/g, ' ').trim()).slice(0, 160);
+      // A suggested action is said to the player: the hero's pronouns are theirs ("your gear").
+      const c = upperFirst(
+        ownPronouns(render(t, slots, level, extra))
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ).slice(0, 160);
       if (!seen.has(c.toLowerCase())) {
         seen.add(c.toLowerCase());
         out.push(c);

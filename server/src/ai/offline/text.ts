@@ -491,7 +491,7 @@ function extractObject(rest: string): string | null {
 }
 /** A determiner and up to three words, stopping at a preposition, conjunction or adverb. */
 const OBJECT_PHRASE =
-  /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above|against|among|along|between|beside|beyond|up|down|off|out|away|back|instead)\b)[\p{L}'’-]+){0,2}/giu;
+  /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|after|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above|against|among|along|between|beside|beyond|up|down|off|out|away|back|instead)\b)[\p{L}'’-]+){0,2}/giu;
 
 export function joinList(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';
