@@ -8,12 +8,13 @@ import { STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
 import { Rng, affinePermutation, mixSeed } from './prng';
-import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type Slots } from './text';
+import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type NormalisedAction, type Slots } from './text';
 import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
 import { groundedWorld, type GroundedWorld } from './grounded';
 import { breaksWorld } from '../world-material';
 import { describeSetting } from './setting';
 import { HERO, narrate } from './narration';
+import { answerAction, outcomeOf } from './answer';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
@@ -128,7 +129,9 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, keep));
 
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
-  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
+  // A mission that has run five chapters draws the story to it: every suggestion takes it up.
+  const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge);
   return {
     paragraphs,
     result: {
@@ -195,6 +198,10 @@ function withArticle(role: string): string {
   return /^(the|a|an)\s/i.test(role) ? role : `the ${role}`;
 }
 
+function lastName(full: string): string {
+  return full.split(/\s+/).pop() ?? full;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -241,11 +248,23 @@ function setUp(input: ChapterInput, level: number) {
   const people = cardPeople.length > 0 ? [...new Set([...cardPeople.map((c) => c.name), ...world.people])] : world.people;
   const knownInPrev = people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
   const fromCards = knownInPrev.length === 0 && cardPeople.length > 0 && rng.chance(0.5);
-  const npcFull = fromCards
-    ? rng.pick(cardPeople).name
-    : knownInPrev.length > 0 && rng.chance(0.5)
-      ? rng.pick(knownInPrev)
-      : rng.pick(people.filter((p) => shortName(p) !== name));
+  // Someone the player's action names is who the chapter is with ("ask Vicar Thorne…" brings Thorne).
+  const actionText = (input.action ?? '').toLowerCase();
+  const named = people.find(
+    (p) => shortName(p) !== name && (actionText.includes(p.toLowerCase()) || new RegExp(`\\b${escapeRegExp(lastName(p).toLowerCase())}\\b`).test(actionText)),
+  );
+  // The world's own people come round more often than the ones invented to fill the cast.
+  const own = (world.material?.people ?? []).filter((p) => shortName(p) !== name);
+  const ownTurn = own.length > 0 && rng.chance(0.3);
+  const npcFull = named
+    ? named
+    : fromCards
+      ? rng.pick(cardPeople).name
+      : knownInPrev.length > 0 && rng.chance(0.5)
+        ? rng.pick(knownInPrev)
+        : ownTurn
+          ? rng.pick(own)
+          : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
@@ -277,7 +296,7 @@ function setUp(input: ChapterInput, level: number) {
   if (knownInPrev.length > 0) {
     // What the hero carries from the last chapter's person: the wording turns with the chapter.
     const who = shortName(rng.pick(knownInPrev));
-    const carried = [`what ${who} had said`, `${who}'s warning`, `the look on ${who}'s face`, `${who}'s parting words`, `the bargain struck with ${who}`];
+    const carried = [`what ${who} had said`, `${who}'s warning`, `the look on ${who}'s face`, `${who}'s parting words`, `the bargain with ${who}`];
     prev = carried[input.chapterNumber % carried.length] as string;
   } else if (input.recentChapters.length > 0) {
     const lastChoice = input.recentChapters[input.recentChapters.length - 1]?.playerChoice;
@@ -351,9 +370,14 @@ function decide(s: Setup) {
   // chapters, more likely each chapter after, and surely by its eighth. Its age comes from the
   // stored missions (missionAge); without it, from the chapters in the prompt that name it.
   const missionAge = input.missionAge ?? (mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0);
-  const onTarget = hasAction && mission !== null && action.keywords.some((k) => mission.includes(k));
-  const missionCompleted =
-    mission !== null && missionAge >= 2 && (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1)));
+  // A mission is completed only by an outcome that concerns it: an action about it (its words or
+  // names) that did not fail, once it has run a couple of chapters — more likely the longer it runs.
+  const onTarget = hasAction && mission !== null && concerns(action, mission);
+  const drawn = outcomeOf(input, KIND_STAT[action.kind], rng.fork('outcome'));
+  // With no check from the engine, a mission past its sixth chapter that the hero takes up does not
+  // fail outright: it comes right at a price (missions resolve within about 3–8 chapters).
+  const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
+  const missionCompleted = onTarget && result.outcome !== 'failure' && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2));
   let newMission: string | null = null;
   if (missionCompleted || mission === null) newMission = nextMission(world, rng, [...(input.pastMissions ?? []), ...(input.mission ? [input.mission] : [])]);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
@@ -377,7 +401,7 @@ function decide(s: Setup) {
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown };
+  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
@@ -394,18 +418,24 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     ctx.used.add('sky'); // the opening scene already paints the sky
     p1.push(mission ? pickO(T.OPENING.mission) : pickO(T.OPENING.noMission));
     if (mission && arc?.arc === 0 && arc.step === 0) p1.push(finishSentence(openingArcLine(arc, ctx.storyKey, slots, level)));
-    if (hasAction) p1.push(fromFamily(ctx, 'action', T.ACTION));
   } else {
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
     if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
-    p1.push(fromFamily(ctx, 'action', T.ACTION));
   }
   if (hasAction) {
-    const conseq: T.Family = { pos: 'post', cores: T.CONSEQ_CORES[action.kind], mods: T.CONSEQ_MODS };
     // The first paragraph comes before this chapter's encounter: only someone already met can be named.
-    const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : 'an old friend';
-    p1.push(fromFamily(ctx, 'conseq', conseq, { npc: earlier }));
-    if (action.object || rng.chance(0.5)) p1.push(fromFamily(ctx, 'outcome', T.OUTCOME));
+    const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : (slots.npc as string);
+    const answer = answerAction(action, plan.result, {
+      name: slots.name as string,
+      object: slots.object as string,
+      npc: earlier,
+      threat: slots.threat as string,
+      place: slots.placeName as string,
+      faction: slots.faction as string,
+      turn: ctx.input.chapterNumber,
+      key: ctx.storyKey,
+    });
+    p1.push(...answer.map(finishSentence));
   }
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
@@ -573,6 +603,39 @@ function heroPronouns(s: string): string {
   return s.replace(/\b(themself|their)\b/g, (w) => HERO[w as keyof typeof HERO]);
 }
 
+/** Whether an action is about a mission: it shares a content word or a name with it. */
+function concerns(action: NormalisedAction, mission: string): boolean {
+  const m = mission.toLowerCase();
+  const stem = (w: string) => w.replace(/(?:ing|ed|es|s)$/, '');
+  const missionWords = new Set((m.match(/[\p{L}'’-]{4,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(stem));
+  return action.keywords.some((k) => !GENERIC.has(k) && missionWords.has(stem(k)));
+}
+/** Words too common to tie an action to a mission. */
+const GENERIC = new Set([
+  'find',
+  'what',
+  'that',
+  'they',
+  'know',
+  'about',
+  'before',
+  'from',
+  'with',
+  'your',
+  'their',
+  'there',
+  'where',
+  'will',
+  'does',
+  'keep',
+  'safe',
+  'tell',
+  'learn',
+  'into',
+  'past',
+  'away',
+]);
+
 /** Marks a span the point of view must not retell (an objective, as the player reads it). */
 function protect(s: string): string {
   return `\u0004${s}\u0005`;
@@ -586,8 +649,25 @@ function ownPronouns(s: string): string {
     .replace(/\u0002their/g, 'your');
 }
 
-function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null): string[] {
+/** Suggestions that each take up the mission in their own way (a mission that has run long). */
+const CONVERGING: Record<ActionKind, string> = {
+  social: 'Ask {npc} to help you {mission}',
+  investigate: 'Search for the last thing you need to {mission}',
+  stealth: 'Slip in unseen and {mission}',
+  combat: 'Fight your way through and {mission}',
+  travel: 'Go wherever it takes to {mission}',
+  craft: 'Use {special} to {mission}',
+  bold: 'Risk everything to {mission}',
+  rest: 'Gather your strength, then {mission}',
+};
+
+function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
   const { rng, slots, level } = ctx;
+  if (converge && mission) {
+    const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
+    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind)).slice(0, 3);
+    return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
+  }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
   const picked: Array<ActionKind | 'mission'> = mission ? ['mission', ...kinds.slice(0, rng.chance(0.5) ? 3 : 2)] : kinds.slice(0, rng.chance(0.5) ? 4 : 3);
   const extra: Slots = {

@@ -4,7 +4,9 @@
  */
 import { FEATURED_WORLDS } from '../../db/seed-data';
 import type { PointOfView } from '../story-ai';
+import { pastOf } from './answer';
 import { HERO, narrate } from './narration';
+import { EXTRA_VERBS, KIND_VERBS } from './text';
 import { OfflineStoryAI } from './offline-story-ai';
 import { playOfflineStory } from './test-worlds';
 
@@ -24,6 +26,12 @@ describe('narrate', () => {
     ['Edmund stopped, tried the latch, and hoped.', 'You stop, try the latch, and hope.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
+  });
+
+  it('every verb a player types comes back in the present after the storyteller put it in the past', () => {
+    const verbs = [...new Set([...Object.values(KIND_VERBS).flat(), ...EXTRA_VERBS])].filter((v) => !v.includes(' ') && v !== 'be');
+    const wrong = verbs.filter((v) => second(`Edmund ${pastOf(v)} the thing.`) !== `You ${v} the thing.`);
+    expect(wrong).toEqual([]);
   });
 
   it('leaves speech as it was spoken, and an objective as the player reads it', () => {

@@ -5,6 +5,7 @@
  * by name. Speech inside quotation marks is left as it was spoken.
  */
 import type { PointOfView } from '../story-ai';
+import { EXTRA_VERBS, KIND_VERBS } from './text';
 
 /** The hero's pronouns as the composer writes them: marked, so "they" for a crowd stays "they". */
 export const HERO = { they: '\u0002they', them: '\u0002them', their: '\u0002their', themself: '\u0002themself' } as const;
@@ -127,6 +128,8 @@ const IRREGULAR: Record<string, string> = {
   sprang: 'spring',
   stank: 'stink',
   beat: 'beat',
+  ate: 'eat',
+  sold: 'sell',
   could: 'can',
   would: 'will',
 };
@@ -167,22 +170,42 @@ const KEEP_AFTER = new Set(
   ),
 );
 const PLURAL_SUBJECTS = new Set(['you', 'i', 'they', 'we']);
+/** Pronouns start a clause of their own even after a verb ("it is time you did not have"). */
+const PRONOUN_SUBJECTS = new Set(['you', 'i', 'they', 'we', 'he', 'she', 'it']);
+
+/** Whether `past` is a spelling of the past of `base` (so "bed" is not the past of "b"). */
+function pastLike(base: string, past: string): boolean {
+  return past === `${base}ed` || past === `${base}d` || past === `${base}${base.slice(-1)}ed` || past === `${base.slice(0, -1)}ied`;
+}
 
 /** -ed words that are not past verbs at all. */
 const NOT_PAST = new Set(
   'hundred kindred hatred shred seabed riverbed embed infrared steed creed deed weed seed greed indeed proceed speed breed exceed succeed sled'.split(' '),
 );
 
+/**
+ * Verbs whose base form spelling rules cannot guess ("opened" → "open", "invited" → "invite"): the
+ * verbs players type (text.ts) and the narrative verbs the storyteller writes.
+ */
+const KNOWN_BASES = new Set([
+  ...Object.values(KIND_VERBS).flat(),
+  ...EXTRA_VERBS,
+  ...'open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome'.split(
+    ' ',
+  ),
+]);
+
 /** The base form of a regular past (-ed) verb: "hoped" → "hope", "stopped" → "stop", "tried" → "try". */
-function regularBase(w: string): string | null {
-  if (!/^[a-z]{3,}ed$/.test(w) || ADJECTIVES.has(w) || NOT_PAST.has(w)) return null;
+function regularBase(w: string, afterSubject = false): string | null {
+  if (!/^[a-z]{2,}ed$/.test(w) || (ADJECTIVES.has(w) && !afterSubject) || NOT_PAST.has(w) || (/^un/.test(w) && !afterSubject)) return null;
+  for (const b of [w.slice(0, -2), w.slice(0, -1), w.slice(0, -3), `${w.slice(0, -3)}y`]) if (KNOWN_BASES.has(b) && pastLike(b, w)) return b;
   if (/eed$/.test(w)) return /^(?:agreed|freed|decreed|guaranteed)$/.test(w) ? w.slice(0, -1) : null;
   if (/ied$/.test(w)) return w.length <= 4 ? w.slice(0, -1) : `${w.slice(0, -3)}y`;
   const stem = w.slice(0, -2);
   if (/(?:ll|ss|ff|zz)$/.test(stem)) return stem;
   if (/([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
-  if (/[vcu]$/.test(stem) || /[^aeiou]l$/.test(stem) || /(?:dg|rg|th|ns|rs|ps|ls)$/.test(stem) || /(?:ang|ung)$/.test(stem)) return `${stem}e`;
-  if (/[aeiou]z$/.test(stem) || /[^aeiou][aeiou]s$/.test(stem)) return /(?:focus|bias)$/.test(stem) ? stem : `${stem}e`;
+  if (/[vcu]$/.test(stem) || /[^aeiou]l$/.test(stem) || /(?:dg|rg|th|ns|rs|ps|ls)$/.test(stem) || /(?:ang|ung|eng|inge|ange)$/.test(stem)) return `${stem}e`;
+  if (/[aeiou]z$/.test(stem) || /(?:^|[^aeiou])[aeiou]s$/.test(stem)) return /(?:focus|bias)$/.test(stem) ? stem : `${stem}e`;
   // A single vowel before a single consonant with no doubling: the silent e was dropped ("smiled"),
   // unless the last syllable is unstressed ("opened", "whispered", "visited").
   if (/(?:^|[^aeiou])[aeiou][bdgklmnprt]$/.test(stem)) {
@@ -255,6 +278,7 @@ const CLAUSE_WORDS = new Set([
   'once',
   'whatever',
   'whoever',
+  'what',
 ]);
 const ADVERBS = new Set([
   'not',
@@ -341,6 +365,7 @@ function toPresent(text: string): string {
   let subject = '';
   let mainSubject = '';
   let inPhrase = false;
+  let phraseNoun = false;
   let clauseHasVerb = false;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
@@ -360,6 +385,11 @@ function toPresent(text: string): string {
     if (CLAUSE_WORDS.has(lower)) {
       clauseHasVerb = false;
       if (lower !== 'and' && lower !== 'or') subject = lower === 'who' || lower === 'which' || lower === 'that' ? subject : '';
+      if (lower === 'what') {
+        // "with what little was at hand": a clause of its own, with its own subject.
+        inPhrase = false;
+        mainSubject = '';
+      }
       continue;
     }
     const prevRaw = prevWordOf(tokens, i) ?? '';
@@ -368,7 +398,7 @@ function toPresent(text: string): string {
     const auxiliary = base !== null && /^(?:had|was|were|did|could|would)$/.test(lower);
     // A word that is also a noun ("left", "ground", "rose") is a verb only where a clause's verb is due.
     if (base && RISKY.has(lower) && (clauseHasVerb || DETERMINERS.has(prevWord) || PREPOSITIONS.has(prevWord))) base = null;
-    if (!base) base = regularBase(lower);
+    if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
     if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
     if (base && clauseHasVerb && !auxiliary) base = null;
     if (base) {
@@ -384,8 +414,14 @@ function toPresent(text: string): string {
       if (!mainSubject) mainSubject = who;
       continue;
     }
-    // Nouns after a preposition are not the subject ("most people in the hall know it").
-    if (PREPOSITIONS.has(lower)) inPhrase = true;
+    // Nouns after a preposition are not the subject ("most people in the hall know it"); a second
+    // noun phrase after one ends it ("for a moment the whole world seemed…").
+    if (PREPOSITIONS.has(lower)) {
+      inPhrase = true;
+      phraseNoun = false;
+    } else if (inPhrase && phraseNoun && DETERMINERS.has(lower) && lower !== 'to') inPhrase = false;
+    else if (inPhrase && !DETERMINERS.has(lower)) phraseNoun = true;
+    else if (PRONOUN_SUBJECTS.has(lower) && !inPhrase) subject = lower;
     else if (!inPhrase && !ADVERBS.has(lower) && !/(?:ly|ing)$/.test(lower) && !clauseHasVerb) {
       subject = lower;
       if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);

@@ -85,8 +85,11 @@ describe('offline chapters: properties over 500 random worlds × actions', () =>
       expect(result.choices.length).toBeLessThanOrEqual(4);
       expect(result.text).not.toMatch(/[<>{}[\]]|undefined|null|NaN/);
 
-      // The player's action appears as the narrator's clause; the hero is told from the story's point of view.
-      expect(result.text).toContain(normaliseAction(input.action as string).clause.replace(/\btheir\b/g, 'your'));
+      // The action is answered, not pasted back: its verb and what it was done to are told (issue 32);
+      // the hero is told from the story's point of view.
+      const act = normaliseAction(input.action as string);
+      if (!act.clause.startsWith('follow a sudden idea')) expect(result.text.toLowerCase()).toMatch(new RegExp(`\\b${act.clause.split(' ')[0]}\\b`));
+      if (act.object) expect(result.text.toLowerCase()).toContain(act.object.replace(/\btheir\b/g, 'your').toLowerCase());
       expect(result.text).toMatch(/\b[Yy]ou\b/);
       if (input.mission) expect(result.text.toLowerCase()).toContain(lowerFirst(input.mission).toLowerCase());
       if (!input.mission) expect(result.newMission).toBeTruthy();
@@ -109,12 +112,22 @@ describe('offline chapters: properties over 500 random worlds × actions', () =>
     let inc = 0;
     let moved = 0;
     let done = 0;
+    let unrelatedDone = 0;
+    const words = (s: string) => new Set(s.toLowerCase().match(/[a-z]{4,}/g) ?? []);
     for (const input of cases) {
       const { result } = await collectChapter(ai.streamChapter(input));
       if (Object.keys(result.statIncreases).length) inc++;
       if (result.newSetting) moved++;
-      if (result.missionCompleted) done++;
+      // A mission is completed only by an outcome that concerns it (issue 32): never by an unrelated action…
+      const m = input.mission;
+      if (result.missionCompleted && m && ![...words(input.action ?? '')].some((w) => words(m).has(w))) unrelatedDone++;
+      // …and sometimes by an action about it, once it has run a while.
+      if (m) {
+        const about = await collectChapter(ai.streamChapter({ ...input, action: `I set out to ${m.toLowerCase()}`, missionAge: 3 }));
+        if (about.result.missionCompleted) done++;
+      }
     }
+    expect(unrelatedDone).toBe(0);
     for (const n of [inc, moved, done]) {
       expect(n).toBeGreaterThan(10);
       expect(n).toBeLessThan(400);
@@ -240,7 +253,9 @@ describe('offline stories: 30 consecutive chapters', () => {
       }
       if (result.newSetting) setting = result.newSetting;
       stats = Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, v + (result.statIncreases[k as StatName] ?? 0)])) as typeof stats;
-      action = n % 4 === 0 ? rng.pick(SAMPLE_ACTIONS) : rng.pick(result.choices);
+      // A player who takes up the mission once it has run a few chapters (a mission ends only by an
+      // outcome that concerns it: issue 32).
+      action = n % 4 === 0 ? rng.pick(SAMPLE_ACTIONS) : mission && n - missionStarted >= 3 ? (result.choices[0] as string) : rng.pick(result.choices);
     }
     return texts;
   }
