@@ -288,9 +288,11 @@ export function answerAction(
   outcome: { outcome: OutcomeClass; hurt: boolean; item: string | null },
   slots: Omit<AnswerSlots, 'finding'>,
 ): string[] {
-  const words = action.clause.split(/\s+/);
+  // "Push on and find out…", "focus on the mission to …": the action is what follows.
+  const clause = action.clause.replace(/^(?:push on|press on|go on|carry on|move on|set out|focus on the mission|keep going)\s+(?:and|to)\s+/i, '');
+  const words = clause.split(/\s+/);
   const verb = words[0] ?? 'act';
-  const known = /^[a-z][a-z'-]*$/.test(verb) && !action.clause.startsWith('follow a sudden idea');
+  const known = /^[a-z][a-z'-]*$/.test(verb) && !clause.startsWith('follow a sudden idea');
   const rest = words.slice(1).join(' ');
   // The verb and what it was done to ("bargain with the merchant"), not the player's whole sentence:
   // it stops where the purpose or a second action begins.
@@ -298,13 +300,19 @@ export function answerAction(
     ` ${rest}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ?? ''
   ).trim();
   // What was acted on, as a noun ("the merchant" of "with the merchant").
-  const thing = (action.object ?? target.replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down)\s+/i, '')) || 'the attempt';
+  const thing =
+    (
+      (clause === action.clause ? action.object : null) ??
+      target.replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
+    )
+      // A verb caught at the end of the phrase ("the presence took") is not part of the thing.
+      .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '') || 'the attempt';
   const t = slots.turn;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
   const attempt = known
     ? `${opener} ${slots.name} ${pastOf(verb)}${target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}, ${lead}`
     : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
-  const purpose = purposeOf(action.clause);
+  const purpose = purposeOf(clause);
   const [finding, found, gave] = schedule(mixSeed(slots.key, 'finding'), t, [FINDINGS, FOUND, GAVE]) as [string, string, string];
   const fill = (tpl: string) =>
     tpl

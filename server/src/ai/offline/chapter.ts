@@ -15,6 +15,7 @@ import { breaksWorld } from '../world-material';
 import { describeSetting } from './setting';
 import { HERO, narrate } from './narration';
 import { answerAction, outcomeOf } from './answer';
+import { habitLine, lineFor, lookLine, personaOf } from './people';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
@@ -360,6 +361,7 @@ function setUp(input: ChapterInput, level: number) {
     npcCard,
     role,
     sameScene,
+    introduced,
   };
 }
 
@@ -438,8 +440,26 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p1.push(...answer.map(finishSentence));
   }
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
-  p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
+  // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
+  const persona = personaOf(s.world, s.npcFull, s.world.constraints);
+  ctx.used.add('dialogue');
+  p2.push(
+    lineFor(s.npcFull, persona, {
+      hero: slots.name as string,
+      attempt: hasAction ? { thing: (action.object ?? slots.object) as string, outcome: plan.result.outcome } : null,
+      mission: s.input.mission,
+      place: slots.placeName as string,
+      threat: slots.threat as string,
+      faction: slots.faction as string,
+      chapter: ctx.input.chapterNumber,
+      storyKey: ctx.storyKey,
+    }),
+  );
   p2.push(fromFamily(ctx, 'reply', T.REPLY));
+  ctx.used.add('npcDetail');
+  // Seen as they look once, when first met; after that, by what they keep doing.
+  const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
+  p2.push(known ? habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey) : lookLine(s.npcFull, persona));
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
   if (climax && arc) {
     // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.

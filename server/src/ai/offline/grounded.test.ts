@@ -71,3 +71,35 @@ describe('a story grounded in its world', () => {
     },
   );
 });
+
+describe('a cast that holds (issue 32, item 2) and says something new (item 5)', () => {
+  it.each(['Hollowmere', 'Neon Requiem', 'Saltbone Crossing', 'The Glass Reef'])(
+    'in %s each person keeps one look, one manner and one habit, no look is another’s, and no line is spoken in more than 10% of chapters',
+    async (name) => {
+      const story = await play(name, 21);
+      const texts = story.chapters.map((c) => c.result.text);
+      const people = [...new Set(story.chapters.flatMap((c) => c.result.cast.map((m) => shortName(m.name))))];
+      const looks = new Map<string, Set<string>>();
+      const tags = new Map<string, Set<string>>();
+      for (const t of texts) {
+        for (const p of people) {
+          for (const m of t.matchAll(new RegExp(`(?:^|[.!?;] )${p} ((?:has|is|wears|smells|keeps a scarf)[^.;]*)[.;]`, 'g')))
+            looks.set(p, (looks.get(p) ?? new Set()).add(m[1] as string));
+          for (const m of t.matchAll(new RegExp(`” ${p} ([a-z]+)`, 'g'))) tags.set(p, (tags.get(p) ?? new Set()).add(m[1] as string));
+        }
+      }
+      // One look per person (told once when met), and no look worn by two people.
+      expect(looks.size).toBeGreaterThanOrEqual(2);
+      expect(tags.size).toBeGreaterThanOrEqual(2);
+      for (const [, l] of looks) expect(l.size).toBeLessThanOrEqual(1);
+      const allLooks = [...looks.values()].flatMap((l) => [...l]);
+      expect(new Set(allLooks).size).toBe(allLooks.length);
+      // A manner of speech is a handful of speech verbs; no one speaks in every manner.
+      for (const [, t] of tags) expect(t.size).toBeLessThanOrEqual(3);
+      // Lines written for the moment: none recurs in more than 10% of the chapters.
+      const lines = new Map<string, number>();
+      for (const t of texts) for (const q of new Set(t.match(/“[^”]+”/g) ?? [])) lines.set(q, (lines.get(q) ?? 0) + 1);
+      expect(Math.max(...lines.values())).toBeLessThanOrEqual(3);
+    },
+  );
+});

@@ -159,7 +159,7 @@ const RISKY = new Set([
 ]);
 /** -ed words the storyteller uses as adjectives: never verbs to change. */
 const ADJECTIVES = new Set(
-  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched cracked rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden burned burnt sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn'.split(
+  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched cracked rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn'.split(
     ' ',
   ),
 );
@@ -190,7 +190,7 @@ const NOT_PAST = new Set(
 const KNOWN_BASES = new Set([
   ...Object.values(KIND_VERBS).flat(),
   ...EXTRA_VERBS,
-  ...'open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome'.split(
+  ...'open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome drawl growl crawl sprawl howl scowl prowl'.split(
     ' ',
   ),
 ]);
@@ -471,7 +471,7 @@ function narrateOutside(text: string, pov: PointOfView, names: string[]): string
       .replace(/\u0002they\b/g, '\u0003you')
       .replace(/\u0002them\b/g, 'you')
       .replace(/\u0002their\b/g, 'your');
-    out = toPresent(out.replace(/\u0003/g, ''));
+    out = toPresent(out.replace(/\u0003/g, '')).replace(/\b([Tt])he story of you\b/g, (_m, t: string) => (t === 'T' ? 'Your story' : 'your story'));
     return out;
   }
   // First person, past.
