@@ -282,12 +282,12 @@ function schedule(key: number, turn: number, lists: ReadonlyArray<readonly strin
   });
 }
 
-/** The answer to the action: the attempt, the outcome about what it named, and its consequence. */
+/** The answer to the action: the attempt, the outcome about what it named, and its consequence (and the thing it was about). */
 export function answerAction(
   action: NormalisedAction,
   outcome: { outcome: OutcomeClass; hurt: boolean; item: string | null },
   slots: Omit<AnswerSlots, 'finding'>,
-): string[] {
+): { sentences: string[]; thing: string } {
   // "Push on and find out…", "focus on the mission to …": the action is what follows.
   const clause = action.clause.replace(/^(?:push on|press on|go on|carry on|move on|set out|focus on the mission|keep going)\s+(?:and|to)\s+/i, '');
   const words = clause.split(/\s+/);
@@ -306,7 +306,8 @@ export function answerAction(
       target.replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
     )
       // A verb caught at the end of the phrase ("the presence took") is not part of the thing.
-      .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '') || 'the attempt';
+      .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '')
+      .replace(/\btheir\b/g, HERO.their) || 'the attempt';
   const t = slots.turn;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
   const attempt = known
@@ -337,7 +338,7 @@ export function answerAction(
   else if (outcome.outcome === 'cost') out.push(fill(schedule(key, t, [COST, COSTS]).join('; ')));
   else out.push(fill(schedule(key, t, [FAILURE, SETBACKS]).join(' ')));
   if (outcome.hurt) out.push(fill(`${slots.name} was hurt in it, and felt every step afterwards`));
-  return out;
+  return { sentences: out, thing };
 }
 
 function cap(s: string): string {

@@ -4,7 +4,7 @@
  * action (its kind decides what happens), brings in someone from the world, moves the mission along
  * (sometimes completing it and proposing the next), and ends on a hook with 3–4 choices.
  */
-import { STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
+import { MEMORIES_PER_CHAPTER_MAX, STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
 import { Rng, affinePermutation, mixSeed } from './prng';
@@ -16,6 +16,7 @@ import { describeSetting } from './setting';
 import { HERO, narrate } from './narration';
 import { answerAction, outcomeOf } from './answer';
 import { habitLine, lineFor, lookLine, personaOf } from './people';
+import { endingLine, essentialLine, memoryLine, readNote, threadLine, toneLine } from './threads';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
@@ -115,7 +116,8 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const input = sanitise(raw);
   const s = setUp(input, level);
   const plan = decide(s);
-  const [p1, p2, p3, p4] = compose(s, plan, level);
+  const answerSentences: string[] = [];
+  const [p1, p2, p3, p4] = compose(s, plan, level, answerSentences);
   const { rng, nameSet, ctx, action, hasAction, mission } = s;
   const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;
   // Told from the story's point of view: second person present unless the player chose otherwise.
@@ -143,7 +145,7 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       missionCompleted,
       newMission,
       cast: castOf(s, text),
-      memories: [],
+      memories: memoriesOf(s, plan, answerSentences),
       itemsGained: [],
       itemsLost: [],
       healthRestored: 0,
@@ -167,32 +169,6 @@ function castOf(s: Setup, text: string): ChapterResult['cast'] {
       status: `last seen near ${s.place}`,
     },
   ];
-}
-
-/** Ways the hero recalls a plot essential, one per chapter that recalls one (by chapter number). */
-const RECALL = [
-  (name: string) => `${name} kept one thing in mind: `,
-  (name: string) => `One fact never left ${name}'s thoughts: `,
-  (name: string) => `Whatever came next, ${name} knew this much: `,
-  (name: string) => `${name} reminded themself of what mattered most: `,
-];
-
-/**
- * The player's plot essentials in the offline story: every third chapter the hero recalls one of
- * its facts (in turn), in the player's own words — scrubbed of markup, one sentence, at most 200
- * characters. The storyteller cannot reason about a fact, but it keeps it in the story.
- */
-function essentialFor(input: ChapterInput): string | null {
-  if (!input.plotEssentials?.trim() || input.chapterNumber % 3 !== 0) return null;
-  const facts = input.plotEssentials
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((f) => scrub(f).replace(/^[-*•\s]+/, ''))
-    .filter((f) => f.length >= 8 && f.length <= 200);
-  if (facts.length === 0) return null;
-  const turn = Math.floor(input.chapterNumber / 3);
-  const fact = facts[turn % facts.length] as string;
-  const name = shortName(input.character.name.trim() || 'The traveller');
-  return finishSentence(`${(RECALL[turn % RECALL.length] as (n: string) => string)(name)}${fact.replace(/[.!?]+$/, '')}`);
 }
 
 function withArticle(role: string): string {
@@ -407,7 +383,7 @@ function decide(s: Setup) {
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
-function compose(s: Setup, plan: Plan, level: number): [string[], string[], string[], string[]] {
+function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []): [string[], string[], string[], string[]] {
   const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx, arc } = s;
   const { missionCompleted, climax, newMission, newSetting, newPlace, grown } = plan;
   const p1: string[] = [];
@@ -424,6 +400,7 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
     if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
   }
+  let attemptThing = '';
   if (hasAction) {
     // The first paragraph comes before this chapter's encounter: only someone already met can be named.
     const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : (slots.npc as string);
@@ -437,7 +414,9 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
       turn: ctx.input.chapterNumber,
       key: ctx.storyKey,
     });
-    p1.push(...answer.map(finishSentence));
+    p1.push(...answer.sentences.map(finishSentence));
+    attemptThing = answer.thing;
+    answerOut.push(...answer.sentences);
   }
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
@@ -446,7 +425,7 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
   p2.push(
     lineFor(s.npcFull, persona, {
       hero: slots.name as string,
-      attempt: hasAction ? { thing: (action.object ?? slots.object) as string, outcome: plan.result.outcome } : null,
+      attempt: hasAction ? { thing: attemptThing, outcome: plan.result.outcome } : null,
       mission: s.input.mission,
       place: slots.placeName as string,
       threat: slots.threat as string,
@@ -481,13 +460,25 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     const adj = STAT_ADJ[s][ctx.input.chapterNumber % STAT_ADJ[s].length] as string;
     p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(adj, slots, level) }));
   }
-  const fact = essentialFor(s.input);
-  if (fact) p3.push(fact);
+  // Threads the story returns to: the player's answers, what the memory bank recalled, the plot
+  // essentials woven into a sentence; and the author's note's tone (threads.ts).
+  const hero = slots.name as string;
+  const note = readNote(s.input.authorsNote);
+  for (const line of [
+    threadLine(s.input.world, ctx.input.chapterNumber, ctx.storyKey, hero),
+    memoryLine(s.input.memories, ctx.input.chapterNumber, hero),
+    essentialLine(s.input, hero, s.npc),
+    toneLine(note, ctx.input.chapterNumber, hero),
+  ])
+    if (line) p3.push(finishSentence(line));
   p4.push(fromFamily(ctx, 'hook', T.HOOK));
+  const ending = endingLine(note, ctx.input.chapterNumber, ctx.storyKey, { name: hero, npc: s.npc, threat: slots.threat as string });
+  if (ending) p4.push(finishSentence(ending));
 
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
   // reading levels need more of them). Each family still appears at most once.
-  const target = 170 + rng.int(level <= 4 ? 60 : 120);
+  // The note can ask for shorter or longer chapters; what happens decides the rest.
+  const target = (note.length === 'short' ? 120 : note.length === 'long' ? 260 : 150) + rng.int(level <= 4 ? 60 : 150);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
@@ -623,6 +614,27 @@ function heroPronouns(s: string): string {
   return s.replace(/\b(themself|their)\b/g, (w) => HERO[w as keyof typeof HERO]);
 }
 
+/**
+ * What the chapter leaves in the memory bank (issue 30): what came of the attempt, a mission done and
+ * the next one, a new place — in the third person past by name, whatever the story's point of view,
+ * so a memory reads the same wherever it is recalled.
+ */
+function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memories'] {
+  const hero = s.input.character.name.trim() || (s.slots.name as string);
+  const third = (x: string) =>
+    finishSentence(narrate(x, 'third', [hero, s.slots.name as string]))
+      .replace(/[\u0004\u0005]/g, '')
+      .slice(0, 200);
+  const out: ChapterResult['memories'] = [];
+  // The attempt and what came of it, as one memory ("Edmund searched the study; it worked: …").
+  if (answer[0] && answer[1]) out.push({ kind: 'event', text: third(`${answer[0]}; ${lowerFirst(answer[1])}`) });
+  if (plan.missionCompleted && s.input.mission)
+    out.push({ kind: 'event', text: third(`${hero} completed the task: ${s.input.mission.replace(/[.!?]+$/, '')}`) });
+  if (plan.newMission) out.push({ kind: 'promise', text: third(`${hero} took on a new task: ${plan.newMission.replace(/[.!?]+$/, '')}`) });
+  if (plan.newSetting && plan.newPlace) out.push({ kind: 'place', text: third(`${hero} came to ${plan.newPlace}`) });
+  return out.slice(0, MEMORIES_PER_CHAPTER_MAX);
+}
+
 /** Whether an action is about a mission: it shares a content word or a name with it. */
 function concerns(action: NormalisedAction, mission: string): boolean {
   const m = mission.toLowerCase();
@@ -672,7 +684,7 @@ function ownPronouns(s: string): string {
 /** Suggestions that each take up the mission in their own way (a mission that has run long). */
 const CONVERGING: Record<ActionKind, string> = {
   social: 'Ask {npc} to help you {mission}',
-  investigate: 'Search for the last thing you need to {mission}',
+  investigate: 'Search every corner until you can {mission}',
   stealth: 'Slip in unseen and {mission}',
   combat: 'Fight your way through and {mission}',
   travel: 'Go wherever it takes to {mission}',

@@ -159,7 +159,7 @@ const RISKY = new Set([
 ]);
 /** -ed words the storyteller uses as adjectives: never verbs to change. */
 const ADJECTIVES = new Set(
-  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched cracked rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn'.split(
+  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn'.split(
     ' ',
   ),
 );

@@ -175,7 +175,13 @@ export function lookLine(speaker: string, persona: Persona): string {
 
 /** What a person keeps doing, told when they are met again (frame and aside turn with the chapter). */
 export function habitLine(speaker: string, persona: Persona, chapter: number, storyKey: number): string {
-  const frames = ['{npc} {habit}', 'As ever, {npc} {habit}', 'All the while, {npc} {habit}', 'While they talked, {npc} {habit}', 'Once again {npc} {habit}'];
+  const frames = [
+    '{npc} {habit}',
+    'Now and then {npc} {habit}',
+    'All the while, {npc} {habit}',
+    'While they talked, {npc} {habit}',
+    'Once again {npc} {habit}',
+  ];
   const asides = [
     '',
     ', as always',
