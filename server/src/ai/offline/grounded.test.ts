@@ -9,7 +9,9 @@ import type { ChapterCharacter } from '../story-ai';
 import { breaksWorld } from '../world-material';
 import { OfflineStoryAI } from './offline-story-ai';
 import { playOfflineStory } from './test-worlds';
-import { shortName } from './world-model';
+import { GENRES } from './genres';
+import { worldDescription } from './world';
+import { readWorld, shortName } from './world-model';
 
 const hero: ChapterCharacter = {
   name: 'Edmund Hale',
@@ -102,4 +104,20 @@ describe('a cast that holds (issue 32, item 2) and says something new (item 5)',
       expect(Math.max(...lines.values())).toBeLessThanOrEqual(3);
     },
   );
+});
+
+describe('the offline world helper builds on what the player typed', () => {
+  it("a city inside a dead god's skeleton is named from its own words, with no borrowed Greek names", () => {
+    const d = worldDescription("a city inside a dead god's skeleton", 1200);
+    expect(d.startsWith("A city inside a dead god's skeleton.")).toBe(true);
+    expect(d).toMatch(/Skeleton|God/);
+    expect(d).not.toMatch(/Athene|Delphi|Phaedra|Ithra|nymph|Olymp/i);
+    for (const n of (GENRES.find((g) => g.id === 'mythic') as (typeof GENRES)[number]).firstNames) expect(d).not.toContain(n);
+  });
+
+  it('a bare genre word still gets a whole world of that genre', () => {
+    const d = worldDescription('pirates', 1200);
+    expect(d.length).toBeGreaterThan(200);
+    expect(readWorld(d).genre.id).toBe('pirate');
+  });
 });
