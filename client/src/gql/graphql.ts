@@ -105,6 +105,8 @@ export type ReportInput = {
 
 /** SPEC §3 saved-character payload. */
 export type SaveCharacterInput = {
+  /** The player's answers to the world's questions, in their order: the story keeps them as threads to return to. */
+  answers?: Array<string> | null | undefined;
   description: string;
   name: string;
   special: SpecialAbilityInput;
