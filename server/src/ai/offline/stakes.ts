@@ -8,6 +8,7 @@
  * and the chapter leaves out its own lines about how the action went when the check failed.
  */
 import type { ChapterInput, ChapterResult, CheckOutcomeKind } from '../story-ai';
+import { HERO } from './narration';
 import { normaliseAction } from './text';
 
 interface Who {
@@ -39,7 +40,7 @@ const AFTERMATH: Partial<Record<CheckOutcomeKind, Array<(w: Who) => string>>> = 
     (w) => `Nothing gave way; the moment was lost, and ${w.name} would have to find another way`,
     (w) => `It was a setback, plain and simple, and ${w.they} knew it`,
   ],
-  critical_failure: [(w) => `Worse, the failure made things harder than before`, (w) => `It left ${w.name} worse off than when ${w.they} started`],
+  critical_failure: [() => `Worse, the failure made things harder than before`, (w) => `It left ${w.name} worse off than when ${w.they} started`],
 };
 
 /** Whether the check (if any) failed: the chapter then tells no line of the action working. */
@@ -97,7 +98,7 @@ export function stakesRecord(input: ChapterInput): Pick<ChapterResult, 'itemsGai
     itemsGained: gained,
     itemsLost: input.check?.itemUsedUp && input.check.item ? [input.check.item] : [],
     healthRestored: rests && input.health && input.health.current < input.health.max ? 3 : 0,
-    gainedLine: gained[0] ? `The ${gained[0].name.toLowerCase()} went with the rest of what the hero carried` : null,
+    gainedLine: gained[0] ? `The ${gained[0].name.toLowerCase()} went with the rest of what ${HERO.they} carried` : null,
   };
 }
 
