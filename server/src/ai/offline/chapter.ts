@@ -480,7 +480,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   const note = readNote(s.input.authorsNote);
   for (const line of [
     threadLine(s.input.world, ctx.input.chapterNumber, ctx.storyKey, hero),
-    memoryLine(s.input.memories, ctx.input.chapterNumber, hero),
+    memoryLine(s.input.memories, ctx.input.chapterNumber, hero, [s.input.continueFrom ?? '', s.input.recentChapters.at(-1)?.text ?? ''].join(' ')),
     essentialLine(s.input, hero, s.npc),
     toneLine(note, ctx.input.chapterNumber, hero),
   ])

@@ -73,8 +73,13 @@ export function threadLine(world: WorldMaterial | undefined, chapter: number, st
 }
 
 /** A memory the bank retrieved (pinned first), recalled as the hero's: one a chapter, in turn. */
-export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number, name: string): string | null {
-  const usable = (memories ?? []).filter((m) => m.chapterNumber < chapter && m.text.trim().length >= 12);
+export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number, name: string, inView = ''): string | null {
+  // A memory the reader has in front of them (the previous chapter, the part being continued) is not
+  // remembered, it is repeated: only older ones are recalled.
+  const view = inView.replace(/\s+/g, ' ');
+  const usable = (memories ?? []).filter(
+    (m) => m.chapterNumber < chapter && m.text.trim().length >= 12 && !view.includes(m.text.replace(/\s+/g, ' ').trim().slice(0, 60)),
+  );
   if (usable.length === 0) return null;
   const m = usable[chapter % Math.min(usable.length, 3)] as PromptMemory;
   const frames: Record<PromptMemory['kind'], string> = {
@@ -83,7 +88,9 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
     promise: 'There was still the promise to keep: {m}',
     place: '{name} remembered the way: {m}',
   };
-  return frames[m.kind].replace('{name}', name).replace('{m}', kept(clean(m.text)));
+  // Its own opener ("With that, …") belonged to the chapter it came from.
+  const text = clean(m.text).replace(/^(?:with that|then|so|after a moment|without waiting|and),?\s+/i, '');
+  return frames[m.kind].replace('{name}', name).replace('{m}', kept(text));
 }
 
 /** Plot essentials woven into the chapter: one fact, every third chapter, as part of a sentence. */
