@@ -64,8 +64,8 @@ module.exports = {
       roots: ['<rootDir>/tests/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
-      globalSetup: '<rootDir>/tests/api/global-setup.ts',
-      globalTeardown: '<rootDir>/tests/api/global-teardown.ts',
+      globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
     },
   ],
 };
