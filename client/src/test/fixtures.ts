@@ -72,6 +72,8 @@ export const chapter = (index: number, extra: Record<string, unknown> = {}) => (
   statIncreases: index === 0 ? {} : { strength: 1 },
   edited: false,
   actionEdited: false,
+  check: null,
+  stakes: null,
   ...extra,
 });
 
@@ -104,7 +106,18 @@ export function storyCharacter({
       })),
       ...(currentMission ? [{ ...currentMission, completedAt: null, completedInChapter: null }] : []),
     ],
-    storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0, pointOfView: 'second' },
+    storyMemory: {
+      __typename: 'StoryMemory',
+      plotEssentials: '',
+      authorsNote: '',
+      summary: '',
+      summaryCoversChapters: 0,
+      pointOfView: 'second',
+      difficulty: 'balanced',
+    },
+    health: 10,
+    healthMax: 10,
+    inventory: [],
     storyCards: storyCards.map((c) => ({
       __typename: 'StoryCard',
       kind: 'character',

@@ -4,6 +4,7 @@ import { useChapterList_editMutation, type StoryChapterFieldsFragment } from '..
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
+import { CheckLine } from './stakes/CheckLine';
 import type { LiveChapter } from './useChapterStream';
 
 /** How the list lets the player rewrite the story (absent: read only, e.g. while a chapter is written). */
@@ -126,7 +127,10 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
                   onCancel={() => setOpen(null)}
                 />
               ) : (
-                <div className="chapter-text">{chapter.text}</div>
+                <>
+                  <CheckLine check={chapter.check} stakes={chapter.stakes} />
+                  <div className="chapter-text">{chapter.text}</div>
+                </>
               )}
               {chapter.edited && open !== `${chapter.id}:text` && <p className="edited-mark">Edited by you</p>}
             </article>

@@ -31,6 +31,10 @@ import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { usePlayerAction } from './player-action';
+import { DefeatChoice } from './stakes/DefeatChoice';
+import { DifficultySelect } from './stakes/DifficultySelect';
+import { HealthMeter } from './stakes/HealthMeter';
+import { InventoryPanel } from './stakes/InventoryPanel';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import { useChapterStream, type StreamEnd } from './useChapterStream';
@@ -61,6 +65,8 @@ export default function StoryPage() {
   /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
   const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
   const { completed, trigger } = useMissionCompleteHighlight();
+  /** The defeat chapter the player chose to go on from (the composer is back for it). */
+  const [goneOn, setGoneOn] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
   const missionBefore = useRef<string | null>(null);
@@ -237,7 +243,11 @@ export default function StoryPage() {
             log={character.missionHistory.filter((m) => m.status === 'completed')}
           />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
-          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
+          <HealthMeter health={character.health} max={character.healthMax} />
+          <InventoryPanel items={character.inventory} />
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory}>
+            <DifficultySelect characterId={character.id} difficulty={character.storyMemory.difficulty} onChanged={() => refetch().catch(() => undefined)} />
+          </StoryMemoryPanel>
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
           <StoryPublishPanel
             characterId={character.id}
@@ -293,7 +303,15 @@ export default function StoryPage() {
             />
           )}
 
-          {chapters.length > 0 && (
+          {latest?.stakes?.defeat && !live && goneOn !== latest.id && (
+            <DefeatChoice
+              chapterNumber={latest.index + 1}
+              disabled={busy}
+              onRewind={() => setConfirmRewind(latest.index - 1)}
+              onGoOn={() => setGoneOn(latest.id)}
+            />
+          )}
+          {chapters.length > 0 && !(latest?.stakes?.defeat && !live && goneOn !== latest.id) && (
             <Composer
               choices={live ? [] : (latest?.choices ?? [])}
               selected={selected}
