@@ -2,7 +2,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { ConfigError, loadConfig } from '../config/env';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSchema, Kind, parse, print } from 'graphql';
+import { buildSchema, Kind, parse, print, visit } from 'graphql';
 import { DEFAULT_LIST_SIZE, measureDocument } from './graphql-limits';
 import { originPolicy } from './headers';
 import { trustProxySetting } from './index';
@@ -96,7 +96,14 @@ describe('the cost limit counts list sizes', () => {
     walk(dir);
     // Fragments may live in another file than the operations using them: measure all texts together.
     const all = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    const doc = parse(all);
+    // As Apollo Client sends them: __typename in every selection set but the operation's own.
+    const doc = visit(parse(all), {
+      SelectionSet(node, _key, parent) {
+        if ((parent as { kind?: string } | undefined)?.kind === Kind.OPERATION_DEFINITION) return undefined;
+        if (node.selections.some((x) => x.kind === Kind.FIELD && x.name.value === '__typename')) return undefined;
+        return { ...node, selections: [...node.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }] };
+      },
+    });
     const fragments = doc.definitions
       .filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
       .map((d) => print(d))

@@ -1,6 +1,6 @@
 import { Fragment, useId, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { useChapterList_editMutation, type StoryChapterFieldsFragment } from '../../gql/graphql';
+import { useChapterList_editMutation, type StakesChapterFieldsFragment, type StoryChapterFieldsFragment } from '../../gql/graphql';
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
@@ -80,7 +80,18 @@ function Rewrite({
  * With `editing`, the player may rewrite any earlier action and the latest chapter's text: the next
  * chapters are written from the rewrite.
  */
-export function ChapterList({ chapters, live, editing }: { chapters: StoryChapterFieldsFragment[]; live: LiveChapter | null; editing?: Editing }) {
+export function ChapterList({
+  chapters,
+  live,
+  editing,
+  stakesOf,
+}: {
+  chapters: StoryChapterFieldsFragment[];
+  live: LiveChapter | null;
+  editing?: Editing;
+  /** Each chapter's dice and stakes (issue 31: stakes/useChapterStakes.ts), shown above its text. */
+  stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
+}) {
   const run = usePlayerAction();
   const [edit] = useChapterList_editMutation();
   // `${chapterId}:text` or `${chapterId}:action` while that rewrite is open.
@@ -128,7 +139,7 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
                 />
               ) : (
                 <>
-                  <CheckLine check={chapter.check} stakes={chapter.stakes} />
+                  <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />
                   <div className="chapter-text">{chapter.text}</div>
                 </>
               )}

@@ -35,6 +35,7 @@ import { DefeatChoice } from './stakes/DefeatChoice';
 import { DifficultySelect } from './stakes/DifficultySelect';
 import { HealthMeter } from './stakes/HealthMeter';
 import { InventoryPanel } from './stakes/InventoryPanel';
+import { useChapterStakes } from './stakes/useChapterStakes';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import { useChapterStream, type StreamEnd } from './useChapterStream';
@@ -107,6 +108,9 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
+  const stakes = useChapterStakes(id, chapters.map((c) => c.id).join(','));
+  /** The latest chapter is a defeat the player has not yet chosen to go on from. */
+  const defeated = Boolean(latest && stakes.stakesOf(latest.id)?.stakes?.defeat && !live && goneOn !== latest.id);
   const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
@@ -243,10 +247,10 @@ export default function StoryPage() {
             log={character.missionHistory.filter((m) => m.status === 'completed')}
           />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
-          <HealthMeter health={character.health} max={character.healthMax} />
-          <InventoryPanel items={character.inventory} />
+          {stakes.hero && <HealthMeter health={stakes.hero.health} max={stakes.hero.healthMax} />}
+          {stakes.hero && <InventoryPanel items={stakes.hero.inventory} />}
           <StoryMemoryPanel characterId={character.id} memory={character.storyMemory}>
-            <DifficultySelect characterId={character.id} difficulty={character.storyMemory.difficulty} onChanged={() => refetch().catch(() => undefined)} />
+            {stakes.hero && <DifficultySelect characterId={character.id} difficulty={stakes.hero.storyMemory.difficulty} onChanged={stakes.reload} />}
           </StoryMemoryPanel>
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
           <StoryPublishPanel
@@ -277,6 +281,7 @@ export default function StoryPage() {
           <ChapterList
             chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
             live={live}
+            stakesOf={stakes.stakesOf}
             editing={
               busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
             }
@@ -303,7 +308,7 @@ export default function StoryPage() {
             />
           )}
 
-          {latest?.stakes?.defeat && !live && goneOn !== latest.id && (
+          {latest && defeated && (
             <DefeatChoice
               chapterNumber={latest.index + 1}
               disabled={busy}
@@ -311,7 +316,7 @@ export default function StoryPage() {
               onGoOn={() => setGoneOn(latest.id)}
             />
           )}
-          {chapters.length > 0 && !(latest?.stakes?.defeat && !live && goneOn !== latest.id) && (
+          {chapters.length > 0 && !defeated && (
             <Composer
               choices={live ? [] : (latest?.choices ?? [])}
               selected={selected}

@@ -5,7 +5,17 @@ import './stakes.css';
  * After a defeat (issue 31) the player chooses: rewind to before it (the story's branches keep the
  * defeat to return to), or go on — which costs 2 of the most health for good. No permadeath.
  */
-export function DefeatChoice({ chapterNumber, onRewind, onGoOn, disabled }: { chapterNumber: number; onRewind: () => void; onGoOn: () => void; disabled: boolean }) {
+export function DefeatChoice({
+  chapterNumber,
+  onRewind,
+  onGoOn,
+  disabled,
+}: {
+  chapterNumber: number;
+  onRewind: () => void;
+  onGoOn: () => void;
+  disabled: boolean;
+}) {
   const ids = useId();
   return (
     <section className="defeat-choice" role="region" aria-labelledby={`${ids}-title`} data-testid="defeat-choice">

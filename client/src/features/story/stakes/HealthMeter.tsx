@@ -12,7 +12,16 @@ export function HealthMeter({ health, max }: { health: number; max: number }) {
           {health} / {max}
         </span>
       </div>
-      <meter className="health-meter" min={0} max={max} low={Math.ceil(max / 3)} high={Math.ceil((2 * max) / 3)} optimum={max} value={health} aria-labelledby={`${ids}-title`}>
+      <meter
+        className="health-meter"
+        min={0}
+        max={max}
+        low={Math.ceil(max / 3)}
+        high={Math.ceil((2 * max) / 3)}
+        optimum={max}
+        value={health}
+        aria-labelledby={`${ids}-title`}
+      >
         {health} of {max}
       </meter>
       {health === 0 && <p className="health-note">Defeated. Rewind, or go on at a lasting cost.</p>}

@@ -3,7 +3,7 @@
  * the dice line with a chapter, health, the inventory, the defeat choice and the story's difficulty.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { chapter, storyCharacter } from '../../../test/fixtures';
+import { chapter, stakesCharacter, storyCharacter } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 
 const failed = {
@@ -33,24 +33,25 @@ const stakes = (over: Record<string, unknown>) => ({
   ...over,
 });
 
-function character(latest: Record<string, unknown>) {
+/** The story page's two reads: the chapters, and their dice with the hero (ChapterStakes_character). */
+function story(latest: { check?: unknown; stakes?: unknown }) {
   return {
-    ...storyCharacter({ chapters: [chapter(0), chapter(1, { stakes: stakes({ itemsGained: ['Iron Hook'] }) }), chapter(2, latest)] }),
-    health: 0,
-    healthMax: 10,
-    inventory: [{ __typename: 'StoryCard', id: 'k-1', name: 'Iron Hook', description: 'Three prongs of black iron.' }],
+    StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0), chapter(1), chapter(2)] }) } }),
+    ChapterStakes_character: () => ({
+      data: {
+        character: stakesCharacter({
+          chapters: [{ id: 'ch-0' }, { id: 'ch-1', stakes: stakes({ itemsGained: ['Iron Hook'] }) }, { id: 'ch-2', ...latest }],
+          health: 0,
+          inventory: [{ id: 'k-1', name: 'Iron Hook', description: 'Three prongs of black iron.' }],
+        }),
+      },
+    }),
   };
 }
 
 it('shows the roll with the chapter, the health it cost and what the hero carries', async () => {
-  await renderApp(
-    '/storychat/c-1',
-    { StoryPage_character: () => ({ data: { character: character({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }) } }) },
-    { signedIn: true },
-  );
-  const line = await screen.findByLabelText(
-    'Dice: Strength check against 14: rolled 3 + 1 for Strength + 2 for the Iron Hook, total 6. Critical failure.',
-  );
+  await renderApp('/storychat/c-1', story({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }), { signedIn: true });
+  const line = await screen.findByLabelText('Dice: Strength check against 14: rolled 3 + 1 for Strength + 2 for the Iron Hook, total 6. Critical failure.');
   expect(line.textContent).toContain('🎲 3');
   expect(line.textContent).toContain('Critical failure');
   expect(screen.getByText('Health 4 → 0 of 10')).toBeTruthy();
@@ -67,7 +68,7 @@ it('after a defeat the player chooses: rewind to before it (confirmed), or go on
   const { calls } = await renderApp(
     '/storychat/c-1',
     {
-      StoryPage_character: () => ({ data: { character: character({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }) } }),
+      ...story({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }),
       StoryPage_rewindStory: () => ({ data: { rewindStory: { __typename: 'Character', id: 'c-1' } } }),
     },
     { signedIn: true },
@@ -88,7 +89,7 @@ it('a routine chapter shows no dice; the difficulty is chosen in Story Memory an
   const { calls } = await renderApp(
     '/storychat/c-1',
     {
-      StoryPage_character: () => ({ data: { character: character({}) } }),
+      ...story({}),
       DifficultySelect_update: () => ({ data: { updateStoryMemory: { __typename: 'StoryMemory', difficulty: 'hard' } } }),
     },
     { signedIn: true },
