@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { makeCharacter, scriptedAI, scriptedDice, useStoryAI } from '../support/story-fixtures';
 import { newIdentity, type TestApp } from '../support/test-app';
@@ -33,12 +33,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The journey's screenshot, kept with the other journeys' and (when possible) under /work/artifacts/stakes. */
-async function snap(page: Page, name: string) {
+/**
+ * The journey's screenshot: the whole page with the other journeys', and (when that folder can be
+ * written) what the player sees around `focus` under /work/artifacts/stakes.
+ */
+async function snap(page: Page, name: string, focus: Locator) {
   await shot(page, name);
   try {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    // After the page's own smooth scroll to the newest text has settled.
+    await page.waitForTimeout(600);
+    await focus.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
   } catch {
     // Not on the machine the artifacts are collected from: the test's own screenshot is enough.
   }
@@ -78,8 +84,7 @@ async function journey(width: number, height: number, tag: string) {
   expect(await fail.textContent()).toContain('Health 10 → 8 of 10');
   expect(await story.chapters.nth(1).textContent()).toMatch(/attack the guard at the gate, (?:and failed|but it did not work)/);
   expect(await page.getByTestId('health-meter').textContent()).toContain('8 / 10');
-  await fail.scrollIntoViewIfNeeded();
-  await snap(page, `31-${tag}-failure`);
+  await snap(page, `31-${tag}-failure`, fail);
 
   // An item used: +2 on the roll, and the potion is used up.
   await play(story, 'Drink the healing potion and climb the sea wall', 3);
@@ -89,19 +94,21 @@ async function journey(width: number, height: number, tag: string) {
   );
   expect(await used.textContent()).toContain('No longer carried: Healing Potion');
   await inventory.getByText('Nothing carried yet.').waitFor();
-  await snap(page, `32-${tag}-item-used`);
+  await snap(page, `32-${tag}-item-used`, used);
+  await snap(page, `32-${tag}-inventory-empty`, inventory);
 
   // Rest gives health back (routine: no roll).
   await play(story, 'Rest by the fire and tend my wounds', 4);
   expect(await story.chapters.nth(3).getByTestId('check-line').textContent()).toContain('Health 8 → 10 of 10');
   expect(await page.getByTestId('health-meter').textContent()).toContain('10 / 10');
-  await snap(page, `33-${tag}-health-regained`);
+  await snap(page, `33-${tag}-health-regained`, story.chapters.nth(3).getByTestId('check-line'));
+  await snap(page, `33-${tag}-health-meter`, page.getByTestId('health-meter'));
 
   // Hard difficulty, chosen in Story Memory.
   await page.getByTestId('story-memory').locator('summary').click();
   await page.getByLabel('Difficulty').selectOption('hard');
   await page.getByText('Hard: harder rolls, and failures hurt more.').waitFor();
-  await snap(page, `34-${tag}-difficulty`);
+  await snap(page, `34-${tag}-difficulty`, page.getByLabel('Difficulty'));
 
   // Two critical failures on Hard: −6 each, and the second is a defeat.
   await play(story, 'Fight the captain', 5);
@@ -111,11 +118,10 @@ async function journey(width: number, height: number, tag: string) {
   expect(await page.getByTestId('health-meter').textContent()).toContain('0 / 10');
   expect(await story.chapters.nth(5).textContent()).toMatch(/a defeat — not death/);
   expect(await story.actionBox.count()).toBe(0);
-  await choice.scrollIntoViewIfNeeded();
-  await snap(page, `35-${tag}-defeat-choice`);
+  await snap(page, `35-${tag}-defeat-choice`, choice);
   await choice.getByRole('button', { name: 'Rewind to chapter 5' }).click();
   await page.getByRole('alertdialog').waitFor();
-  await snap(page, `36-${tag}-defeat-rewind-confirm`);
+  await snap(page, `36-${tag}-defeat-rewind-confirm`, page.getByRole('alertdialog'));
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
   await choice.getByRole('button', { name: 'Go on, scarred' }).click();
   await story.actionBox.waitFor();

@@ -35,8 +35,9 @@ export function CheckLine({ check, stakes }: { check: Check | null; stakes: Stak
     <div className="stakes-lines" data-testid="check-line">
       {check && (
         <p className={`check-line outcome-${check.outcome}`} aria-label={`Dice: ${checkSentence(check)}`} title={checkSentence(check)}>
+          {/* A die drawn in CSS: no emoji font is needed to see it. */}
           <span className="check-die" aria-hidden="true">
-            🎲 {check.roll}
+            <span className="check-die-face">d20</span> {check.roll}
           </span>
           <span aria-hidden="true" className="check-sum">
             {statLabel(check.stat)} vs {check.difficulty}

@@ -52,7 +52,7 @@ function story(latest: { check?: unknown; stakes?: unknown }) {
 it('shows the roll with the chapter, the health it cost and what the hero carries', async () => {
   await renderApp('/storychat/c-1', story({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }), { signedIn: true });
   const line = await screen.findByLabelText('Dice: Strength check against 14: rolled 3 + 1 for Strength + 2 for the Iron Hook, total 6. Critical failure.');
-  expect(line.textContent).toContain('🎲 3');
+  expect(line.textContent).toContain('d20 3');
   expect(line.textContent).toContain('Critical failure');
   expect(screen.getByText('Health 4 → 0 of 10')).toBeTruthy();
   expect(screen.getByText('Gained: Iron Hook')).toBeTruthy();
