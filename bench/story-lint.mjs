@@ -5,7 +5,8 @@
 //   places / factions / the world acting as people, the most frequent 4-word phrase's share of
 //   chapters (names and mission words aside), sentences repeated across chapters, typed actions
 //   answered (the chapter after a typed action takes up what was attempted).
-// STORIES (default 4) and CHAPTERS (default 30) change the size; VERBOSE=1 prints the offending sentences. Exits 1 when a target is missed.
+// Stakes (issue 31): per story, how its checks came out, health lost and regained, items gained and
+// lost, and the stat points earned. STORIES (default 4) and CHAPTERS (default 30) change the size; VERBOSE=1 prints the offending sentences. Exits 1 when a target is missed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,7 +82,17 @@ async function play(url, world, n) {
     const typed = i > 0 && i % 3 === 0 ? TYPED[(i / 3 + n) % TYPED.length] : null;
     const action = i === 0 ? '' : (typed ?? choice);
     const r = await rest(url, token, '/stories/generate-chapter', { characterId: c.id, userChoice: action });
-    chapters.push({ text: r.newChapter.text, action, typed, cast: r.updatedCurrentCharacters, completed: r.missionCompleted });
+    chapters.push({
+      text: r.newChapter.text,
+      action,
+      typed,
+      cast: r.updatedCurrentCharacters,
+      completed: r.missionCompleted,
+      // Stakes (issue 31): the check rolled before the chapter, what it did to health and items, growth.
+      check: r.newChapter.check,
+      stakes: r.newChapter.stakes,
+      increases: r.newIncreases,
+    });
     choice = r.newChapter.choices[(i + n) % r.newChapter.choices.length];
   }
   const { character } = await gql(
@@ -165,6 +176,29 @@ function figures(story) {
   const people = new Map();
   for (const c of ch) for (const m of c.cast) people.set(m.name, (people.get(m.name) ?? 0) + 1);
   // An answer quoted back verbatim ("…answered: “A debt I cannot repay.”") is not woven into a portrait.
+  // Stakes (issue 31): how checks came out, health lost and regained, items, and how fast stats grew.
+  const outcomes = { critical_success: 0, success: 0, success_at_cost: 0, failure: 0, critical_failure: 0 };
+  for (const c of ch) if (c.check) outcomes[c.check.outcome] += 1;
+  const checks = ch.filter((c) => c.check).length;
+  let healthLost = 0;
+  let healthRestored = 0;
+  let lowest = Infinity;
+  let defeats = 0;
+  let gained = 0;
+  let lost = 0;
+  for (const c of ch) {
+    if (!c.stakes) continue;
+    healthLost += Math.max(0, c.stakes.healthBefore - c.stakes.healthAfter);
+    healthRestored += c.stakes.healthRestored;
+    lowest = Math.min(lowest, c.stakes.healthAfter);
+    if (c.stakes.defeat) defeats += 1;
+    gained += c.stakes.itemsGained.length;
+    lost += c.stakes.itemsLost.length;
+  }
+  const growth = {};
+  for (const c of ch) for (const [k, v] of Object.entries(c.increases ?? {})) growth[k] = (growth[k] ?? 0) + v;
+  // A failed check narrated as the action working: the check's own words of success in a failed chapter.
+  const failedAsSuccess = ch.filter((c) => c.check && /failure/.test(c.check.outcome) && /\bmanaged to\b|\bpaid off\b|\bit worked\b/i.test(c.text)).length;
   const quoted = story.answers.filter((a) => new RegExp(`[“"'‘]${escape(a)}[.!?]?[”"'’]`, 'i').test(story.description)).length;
   return {
     missions: done.length,
@@ -180,6 +214,17 @@ function figures(story) {
     typed: typed.length,
     answered,
     quoted,
+    checks,
+    outcomes,
+    healthLost,
+    healthRestored,
+    lowest: Number.isFinite(lowest) ? lowest : null,
+    defeats,
+    gained,
+    lost,
+    statPoints: Object.values(growth).reduce((a, b) => a + b, 0),
+    mostOnOneStat: Math.max(0, ...Object.values(growth)),
+    failedAsSuccess,
   };
 }
 
@@ -200,6 +245,10 @@ async function main() {
       console.log(
         `${world.name.padEnd(22)} missions ${String(f.missions).padStart(2)} (chapters each: ${f.spans.join(', ') || '–'}); cast in ${f.castChapters}/${CHAPTERS} chapters, ${f.people} people, ${f.recurring} recurring; places as people ${f.placesAsPeople}; top phrase "${f.topGram}" ${(f.topShare * 100).toFixed(0)}%; repeated sentences ${(f.repeatedShare * 100).toFixed(0)}%; typed actions answered ${f.answered}/${f.typed}; answers quoted in the description ${f.quoted}`,
       );
+      const o = f.outcomes;
+      console.log(
+        `${''.padEnd(22)} stakes: checks ${f.checks}/${CHAPTERS - 1} actions (critical success ${o.critical_success}, success ${o.success}, at a cost ${o.success_at_cost}, failure ${o.failure}, critical failure ${o.critical_failure}); health −${f.healthLost} +${f.healthRestored}, lowest ${f.lowest ?? '–'}, defeats ${f.defeats}; items gained ${f.gained}, lost ${f.lost}; stats +${f.statPoints} (most on one stat +${f.mostOnOneStat}); failures told as success ${f.failedAsSuccess}`,
+      );
     }
     const checks = [
       ['missions completed per story ≥ 3', rows.every((r) => r.missions >= 3)],
@@ -210,6 +259,9 @@ async function main() {
       ['repeated sentences ≤ 10% of sentences', rows.every((r) => r.repeatedShare <= 0.1)],
       ['typed actions answered ≥ 80%', rows.every((r) => r.typed === 0 || r.answered / r.typed >= 0.8)],
       ['character descriptions weave the answers in (no quoted answers)', rows.every((r) => r.quoted === 0)],
+      ['actions can fail: every story has a failed check', rows.every((r) => r.outcomes.failure + r.outcomes.critical_failure > 0)],
+      ['no failed check is told as a success', rows.every((r) => r.failedAsSuccess === 0)],
+      ['growth is bounded: no stat gains more than 6 in a story', rows.every((r) => r.mostOnOneStat <= 6)],
     ];
     console.log('');
     for (const [text, ok] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${text}`);
