@@ -39,7 +39,7 @@ const AFTERMATH: Partial<Record<CheckOutcomeKind, Array<(w: Who) => string>>> = 
     (w) => `Nothing gave way; the moment was lost, and ${w.name} would have to find another way`,
     (w) => `It was a setback, plain and simple, and ${w.they} knew it`,
   ],
-  critical_failure: [(w) => `Worse, the failure made things harder than before`, (w) => `It left ${w.name} worse off than when ${w.they} started`],
+  critical_failure: [() => `Worse, the failure made things harder than before`, (w) => `It left ${w.name} worse off than when ${w.they} started`],
 };
 
 /** Whether the check (if any) failed: the chapter then tells no line of the action working. */

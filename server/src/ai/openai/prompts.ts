@@ -266,7 +266,7 @@ const OUTCOME_TELLS: Record<CheckOutcomeKind, string> = {
  * What the engine decided before the chapter (issue 31): the check's outcome, the hero's health and
  * belongings, a defeat. The model narrates it and may not contradict it; the dice are not its to roll.
  */
-export function stakesPart(input: ChapterInput): string {
+function stakesPart(input: ChapterInput): string {
   // Player and model words on one line, quoted (a block would break the line the outcome is on).
   const q = (t: string) => `«${t.replace(/[«»\r\n]+/g, ' ').trim()}»`;
   const lines: string[] = [];

@@ -42,7 +42,7 @@ class CastMemberType {
 @ObjectType('ChapterCheck', {
   description: 'The check the engine rolled for the action before the chapter was written: total = roll + modifier + itemBonus against difficulty.',
 })
-export class ChapterCheckType implements CheckOutcome {
+class ChapterCheckType implements CheckOutcome {
   @Field({ description: 'What the action attempted, as the engine read it.' })
   attempt: string;
   @Field(() => String, { description: 'The stat tested (strength, agility, endurance, intellect, wisdom, charisma).' })
@@ -51,7 +51,7 @@ export class ChapterCheckType implements CheckOutcome {
   difficulty: number;
   @Field(() => Int, { description: 'The d20 as it fell (1–20).' })
   roll: number;
-  @Field(() => Int, { description: "From the stat: ⌊(stat − 10) / 2⌋." })
+  @Field(() => Int, { description: 'From the stat: ⌊(stat − 10) / 2⌋.' })
   modifier: number;
   @Field(() => Int, { description: 'From an item the action used (+2), else 0.' })
   itemBonus: number;

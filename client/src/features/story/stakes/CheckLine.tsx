@@ -5,7 +5,7 @@ import './stakes.css';
 type Check = NonNullable<StakesChapterFieldsFragment['check']>;
 type Stakes = NonNullable<StakesChapterFieldsFragment['stakes']>;
 
-export const OUTCOME_LABELS: Record<string, string> = {
+const OUTCOME_LABELS: Record<string, string> = {
   critical_success: 'Critical success',
   success: 'Success',
   success_at_cost: 'Success at a cost',
@@ -16,7 +16,7 @@ export const OUTCOME_LABELS: Record<string, string> = {
 const signed = (n: number) => (n >= 0 ? `+ ${n}` : `− ${-n}`);
 
 /** The roll as a sentence, for screen readers and the tooltip: every number, in order. */
-export function checkSentence(c: Check): string {
+function checkSentence(c: Check): string {
   const parts = [`rolled ${c.roll}`];
   if (c.modifier) parts.push(`${signed(c.modifier)} for ${statLabel(c.stat)}`);
   if (c.itemBonus) parts.push(`${signed(c.itemBonus)} for the ${c.item ?? 'item'}`);
