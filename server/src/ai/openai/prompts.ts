@@ -193,7 +193,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
           .filter(Boolean)
           .join('\n'),
       ],
-      ['stakes', 'The dice, health and belongings', stakesPart(input)],
+      ['stakes', 'The dice, health and belongings', stakesPart(input, profile.compact)],
       ['rules', "This chapter's rules", chapterRules(input, profile)],
       [
         'authors_note',
@@ -265,35 +265,51 @@ const OUTCOME_TELLS: Record<CheckOutcomeKind, string> = {
 /**
  * What the engine decided before the chapter (issue 31): the check's outcome, the hero's health and
  * belongings, a defeat. The model narrates it and may not contradict it; the dice are not its to roll.
+ * Under 4,096 tokens of context (compact) it says the same in fewer words: on the Free tier every
+ * token of the always-sent part is one less for the story so far.
  */
-function stakesPart(input: ChapterInput): string {
+function stakesPart(input: ChapterInput, compact: boolean): string {
   // Player and model words on one line, quoted (a block would break the line the outcome is on).
   const q = (t: string) => `«${t.replace(/[«»\r\n]+/g, ' ').trim()}»`;
   const lines: string[] = [];
   const inv = input.inventory ?? [];
-  if (input.health) lines.push(`HERO'S HEALTH: ${input.health.current}/${input.health.max}.`);
+  if (input.health) lines.push(`${compact ? 'HEALTH' : "HERO'S HEALTH"}: ${input.health.current}/${input.health.max}.`);
   if (input.inventory) {
-    lines.push(
-      inv.length
-        ? `THE HERO CARRIES ONLY: ${inv.map((i) => `${q(i.name)} (${q(i.description)})`).join('; ')}. The hero has nothing else: never let the hero use an item not listed.`
-        : 'THE HERO CARRIES NOTHING of note: never let the hero use an item they do not have.',
-    );
+    if (compact) {
+      lines.push(inv.length ? `CARRIES ONLY: ${inv.map((i) => q(i.name)).join(', ')}; nothing else.` : 'CARRIES NOTHING: uses no items.');
+    } else {
+      lines.push(
+        inv.length
+          ? `THE HERO CARRIES ONLY: ${inv.map((i) => `${q(i.name)} (${q(i.description)})`).join('; ')}. The hero has nothing else: never let the hero use an item not listed.`
+          : 'THE HERO CARRIES NOTHING of note: never let the hero use an item they do not have.',
+      );
+    }
   }
   const c = input.check;
   if (c) {
     const mod = c.modifier + c.itemBonus;
+    const roll = `${c.stat} against ${c.difficulty}: rolled ${c.roll}${mod >= 0 ? ` + ${mod}` : ` − ${-mod}`} = ${c.total}`;
     lines.push(
-      `CHECK (rolled by the game before you write; narrate exactly this outcome and never contradict it): the hero tries to ${q(c.attempt)} — ${c.stat} against ${c.difficulty}: rolled ${c.roll}${mod >= 0 ? ` + ${mod}` : ` − ${-mod}`} = ${c.total}. ${OUTCOME_TELLS[c.outcome]}`,
+      compact
+        ? `CHECK (decided; narrate exactly this): tries to ${q(c.attempt)} — ${roll}. ${OUTCOME_TELLS[c.outcome]}`
+        : `CHECK (rolled by the game before you write; narrate exactly this outcome and never contradict it): the hero tries to ${q(c.attempt)} — ${roll}. ${OUTCOME_TELLS[c.outcome]}`,
     );
     if (c.item) lines.push(`The hero uses the ${q(c.item)} for it${c.itemUsedUp ? '; it is used up (list it in itemsLost)' : ''}.`);
-    if (c.healthLost > 0)
-      lines.push(`The outcome costs the hero ${c.healthLost} health: show the hurt. (The game has counted it: do not put it in the record.)`);
-  } else if (input.action?.trim() && !input.continueFrom && input.difficulty) {
+    if (c.healthLost > 0) {
+      lines.push(
+        compact
+          ? `It costs ${c.healthLost} health: show the hurt (not in the record).`
+          : `The outcome costs the hero ${c.healthLost} health: show the hurt. (The game has counted it: do not put it in the record.)`,
+      );
+    }
+  } else if (input.action?.trim() && !input.continueFrom && input.difficulty && !compact) {
     lines.push('ROUTINE ACTION: no roll; it happens as the player intends.');
   }
   if (input.defeat) {
     lines.push(
-      "DEFEAT: the hero's health has reached 0. This chapter is the hero's defeat — beaten, captured or left for lost, but NOT dead. End the chapter on the defeat; do not rescue the hero.",
+      compact
+        ? 'DEFEAT: health is 0. The hero is beaten, NOT dead; end the chapter on the defeat.'
+        : "DEFEAT: the hero's health has reached 0. This chapter is the hero's defeat — beaten, captured or left for lost, but NOT dead. End the chapter on the defeat; do not rescue the hero.",
     );
   }
   return lines.join('\n');

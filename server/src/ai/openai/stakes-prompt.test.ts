@@ -53,3 +53,25 @@ it('a routine action is said to happen; a defeat is a defeat, not death', () => 
   expect(defeat).toContain("This chapter is the hero's defeat");
   expect(defeat).toContain('NOT dead');
 });
+
+it('on a small context (the Free tier) the same is said in fewer words', () => {
+  const check = {
+    attempt: 'climb the sea wall',
+    stat: 'agility' as const,
+    difficulty: 15,
+    roll: 7,
+    modifier: 1,
+    itemBonus: 0,
+    item: null,
+    total: 8,
+    outcome: 'failure' as const,
+    healthLost: 2,
+    itemUsedUp: false,
+  };
+  const small = chapterMessages({ ...base, maxContextTokens: 2000, check }).report.sections.find((s) => s.key === 'stakes')!;
+  const large = chapterMessages({ ...base, check }).report.sections.find((s) => s.key === 'stakes')!;
+  expect(small.text).toContain('FAILURE: it does not work.');
+  expect(small.text).toContain('CARRIES ONLY: «Grappling Hook»; nothing else.');
+  expect(small.text).toContain('It costs 2 health');
+  expect(small.tokens).toBeLessThan(large.tokens * 0.7);
+});
