@@ -126,6 +126,8 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       itemsGained: plan.record.itemsGained,
       itemsLost: plan.record.itemsLost,
       healthRestored: plan.record.healthRestored,
+      // Offline, the engine's rules judge every action.
+      choiceChecks: [],
     },
   };
 }

@@ -119,12 +119,13 @@ function missionLine(input: ChapterInput, proposesMissions: boolean): string {
 /** The record a chapter's answer ends with (after `### RECORD`), described for the model. */
 const RECORD_FORMAT = [
   'The record is one JSON object with exactly these keys:',
-  '{"statIncreases": [{"stat": "agility", "amount": 1}], "newSetting": null, "missionCompleted": false, "newMission": null, "cast": [{"name": "…", "role": "…", "description": "…", "status": "…"}], "memories": [{"kind": "event", "text": "…"}], "itemsGained": [], "itemsLost": [], "healthRestored": 0}',
+  '{"statIncreases": [{"stat": "agility", "amount": 1}], "newSetting": null, "missionCompleted": false, "newMission": null, "cast": [{"name": "…", "role": "…", "description": "…", "status": "…"}], "memories": [{"kind": "event", "text": "…"}], "itemsGained": [], "itemsLost": [], "healthRestored": 0, "choiceChecks": [{"choice": 2, "stat": "agility", "difficulty": 14}]}',
   '- statIncreases: usually []; 1–3 points to a stat only when the chapter earned it.',
   '- newSetting: one to three sentences about a new place, only if the story moved somewhere new; else null.',
   '- missionCompleted: true only if this chapter completes the current mission; newMission: the next objective as one imperative sentence when it completed (or when there was none), else null.',
   '- cast: every named person other than the player character who appears or speaks (name as written, role in a few words, one sentence of description consistent with their card, where they stand now); [] when nobody. Places, groups and the world are never people.',
   '- memories: 1–5 short lines worth remembering later: events (what happened), facts learned, promises or debts, where people and things are (kind: event, fact, promise or place).',
+  '- choiceChecks: for each next action that could fail, its number, the stat it tests and how hard it is (8 easy, 12 ordinary, 15 hard, 18 very hard, 20 near impossible); leave routine actions out.',
   '- itemsGained: [{"name", "description"}] for things the hero came to carry; itemsLost: names of carried things lost, given away or used up (only things the hero carries); healthRestored: points regained by rest or help (0 usually; never in a chapter the hero was hurt).',
 ].join('\n');
 

@@ -1,5 +1,6 @@
 import type { ChapterInput } from '../story-ai';
 import { chapterMessages } from './prompts';
+import { chapterRecordSchema, normaliseWire, recordFromWire, wire } from './wire-schemas';
 
 /** The prompt to a model states the engine's outcome, health, belongings and a defeat (issue 31). */
 const base: ChapterInput = {
@@ -74,4 +75,31 @@ it('on a small context (the Free tier) the same is said in fewer words', () => {
   expect(small.text).toContain('CARRIES ONLY: «Grappling Hook»; nothing else.');
   expect(small.text).toContain('It costs 2 health');
   expect(small.tokens).toBeLessThan(large.tokens * 0.7);
+});
+
+it("a model's proposals for its next actions are read from its record, brought within bounds, and the rest left out", () => {
+  const raw = {
+    statIncreases: [],
+    newSetting: null,
+    missionCompleted: false,
+    newMission: null,
+    cast: [],
+    memories: [],
+    itemsGained: [],
+    itemsLost: [],
+    healthRestored: 0,
+    choiceChecks: [
+      { choice: '2', stat: 'Agility', difficulty: 25 },
+      { choice: 1, stat: 'luck', difficulty: 10 },
+      { choice: 3, stat: 'charisma', difficulty: '12' },
+    ],
+  };
+  const parsed = wire.record.parse(normaliseWire('record', raw));
+  expect(chapterRecordSchema.parse(recordFromWire(parsed)).choiceChecks).toEqual([
+    { choice: 2, stat: 'agility', difficulty: 20 },
+    { choice: 3, stat: 'charisma', difficulty: 12 },
+  ]);
+  // A record without them (an older model, a terse one) is not wrong: none.
+  const { choiceChecks: _, ...without } = raw;
+  expect(chapterRecordSchema.parse(recordFromWire(wire.record.parse(normaliseWire('record', without)))).choiceChecks).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { CastMember, CheckOutcome, CheckOutcomeKind, MemoryKind, PromptReport, StatName, StoryCardKind } from '../../ai/story-ai';
 import type { TakeStakes } from './stakes/hero-state';
+import type { ChoiceCheck } from './stakes/checks';
 import { Character } from '../characters/character.entity';
 
 /** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
@@ -218,6 +219,13 @@ export class Chapter {
   @Field(() => ChapterCheckType, { nullable: true, name: 'check', description: 'The check rolled for the action (null: a routine action, no roll).' })
   @Column({ type: 'jsonb', nullable: true })
   checkOutcome: CheckOutcome | null;
+
+  /**
+   * The storyteller's proposals for this chapter's choices that could fail: the choice as offered, its
+   * stat and difficulty (stakes/checks.ts judgeAction uses one, within bounds, when it is chosen).
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  choiceChecks: ChoiceCheck[];
 
   /** What the take did to health and items, before and after (stakes/hero-state.ts); null before issue 31. */
   @Column({ type: 'jsonb', nullable: true })

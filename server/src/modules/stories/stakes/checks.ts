@@ -39,9 +39,27 @@ export interface CheckPlan {
 }
 
 /** The storyteller's proposal for a suggested choice (a model's record), before the bounds. */
-export interface ProposedCheck {
+interface ProposedCheck {
   stat: string;
   difficulty: number;
+}
+
+/** A proposal as a take keeps it: the choice as it was offered. */
+export interface ChoiceCheck extends ProposedCheck {
+  choice: string;
+}
+
+/** The proposals of a chapter's record, by the text of the choices they are about. */
+export function choiceChecksOf(result: { choices: string[]; choiceChecks?: Array<{ choice: number; stat: string; difficulty: number }> }): ChoiceCheck[] {
+  return (result.choiceChecks ?? [])
+    .filter((p) => p.choice >= 1 && p.choice <= result.choices.length)
+    .map((p) => ({ choice: result.choices[p.choice - 1]!, stat: p.stat, difficulty: p.difficulty }));
+}
+
+/** The proposal for the action the player took, if it is one of the choices offered. */
+export function proposalFor(action: string | null, offered: readonly ChoiceCheck[]): ChoiceCheck | null {
+  const a = action?.trim().toLowerCase();
+  return (a && offered.find((p) => p.choice.trim().toLowerCase() === a)) || null;
 }
 
 /** The stat each kind of action tests (the offline storyteller reads actions the same way). */
