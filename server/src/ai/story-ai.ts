@@ -277,6 +277,8 @@ export interface ChapterInput {
   difficulty?: Difficulty;
   /** The world's own material and the player's answers (issue 32). */
   world?: WorldMaterial;
+  /** Every objective the story has had (a new mission is never one of them; issue 32). */
+  pastMissions?: string[];
   /** A new take of the latest chapter: the opening of the take it replaces, so this one differs from it. */
   differentFrom?: string;
   /**
@@ -400,6 +402,10 @@ export interface MissionInput {
   character: { name: string; description?: string; traits?: string[] };
   previousMission?: string | null;
   seed?: number;
+  /** The world's own material: missions come from its conflicts (issue 32). */
+  world?: WorldMaterial;
+  /** Every objective the story has had: a new one is never one of them. */
+  pastMissions?: string[];
 }
 export const missionSchema = z.object({ objective: shortLine(240) });
 export type MissionResult = z.infer<typeof missionSchema>;

@@ -42,7 +42,7 @@ import { Rng, mixSeed } from './prng';
 import { offlineStyles } from './styles';
 import { offlineSummary } from './summary';
 import { worldDescription, worldQuestions } from './world';
-import { readWorld } from './world-model';
+import { groundedWorld } from './grounded';
 
 export interface OfflineOptions {
   onUsage?: (usage: Usage) => void;
@@ -127,7 +127,7 @@ export class OfflineStoryAI implements StoryAI {
     const level = clampReadingLevel(input.readingLevel);
     let written: ReturnType<typeof writeChapter>;
     try {
-      written = writeChapter(input.continueFrom ? continuationInput(input) : input, level);
+      written = writeChapter(input.continueFrom ? continuationInput(input) : input.differentFrom ? anotherTake(input) : input, level);
     } catch (e) {
       throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
     }
@@ -150,9 +150,10 @@ export class OfflineStoryAI implements StoryAI {
   async generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
     checkAborted(opts);
     const t = performance.now();
-    const world = readWorld(input.worldDescription);
+    const world = groundedWorld(input.worldDescription, input.world, input.character.name);
     const rng = new Rng(mixSeed('mission', input.seed ?? 0, world.key, input.character.name, input.previousMission ?? ''));
-    const out = this.validate(missionSchema, { objective: nextMission(world, rng, input.previousMission) }, 'mission');
+    const past = [...(input.pastMissions ?? []), ...(input.previousMission ? [input.previousMission] : [])];
+    const out = this.validate(missionSchema, { objective: nextMission(world, rng, past) }, 'mission');
     this.usage('mission', input.worldDescription, out.objective, t);
     return out;
   }
@@ -192,5 +193,18 @@ function continuationInput(input: ChapterInput): ChapterInput {
     continueFrom: input.continueFrom,
   };
 }
+/**
+ * Another take of a chapter (Regenerate): its sentence picks are scheduled by chapter number, so the
+ * take is written from a number no real chapter has and its own seed — a different encounter, other
+ * wordings — while the story, mission and action it answers stay the same.
+ */
+function anotherTake(input: ChapterInput): ChapterInput {
+  // How many takes came before is unknown offline; the opening of the one it replaces tells takes apart.
+  const salt = [...(input.differentFrom ?? '')].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  return { ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * (1 + (salt % 5)), seed: mixSeed(input.seed, 'take', salt) };
+}
+/** Prime, so no sentence family's schedule (a few dozen variants each) comes round to the same pick. */
+const TAKE_CHAPTER_OFFSET = 1009;
+
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
 const CONTINUATION_CHAPTER_OFFSET = 999;

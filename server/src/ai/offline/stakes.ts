@@ -49,11 +49,15 @@ export function checkFailed(input: ChapterInput): boolean {
 }
 
 /** The sentences that narrate the check, the item it used, the harm, and a defeat (without final stops). */
-export function stakesLines(input: ChapterInput, w: Who): string[] {
+export function stakesLines(input: ChapterInput, w: Who, told = false): string[] {
   const c = input.check;
   const lines: string[] = [];
   const turn = input.chapterNumber;
-  if (c) {
+  // `told`: the chapter already answered the action with this outcome, its item and its harm
+  // (answer.ts); what is left to say is an item used up and a defeat.
+  if (c && told) {
+    if (c.item && c.itemUsedUp) lines.push(`The ${c.item} was used up`);
+  } else if (c) {
     if (c.item) lines.push(`${w.name} used the ${c.item}${c.itemUsedUp ? `, and the ${c.item} was used up` : ''}`);
     lines.push(pick(LINES[c.outcome], turn)(w, c.attempt));
     const after = AFTERMATH[c.outcome];

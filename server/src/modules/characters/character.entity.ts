@@ -19,6 +19,8 @@ export interface WorldSnapshot {
   name?: string;
   description?: string;
   questions?: string[];
+  /** The player's answers to the questions when the character was made, in their order (issue 32). */
+  answers?: string[];
 }
 
 @ObjectType({ description: 'A saved character, owned by one player, living in one world.' })

@@ -68,6 +68,8 @@ export interface StoryContext {
   previousMission: string | null;
   /** How many missions the story has completed. */
   missionsCompleted: number;
+  /** Every objective the story has had, oldest first (a new mission must be none of them). */
+  pastMissions: string[];
   /**
    * Selected chapters the rolling summary does not cover yet, oldest first — and the one before the
    * latest even if it does (a new take of the latest chapter continues from it verbatim).
@@ -123,7 +125,7 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
-        m.done AS x_missions_completed,
+        m.done AS x_missions_completed, m.objectives AS x_objectives,
         (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
                 AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history,
@@ -140,7 +142,9 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
    LEFT JOIN LATERAL (SELECT (array_agg(id) FILTER (WHERE status = 'active'))[1] AS id,
                              (array_agg(objective) FILTER (WHERE status = 'active'))[1] AS objective,
                              (array_agg(started_at_chapter) FILTER (WHERE status = 'active'))[1] AS started_at_chapter,
-                             COUNT(*) FILTER (WHERE status = 'completed') AS done
+                             COUNT(*) FILTER (WHERE status = 'completed') AS done,
+                             -- Every objective the story has had: a new mission is never one of them.
+                             array_agg(objective ORDER BY started_at) AS objectives
                         FROM missions WHERE character_id = c.id) m ON true
   WHERE c.id = $1 AND c.user_id = $2`;
 
@@ -228,6 +232,7 @@ export class StoryStore {
       missionStartedAt: (row.x_mission_started as number | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       missionsCompleted: Number(row.x_missions_completed ?? 0),
+      pastMissions: ((row.x_objectives as Array<string | null> | null) ?? []).filter((o): o is string => typeof o === 'string'),
       unsummarized: chaptersOf(row.x_history),
       cards: (typeof row.x_cards === 'string' ? JSON.parse(row.x_cards) : (row.x_cards ?? [])) as CardSnapshot[],
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,

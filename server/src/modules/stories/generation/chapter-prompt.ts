@@ -11,6 +11,7 @@
  */
 import { fixedChapterTokens, planFold } from '../../../ai/prompt-plan';
 import type { ChapterInput, CheckOutcome, PastChapter, StoryAI } from '../../../ai/story-ai';
+import { buildWorldMaterial } from '../../../ai/world-material';
 import { itemUsed, judgeAction, proposalFor, rollCheck } from '../stakes/checks';
 import { healthAfterCheck, healthGoingOn, inventoryOf, type Health } from '../stakes/hero-state';
 import { AppError } from '../../../common/app-error';
@@ -122,6 +123,10 @@ export class ChapterPrompter {
     }
     // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).
     const hit = continued ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) } : healthAfterCheck(healthGoingOn(health), check);
+    // The world's own material and the player's answers, from the story's copy of its world.
+    const snap = c.worldSnapshot ?? {};
+    const world = buildWorldMaterial({ name: snap.name ?? null, description: worldDescription, questions: snap.questions ?? [], answers: snap.answers ?? [] });
+    const pastMissions = ctx.pastMissions;
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
     // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.
@@ -131,7 +136,7 @@ export class ChapterPrompter {
       try {
         preMission = (
           await this.ai.generateMission(
-            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed },
+            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed, world, pastMissions },
             { signal, tier: ctx.tierId },
           )
         ).objective;
@@ -203,6 +208,8 @@ export class ChapterPrompter {
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
         ...(differentFrom ? { differentFrom } : {}),
         missionsCompleted,
+        world,
+        pastMissions,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
         check,
         inventory,

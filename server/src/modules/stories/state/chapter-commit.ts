@@ -238,7 +238,8 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
     cardEffects: plan.cardEffects,
     memories: plan.memories,
-    promptReport: plan.promptReport,
+    // Not here: the report is written by the commit but never read with a chapter (select: false), and
+    // the answer must be exactly what a later read finds.
     checkOutcome: plan.check,
     stakes: plan.stakes,
     choiceChecks: plan.choiceChecks,
