@@ -331,7 +331,14 @@ export function answerAction(
       .replace(/\{they\}/g, HERO.they)
       .replace(/\{their\}/g, HERO.their);
   const out = [fill(attempt).trim()];
-  if (outcome.item) out.push(fill(`${slots.name} used ${outcome.item}, and it made the difference`));
+  if (outcome.item)
+    out.push(
+      fill(
+        outcome.outcome === 'failure'
+          ? `${slots.name} used ${outcome.item}, but it was not enough`
+          : `${slots.name} used ${outcome.item}, and it made the difference`,
+      ),
+    );
   const key = mixSeed(slots.key, 'outcome', outcome.outcome);
   if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(schedule(key, t, [TALKED])[0] as string));
   else if (outcome.outcome === 'success') out.push(fill(schedule(key, t, [SUCCESS, FINDINGS_SUCCESS]).join(', ')));

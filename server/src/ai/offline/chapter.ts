@@ -413,9 +413,6 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
     if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
   }
-  // The defeat and an item used up (the action's own outcome, item and harm are told by its answer).
-  p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: 'they', them: 'them', their: 'their' }, hasAction).map(finishSentence));
-  if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
   let attemptThing = '';
   if (hasAction) {
     // The first paragraph comes before this chapter's encounter: only someone already met can be named.
@@ -434,6 +431,9 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     attemptThing = answer.thing;
     answerOut.push(...answer.sentences);
   }
+  // After the answer: an item used up, a defeat, and what the hero took (stakes.ts).
+  p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: HERO.they, them: HERO.them, their: HERO.their }, hasAction).map(finishSentence));
+  if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
   const persona = personaOf(s.world, s.npcFull, s.world.constraints);

@@ -8,6 +8,7 @@
  * and the chapter leaves out its own lines about how the action went when the check failed.
  */
 import type { ChapterInput, ChapterResult, CheckOutcomeKind } from '../story-ai';
+import { HERO } from './narration';
 import { normaliseAction } from './text';
 
 interface Who {
@@ -97,7 +98,7 @@ export function stakesRecord(input: ChapterInput): Pick<ChapterResult, 'itemsGai
     itemsGained: gained,
     itemsLost: input.check?.itemUsedUp && input.check.item ? [input.check.item] : [],
     healthRestored: rests && input.health && input.health.current < input.health.max ? 3 : 0,
-    gainedLine: gained[0] ? `The ${gained[0].name.toLowerCase()} went with the rest of what the hero carried` : null,
+    gainedLine: gained[0] ? `The ${gained[0].name.toLowerCase()} went with the rest of what ${HERO.they} carried` : null,
   };
 }
 
