@@ -263,6 +263,15 @@ const OUTCOME_TELLS: Record<CheckOutcomeKind, string> = {
   critical_failure: 'CRITICAL FAILURE: it fails badly and things get worse: a new danger, a loss, an enemy alerted.',
 };
 
+/** The same, in as few words as will do (a small context). */
+const OUTCOME_SHORT: Record<CheckOutcomeKind, string> = {
+  critical_success: 'BRILLIANT SUCCESS.',
+  success: 'SUCCESS.',
+  success_at_cost: 'SUCCESS AT A COST.',
+  failure: 'FAILURE: it does not work.',
+  critical_failure: 'BAD FAILURE: it fails and things get worse.',
+};
+
 /**
  * What the engine decided before the chapter (issue 31): the check's outcome, the hero's health and
  * belongings, a defeat. The model narrates it and may not contradict it; the dice are not its to roll.
@@ -277,7 +286,8 @@ function stakesPart(input: ChapterInput, compact: boolean): string {
   if (input.health) lines.push(`${compact ? 'HEALTH' : "HERO'S HEALTH"}: ${input.health.current}/${input.health.max}.`);
   if (input.inventory) {
     if (compact) {
-      lines.push(inv.length ? `CARRIES ONLY: ${inv.map((i) => q(i.name)).join(', ')}; nothing else.` : 'CARRIES NOTHING: uses no items.');
+      if (inv.length) lines.push(`CARRIES ONLY: ${inv.map((i) => q(i.name)).join(', ')}.`);
+      else lines.push('NO ITEMS.');
     } else {
       lines.push(
         inv.length
@@ -292,14 +302,19 @@ function stakesPart(input: ChapterInput, compact: boolean): string {
     const roll = `${c.stat} against ${c.difficulty}: rolled ${c.roll}${mod >= 0 ? ` + ${mod}` : ` − ${-mod}`} = ${c.total}`;
     lines.push(
       compact
-        ? `CHECK (decided; narrate exactly this): tries to ${q(c.attempt)} — ${roll}. ${OUTCOME_TELLS[c.outcome]}`
+        ? `THE ACTION'S OUTCOME (decided; never contradict it): ${OUTCOME_SHORT[c.outcome]}`
         : `CHECK (rolled by the game before you write; narrate exactly this outcome and never contradict it): the hero tries to ${q(c.attempt)} — ${roll}. ${OUTCOME_TELLS[c.outcome]}`,
     );
-    if (c.item) lines.push(`The hero uses the ${q(c.item)} for it${c.itemUsedUp ? '; it is used up (list it in itemsLost)' : ''}.`);
+    if (c.item)
+      lines.push(
+        compact
+          ? `Uses ${q(c.item)}${c.itemUsedUp ? ', used up' : ''}.`
+          : `The hero uses the ${q(c.item)} for it${c.itemUsedUp ? '; it is used up (list it in itemsLost)' : ''}.`,
+      );
     if (c.healthLost > 0) {
       lines.push(
         compact
-          ? `It costs ${c.healthLost} health: show the hurt (not in the record).`
+          ? `Hurt: −${c.healthLost} health.`
           : `The outcome costs the hero ${c.healthLost} health: show the hurt. (The game has counted it: do not put it in the record.)`,
       );
     }
@@ -309,7 +324,7 @@ function stakesPart(input: ChapterInput, compact: boolean): string {
   if (input.defeat) {
     lines.push(
       compact
-        ? 'DEFEAT: health is 0. The hero is beaten, NOT dead; end the chapter on the defeat.'
+        ? 'DEFEAT: beaten, NOT dead; end on it.'
         : "DEFEAT: the hero's health has reached 0. This chapter is the hero's defeat — beaten, captured or left for lost, but NOT dead. End the chapter on the defeat; do not rescue the hero.",
     );
   }

@@ -71,10 +71,10 @@ it('on a small context (the Free tier) the same is said in fewer words', () => {
   };
   const small = chapterMessages({ ...base, maxContextTokens: 2000, check }).report.sections.find((s) => s.key === 'stakes')!;
   const large = chapterMessages({ ...base, check }).report.sections.find((s) => s.key === 'stakes')!;
-  expect(small.text).toContain('FAILURE: it does not work.');
-  expect(small.text).toContain('CARRIES ONLY: «Grappling Hook»; nothing else.');
-  expect(small.text).toContain('It costs 2 health');
-  expect(small.tokens).toBeLessThan(large.tokens * 0.7);
+  expect(small.text).toContain("THE ACTION'S OUTCOME (decided; never contradict it): FAILURE: it does not work.");
+  expect(small.text).toContain('CARRIES ONLY: «Grappling Hook».');
+  expect(small.text).toContain('Hurt: −2 health.');
+  expect(small.tokens).toBeLessThan(large.tokens * 0.5);
 });
 
 it("a model's proposals for its next actions are read from its record, brought within bounds, and the rest left out", () => {
