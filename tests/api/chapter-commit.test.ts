@@ -267,7 +267,7 @@ describe('one chapter-commit rule', () => {
       health_max: 10,
     });
     // Health follows the checks' costs and the rest, chapter by chapter; items what was gained and lost.
-    expect(s.chapters.map((c) => c.stakes)).toEqual([
+    expect(s.chapters.map((c) => (c as Record<string, unknown>).stakes)).toEqual([
       {
         healthBefore: 10,
         healthMaxBefore: 10,
@@ -324,7 +324,13 @@ describe('one chapter-commit rule', () => {
         itemsLost: [],
       },
     ]);
-    expect(s.chapters.map((c) => (c.check_outcome as CheckOutcome | null)?.outcome ?? null)).toEqual([null, 'failure', 'success_at_cost', null, null]);
+    expect(s.chapters.map((c) => ((c as Record<string, unknown>).check_outcome as CheckOutcome | null)?.outcome ?? null)).toEqual([
+      null,
+      'failure',
+      'success_at_cost',
+      null,
+      null,
+    ]);
     expect((s.chapters[2] as Record<string, unknown>).stat_increases).toEqual({ intellect: 1, wisdom: 1 });
     expect(s.missions).toEqual([
       { objective: 'Find the lost compass', status: 'completed', started_at_chapter: 0, completed_at_chapter: 1, has_completed_at: true },

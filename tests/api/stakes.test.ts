@@ -1,3 +1,4 @@
+import { OfflineStoryAI } from '../../server/src/ai/offline/offline-story-ai';
 import { makeCharacter, scriptedAI, scriptedDice, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -258,4 +259,36 @@ it('difficulty is a story setting with a coded error for anything else (GraphQL 
   const stranger = await signUp(t);
   expect((await t.rest('GET', `/api/stories/stakes/${s.id}`, undefined, stranger.accessToken)).status).toBe(404);
   expect((await t.rest('POST', '/api/stories/difficulty', { characterId: s.id, difficulty: 'hard' }, stranger.accessToken)).status).toBe(404);
+});
+
+it("a suggested choice is rolled on the storyteller's proposal (within bounds); a typed action by the rules", async () => {
+  // The storyteller proposes for its first choice: wisdom against 18 (a model's record would say so).
+  const base = new OfflineStoryAI();
+  const ai = scriptedAI({
+    streamChapter: async function* (input, opts) {
+      for await (const ev of base.streamChapter(input, opts)) {
+        yield ev.type === 'final' ? { ...ev, result: { ...ev.result, choiceChecks: [{ choice: 1, stat: 'wisdom' as const, difficulty: 18 }] } } : ev;
+      }
+    },
+  });
+  useStoryAI(t, ai, { dice: scriptedDice([10]) });
+  const p = await signUp(t);
+  const c = await makeCharacter(t, p.user.id);
+  const play = async (action: string | null) => {
+    const r = await t.rest('POST', '/api/stories/generate-chapter', { characterId: c.id, userChoice: action }, p.accessToken);
+    expect(r.status).toBe(200);
+    return r.body as { newChapter: { choices: string[]; check: { stat: string; difficulty: number; outcome: string } | null } };
+  };
+  const first = await play(null);
+  const picked = await play(first.newChapter.choices[0]!);
+  // wisdom 9 → −1: 10 − 1 = 9 against 18, a failure — on the proposal, whatever the rules would say of the words.
+  expect(picked.newChapter.check).toMatchObject({ stat: 'wisdom', difficulty: 18, outcome: 'failure' });
+  expect(ai.calls[1]!.check).toMatchObject({ stat: 'wisdom', difficulty: 18 });
+  // Hard difficulty shifts a proposal like any check.
+  await t.gql(MEMORY, { id: c.id, input: { difficulty: 'hard' } }, p.accessToken);
+  const second = await play(picked.newChapter.choices[0]!);
+  expect(second.newChapter.check).toMatchObject({ stat: 'wisdom', difficulty: 20 });
+  // A typed action is the rules' to judge, even when it reads like a choice.
+  const typed = await play('Look around the square');
+  expect(typed.newChapter.check).toBeNull();
 });

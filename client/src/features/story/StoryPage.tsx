@@ -31,6 +31,11 @@ import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { usePlayerAction } from './player-action';
+import { DefeatChoice } from './stakes/DefeatChoice';
+import { DifficultySelect } from './stakes/DifficultySelect';
+import { HealthMeter } from './stakes/HealthMeter';
+import { InventoryPanel } from './stakes/InventoryPanel';
+import { useChapterStakes } from './stakes/useChapterStakes';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import { useChapterStream, type StreamEnd } from './useChapterStream';
@@ -61,6 +66,8 @@ export default function StoryPage() {
   /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
   const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
   const { completed, trigger } = useMissionCompleteHighlight();
+  /** The defeat chapter the player chose to go on from (the composer is back for it). */
+  const [goneOn, setGoneOn] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
   const missionBefore = useRef<string | null>(null);
@@ -101,6 +108,9 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
+  const stakes = useChapterStakes(id, chapters.map((c) => c.id).join(','));
+  /** The latest chapter is a defeat the player has not yet chosen to go on from. */
+  const defeated = Boolean(latest && stakes.stakesOf(latest.id)?.stakes?.defeat && !live && goneOn !== latest.id);
   const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
@@ -237,7 +247,11 @@ export default function StoryPage() {
             log={character.missionHistory.filter((m) => m.status === 'completed')}
           />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
-          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
+          {stakes.hero && <HealthMeter health={stakes.hero.health} max={stakes.hero.healthMax} />}
+          {stakes.hero && <InventoryPanel items={stakes.hero.inventory} />}
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory}>
+            {stakes.hero && <DifficultySelect characterId={character.id} difficulty={stakes.hero.storyMemory.difficulty} onChanged={stakes.reload} />}
+          </StoryMemoryPanel>
           <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
           <StoryPublishPanel
             characterId={character.id}
@@ -267,6 +281,7 @@ export default function StoryPage() {
           <ChapterList
             chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
             live={live}
+            stakesOf={stakes.stakesOf}
             editing={
               busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
             }
@@ -293,7 +308,15 @@ export default function StoryPage() {
             />
           )}
 
-          {chapters.length > 0 && (
+          {latest && defeated && (
+            <DefeatChoice
+              chapterNumber={latest.index + 1}
+              disabled={busy}
+              onRewind={() => setConfirmRewind(latest.index - 1)}
+              onGoOn={() => setGoneOn(latest.id)}
+            />
+          )}
+          {chapters.length > 0 && !defeated && (
             <Composer
               choices={live ? [] : (latest?.choices ?? [])}
               selected={selected}

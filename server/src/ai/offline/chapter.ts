@@ -150,6 +150,8 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       itemsGained: plan.record.itemsGained,
       itemsLost: plan.record.itemsLost,
       healthRestored: plan.record.healthRestored,
+      // Offline, the engine's rules judge every action.
+      choiceChecks: [],
     },
   };
 }

@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Stakes (issue 31): the hero's health and the story's difficulty (characters), the check a take
- * rolled and what it did to health and items (chapters.check_outcome, chapters.stakes), and items the
+ * rolled and what it did to health and items (chapters.check_outcome, chapters.stakes), the
+ * storyteller's proposals for its next actions that could fail (chapters.choice_checks), and items the
  * hero carries (story_cards.held).
  *
  * apply_card_state now writes `held` too. commit_chapter becomes the previous one (renamed
@@ -18,6 +19,7 @@ export class Stakes1795710000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "characters" ADD "difficulty" character varying(8) NOT NULL DEFAULT 'balanced'`);
     await queryRunner.query(`ALTER TABLE "chapters" ADD "check_outcome" jsonb`);
     await queryRunner.query(`ALTER TABLE "chapters" ADD "stakes" jsonb`);
+    await queryRunner.query(`ALTER TABLE "chapters" ADD "choice_checks" jsonb NOT NULL DEFAULT '[]'`);
     await queryRunner.query(`ALTER TABLE "story_cards" ADD "held" boolean NOT NULL DEFAULT false`);
     await queryRunner.query(`CREATE OR REPLACE FUNCTION apply_card_state(p_character uuid, p_from jsonb, p_to jsonb) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $fn$
     DECLARE
@@ -52,7 +54,7 @@ export class Stakes1795710000000 implements MigrationInterface {
       IF written IS NULL THEN
         RETURN NULL;
       END IF;
-      UPDATE chapters SET check_outcome = p->'check', stakes = p->'stakes' WHERE id = written;
+      UPDATE chapters SET check_outcome = p->'check', stakes = p->'stakes', choice_checks = COALESCE(p->'choiceChecks', '[]'::jsonb) WHERE id = written;
       IF jsonb_typeof(p->'stakes') = 'object' THEN
         UPDATE characters SET health = (p->'stakes'->>'healthAfter')::integer, health_max = (p->'stakes'->>'healthMaxAfter')::integer
          WHERE id = (p->>'characterId')::uuid;
@@ -89,6 +91,7 @@ export class Stakes1795710000000 implements MigrationInterface {
     END
     $fn$`);
     await queryRunner.query(`ALTER TABLE "story_cards" DROP COLUMN "held"`);
+    await queryRunner.query(`ALTER TABLE "chapters" DROP COLUMN "choice_checks"`);
     await queryRunner.query(`ALTER TABLE "chapters" DROP COLUMN "stakes"`);
     await queryRunner.query(`ALTER TABLE "chapters" DROP COLUMN "check_outcome"`);
     await queryRunner.query(`ALTER TABLE "characters" DROP COLUMN "difficulty"`);

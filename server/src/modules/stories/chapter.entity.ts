@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { CastMember, CheckOutcome, CheckOutcomeKind, MemoryKind, PromptReport, StatName, StoryCardKind } from '../../ai/story-ai';
 import type { TakeStakes } from './stakes/hero-state';
+import type { ChoiceCheck } from './stakes/checks';
 import { Character } from '../characters/character.entity';
 
 /** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
@@ -42,7 +43,7 @@ class CastMemberType {
 @ObjectType('ChapterCheck', {
   description: 'The check the engine rolled for the action before the chapter was written: total = roll + modifier + itemBonus against difficulty.',
 })
-export class ChapterCheckType implements CheckOutcome {
+class ChapterCheckType implements CheckOutcome {
   @Field({ description: 'What the action attempted, as the engine read it.' })
   attempt: string;
   @Field(() => String, { description: 'The stat tested (strength, agility, endurance, intellect, wisdom, charisma).' })
@@ -51,7 +52,7 @@ export class ChapterCheckType implements CheckOutcome {
   difficulty: number;
   @Field(() => Int, { description: 'The d20 as it fell (1–20).' })
   roll: number;
-  @Field(() => Int, { description: "From the stat: ⌊(stat − 10) / 2⌋." })
+  @Field(() => Int, { description: 'From the stat: ⌊(stat − 10) / 2⌋.' })
   modifier: number;
   @Field(() => Int, { description: 'From an item the action used (+2), else 0.' })
   itemBonus: number;
@@ -218,6 +219,13 @@ export class Chapter {
   @Field(() => ChapterCheckType, { nullable: true, name: 'check', description: 'The check rolled for the action (null: a routine action, no roll).' })
   @Column({ type: 'jsonb', nullable: true })
   checkOutcome: CheckOutcome | null;
+
+  /**
+   * The storyteller's proposals for this chapter's choices that could fail: the choice as offered, its
+   * stat and difficulty (stakes/checks.ts judgeAction uses one, within bounds, when it is chosen).
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  choiceChecks: ChoiceCheck[];
 
   /** What the take did to health and items, before and after (stakes/hero-state.ts); null before issue 31. */
   @Column({ type: 'jsonb', nullable: true })

@@ -12,7 +12,7 @@
 import { fixedChapterTokens, planFold } from '../../../ai/prompt-plan';
 import type { ChapterInput, CheckOutcome, PastChapter, StoryAI } from '../../../ai/story-ai';
 import { buildWorldMaterial } from '../../../ai/world-material';
-import { itemUsed, judgeAction, rollCheck } from '../stakes/checks';
+import { itemUsed, judgeAction, proposalFor, rollCheck } from '../stakes/checks';
 import { healthAfterCheck, healthGoingOn, inventoryOf, type Health } from '../stakes/hero-state';
 import { AppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
@@ -116,7 +116,9 @@ export class ChapterPrompter {
     // Decide, then narrate: the action's check is rolled before the storyteller is called.
     const inventory = inventoryOf(cards);
     if (!rolled) {
-      const plan = judgeAction(live.action, c.difficulty);
+      // A suggested choice the storyteller proposed a check for is rolled on its proposal (within
+      // bounds); anything else — typed actions, offline stories — is judged by the rules.
+      const plan = judgeAction(live.action, c.difficulty, mode === 'next' ? proposalFor(live.action, ctx.latest?.choiceChecks ?? []) : null);
       check = plan ? rollCheck(plan, stats, itemUsed(live.action, inventory), c.difficulty, this.dice(seed)) : null;
     }
     // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).

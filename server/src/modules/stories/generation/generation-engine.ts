@@ -29,7 +29,7 @@ import { parseGenerate, type GenerateMode, type ParsedGenerate } from '../story-
 import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteState, type RunningRow, type StoryContext, type StoryStore } from '../story.store';
 import { TextWriter } from './text-writer';
 import { continuedStakes, earnedGrowth } from '../stakes/hero-state';
-import { rollD20 } from '../stakes/checks';
+import { choiceChecksOf, rollD20 } from '../stakes/checks';
 
 export interface StoryServiceOptions {
   /**
@@ -246,6 +246,8 @@ export class GenerationEngine {
           memories,
           promptReport,
           check: prepared.check,
+          // The proposals are about the choices this take offers (a continuation's: its own).
+          choiceChecks: choiceChecksOf(written),
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
         mode === 'next'

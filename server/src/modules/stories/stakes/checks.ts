@@ -24,12 +24,12 @@ import { STAT_NAMES, type CheckOutcome, type CheckOutcomeKind, type Difficulty, 
 import { Rng, mixSeed } from '../../../ai/offline/prng';
 import { normaliseAction, type ActionKind } from '../../../ai/offline/text';
 
-export const DC_MIN = 8;
-export const DC_MAX = 20;
+const DC_MIN = 8;
+const DC_MAX = 20;
 /** The band below the DC that still succeeds, at a cost. */
 const COST_BAND = 3;
 /** What an item the action uses adds to the roll. */
-export const ITEM_BONUS = 2;
+const ITEM_BONUS = 2;
 
 /** A check before it is rolled: what is attempted, on which stat, against what. */
 export interface CheckPlan {
@@ -39,9 +39,27 @@ export interface CheckPlan {
 }
 
 /** The storyteller's proposal for a suggested choice (a model's record), before the bounds. */
-export interface ProposedCheck {
+interface ProposedCheck {
   stat: string;
   difficulty: number;
+}
+
+/** A proposal as a take keeps it: the choice as it was offered. */
+export interface ChoiceCheck extends ProposedCheck {
+  choice: string;
+}
+
+/** The proposals of a chapter's record, by the text of the choices they are about. */
+export function choiceChecksOf(result: { choices: string[]; choiceChecks?: Array<{ choice: number; stat: string; difficulty: number }> }): ChoiceCheck[] {
+  return (result.choiceChecks ?? [])
+    .filter((p) => p.choice >= 1 && p.choice <= result.choices.length)
+    .map((p) => ({ choice: result.choices[p.choice - 1]!, stat: p.stat, difficulty: p.difficulty }));
+}
+
+/** The proposal for the action the player took, if it is one of the choices offered. */
+export function proposalFor(action: string | null, offered: readonly ChoiceCheck[]): ChoiceCheck | null {
+  const a = action?.trim().toLowerCase();
+  return (a && offered.find((p) => p.choice.trim().toLowerCase() === a)) || null;
 }
 
 /** The stat each kind of action tests (the offline storyteller reads actions the same way). */
@@ -82,22 +100,21 @@ const RISK_WORDS: Array<[RegExp, StatName | null]> = [
 const HARDER = /\b(?:alone|all of them|every|impossible|against|under fire|in the dark|without being seen|before (?:they|anyone)|at once|the whole)\b/i;
 const EASIER = /\b(?:carefully|slowly|patiently|with help|together|gently|quietly)\b/i;
 
-export const DIFFICULTY_RULES: Record<Difficulty, { dcShift: number; routineUpTo: number; criticalFailure: boolean; harm: Record<CheckOutcomeKind, number> }> =
-  {
-    story: {
-      dcShift: -3,
-      routineUpTo: 10,
-      criticalFailure: false,
-      harm: { critical_success: 0, success: 0, success_at_cost: 0, failure: 1, critical_failure: 2 },
-    },
-    balanced: {
-      dcShift: 0,
-      routineUpTo: 0,
-      criticalFailure: true,
-      harm: { critical_success: 0, success: 0, success_at_cost: 1, failure: 2, critical_failure: 4 },
-    },
-    hard: { dcShift: 2, routineUpTo: 0, criticalFailure: true, harm: { critical_success: 0, success: 0, success_at_cost: 2, failure: 3, critical_failure: 6 } },
-  };
+const DIFFICULTY_RULES: Record<Difficulty, { dcShift: number; routineUpTo: number; criticalFailure: boolean; harm: Record<CheckOutcomeKind, number> }> = {
+  story: {
+    dcShift: -3,
+    routineUpTo: 10,
+    criticalFailure: false,
+    harm: { critical_success: 0, success: 0, success_at_cost: 0, failure: 1, critical_failure: 2 },
+  },
+  balanced: {
+    dcShift: 0,
+    routineUpTo: 0,
+    criticalFailure: true,
+    harm: { critical_success: 0, success: 0, success_at_cost: 1, failure: 2, critical_failure: 4 },
+  },
+  hard: { dcShift: 2, routineUpTo: 0, criticalFailure: true, harm: { critical_success: 0, success: 0, success_at_cost: 2, failure: 3, critical_failure: 6 } },
+};
 
 export function isDifficulty(v: unknown): v is Difficulty {
   return v === 'story' || v === 'balanced' || v === 'hard';
@@ -114,7 +131,7 @@ export function judgeAction(action: string | null, difficulty: Difficulty, propo
   if (!text) return null;
   const rules = DIFFICULTY_RULES[difficulty];
   const attempt = normaliseAction(text).clause.slice(0, 120);
-  let plan: CheckPlan | null = null;
+  let plan: CheckPlan;
   const proposedStat = STAT_NAMES.find((s) => s === proposed?.stat?.toLowerCase());
   if (proposed && proposedStat && Number.isFinite(proposed.difficulty)) {
     plan = { attempt, stat: proposedStat, difficulty: clampDc(proposed.difficulty) };
@@ -172,7 +189,7 @@ export function itemUsed(action: string | null, inventory: readonly HeroItem[]):
 /** Things that are gone once used. */
 const CONSUMABLE =
   /\b(?:potion|elixir|salve|bandage|ration|bomb|grenade|flask|scroll|dart|arrow|torch|tonic|draught|vial|stim|medkit|herb|poultice|charge|flare|bread|apple|food)s?\b/i;
-export function isConsumable(name: string): boolean {
+function isConsumable(name: string): boolean {
   return CONSUMABLE.test(name);
 }
 

@@ -25,7 +25,6 @@ import type { CardEffect, CardSnapshot, Chapter } from '../chapter.entity';
 import { calls } from '../memory/story-cards';
 import { succeeded } from './checks';
 
-export const HEALTH_START = 10;
 const DEFEAT_MAX_COST = 2;
 const HEALTH_MAX_FLOOR = 4;
 const GROWTH_PER_CHAPTER = 2;
@@ -185,7 +184,10 @@ export function earnedGrowth(
  * A continuation's belongings and rest: what the take it continues gained, lost and got back, then
  * the continuation's (the continued take is planned again from the state before it).
  */
-export function continuedStakes(prev: Chapter, more: Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'>): Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'> {
+export function continuedStakes(
+  prev: Chapter,
+  more: Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'>,
+): Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'> {
   const gained = (prev.cardEffects ?? [])
     .filter((e) => e.after.kind === 'item' && e.after.held && !e.before?.held)
     .map((e) => ({ name: e.after.name, description: e.after.description }));

@@ -5,7 +5,7 @@
 import type { CheckOutcome, CheckOutcomeKind } from '../../../ai/story-ai';
 import type { TakeStakes } from './hero-state';
 
-export const OUTCOME_WORDS: Record<CheckOutcomeKind, string> = {
+const OUTCOME_WORDS: Record<CheckOutcomeKind, string> = {
   critical_success: 'critical success',
   success: 'success',
   success_at_cost: 'success at a cost',

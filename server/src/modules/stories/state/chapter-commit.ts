@@ -26,6 +26,7 @@ import { castEffects, cardsOf } from '../memory/story-cards';
 import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './take-effects';
 import { sqlState } from '../story.store';
 import { itemEffects, planHealth, type Health, type TakeStakes } from '../stakes/hero-state';
+import type { ChoiceCheck } from '../stakes/checks';
 
 export interface SummaryUpdate {
   summary: string;
@@ -48,6 +49,8 @@ export interface CommitInput {
     Partial<Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'>>;
   /** The check rolled for the action before the take was written (null: routine). */
   check?: CheckOutcome | null;
+  /** The storyteller's proposals for the take's choices that could fail (stakes/checks.ts choiceChecksOf). */
+  choiceChecks?: ChoiceCheck[];
   /** An objective generated before the chapter because the character had none. */
   preMission: string | null;
   summary: SummaryUpdate | null;
@@ -96,6 +99,7 @@ interface CommitPlan {
   promptReport: PromptReport | null;
   check: CheckOutcome | null;
   stakes: TakeStakes;
+  choiceChecks: ChoiceCheck[];
 }
 
 function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
@@ -123,6 +127,7 @@ function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitP
     promptReport: input.promptReport,
     check,
     stakes: { ...planHealth(before.health, check, input.result.healthRestored ?? 0), itemsGained: items.gained, itemsLost: items.lost },
+    choiceChecks: input.choiceChecks ?? [],
   };
 }
 
@@ -237,6 +242,7 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     // the answer must be exactly what a later read finds.
     checkOutcome: plan.check,
     stakes: plan.stakes,
+    choiceChecks: plan.choiceChecks,
     completedAt: now,
     createdAt: input.createdAt,
     updatedAt: now,

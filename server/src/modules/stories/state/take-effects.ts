@@ -113,7 +113,11 @@ export async function unapplyTake(m: EntityManager, take: Chapter): Promise<void
   await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'backward');
   // Health as it was before the take (takes recorded before stakes left it alone).
   if (take.stakes) {
-    await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [take.characterId, take.stakes.healthBefore, take.stakes.healthMaxBefore]);
+    await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [
+      take.characterId,
+      take.stakes.healthBefore,
+      take.stakes.healthMaxBefore,
+    ]);
   }
 }
 
