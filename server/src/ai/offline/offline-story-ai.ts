@@ -201,10 +201,19 @@ function continuationInput(input: ChapterInput): ChapterInput {
 function anotherTake(input: ChapterInput): ChapterInput {
   // How many takes came before is unknown offline; the opening of the one it replaces tells takes apart.
   const salt = [...(input.differentFrom ?? '')].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return { ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * (1 + (salt % 5)), seed: mixSeed(input.seed, 'take', salt) };
+  return {
+    ...input,
+    chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * (TAKE_STEPS[salt % TAKE_STEPS.length] as number),
+    seed: mixSeed(input.seed, 'take', salt),
+  };
 }
-/** Prime, so no sentence family's schedule (a few dozen variants each) comes round to the same pick. */
+/**
+ * A take moves every sentence family's schedule by 1009 × a prime over 60: no family has more than 60
+ * variants and each is scheduled by a permutation coprime to its size, so none comes round to the
+ * pick of the take it replaces.
+ */
 const TAKE_CHAPTER_OFFSET = 1009;
+const TAKE_STEPS = [61, 67, 71, 73, 79, 83, 89, 97, 101, 103];
 
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
 const CONTINUATION_CHAPTER_OFFSET = 999;

@@ -8,7 +8,7 @@
  * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
  */
 import { breaksWorld, type ConstraintKey } from '../world-material';
-import type { OutcomeClass } from './answer';
+import { schedule, type OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed } from './prng';
 import { shortName } from './world-model';
@@ -145,9 +145,8 @@ export interface Moment {
 export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const short = shortName(speaker);
   const key = mixSeed(m.storyKey, speaker, 'line');
-  const pick = <T>(list: readonly T[], salt: number): T => list[((mixSeed(key, m.chapter, salt) % list.length) + list.length) % list.length] as T;
   const about: string[] = [];
-  if (m.attempt) {
+  if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
       about.push(`so ${t} gave way for you, and ${m.faction} will hear of it by morning`, `you got what you wanted from ${t}; now be ready to pay for it`);
@@ -160,10 +159,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
     about.push(`if you mean to ${lower(mission)}, start at ${m.place}`, `people who tried to ${lower(mission)} did not come back the same`);
   }
   about.push(`all I want is ${persona.want}, and if you help me with that I will help you`, `watch ${m.threat}, because it moves when ${m.place} sleeps`);
-  const body = pick(about, 1).replace(/\s+/g, ' ');
-  const open = pick(persona.manner.open, 2);
-  const close = pick(persona.manner.close, 3);
-  const tag = pick(persona.manner.tags, 4);
+  // The line's parts in the story's schedule for this person: no two chapters say it alike.
+  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
@@ -200,6 +202,7 @@ export function habitLine(speaker: string, persona: Persona, chapter: number, st
 function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+/** An objective goes on in lower case ("if you mean to keep Elias safe…"): it begins with a verb, not a name. */
 function lower(s: string): string {
-  return /^[A-Z][a-z]/.test(s) && !/^[A-Z][a-z]+\s[A-Z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
 }
