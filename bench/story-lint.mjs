@@ -192,7 +192,7 @@ function figures(story) {
   // "X, a …" after a preposition is a place with a clause ("Out past X, a hawk turned…"), not a person.
   const asPerson = (n) =>
     new RegExp(
-      `(?<!\\b(?:past|at|in|to|from|near|across|over|through|into|of|toward|towards|beyond|under|around|reach|reached|left) )\\b${escape(n)}(?:, (?:a|an) [a-z]| (?:said|says|had said|nodded|shrugged|frowned|waited))|what ${escape(n)} had said`,
+      `(?<!\\b(?:past|at|in|to|from|near|across|over|through|into|of|toward|towards|beyond|under|around|reach|reached|left) (?:the )?(?:[A-Z][A-Za-z'’-]* )?)\\b${escape(n)}(?:, (?:a|an) [a-z]| (?:said|says|had said|nodded|shrugged|frowned|waited))|what ${escape(n)} had said`,
     );
   const offending = ch.flatMap((c) => sentences(c.text).filter((x) => notPeople.some((n) => asPerson(n).test(x))));
   const placesAsPeople = ch.filter((c) => notPeople.some((n) => asPerson(n).test(c.text))).length;

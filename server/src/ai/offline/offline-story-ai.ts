@@ -127,7 +127,11 @@ export class OfflineStoryAI implements StoryAI {
     const level = clampReadingLevel(input.readingLevel);
     let written: ReturnType<typeof writeChapter>;
     try {
-      written = writeChapter(input.continueFrom ? continuationInput(input) : input.differentFrom ? anotherTake(input) : input, level);
+      written = input.continueFrom
+        ? writeChapter(continuationInput(input), level)
+        : input.differentFrom
+          ? anotherTake(input, level)
+          : writeChapter(input, level);
     } catch (e) {
       throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
     }
@@ -198,14 +202,18 @@ function continuationInput(input: ChapterInput): ChapterInput {
  * take is written from a number no real chapter has and its own seed — a different encounter, other
  * wordings — while the story, mission and action it answers stay the same.
  */
-function anotherTake(input: ChapterInput): ChapterInput {
-  // How many takes came before is unknown offline; the opening of the one it replaces tells takes apart.
+function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writeChapter> {
+  // How many takes came before is unknown offline; the opening of the one it replaces tells takes
+  // apart. A step that would write that very take again (its opening) is passed over.
+  const replaced = (input.differentFrom ?? '').slice(0, 120);
   const salt = [...(input.differentFrom ?? '')].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return {
-    ...input,
-    chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * (TAKE_STEPS[salt % TAKE_STEPS.length] as number),
-    seed: mixSeed(input.seed, 'take', salt),
-  };
+  let written: ReturnType<typeof writeChapter> | null = null;
+  for (let k = 0; k < TAKE_STEPS.length; k++) {
+    const step = TAKE_STEPS[(salt + k) % TAKE_STEPS.length] as number;
+    written = writeChapter({ ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * step, seed: mixSeed(input.seed, 'take', step) }, level);
+    if (!replaced || !written.result.text.startsWith(replaced.slice(0, 60))) return written;
+  }
+  return written as ReturnType<typeof writeChapter>;
 }
 /**
  * A take moves every sentence family's schedule by 1009 × a prime over 60: no family has more than 60

@@ -24,11 +24,13 @@ function keySentences(c: PastChapter): string[] {
     score += (s.match(/\s[A-Z][a-z]+/g)?.length ?? 0) * 0.3;
     return { s, i, score };
   });
+  // One sentence a chapter, its first clause when adult prose joined two ("…; …"): a small budget
+  // (Free's is a few hundred characters) still holds several chapters.
   return scored
     .sort((a, b) => b.score - a.score)
-    .slice(0, 2)
-    .sort((a, b) => a.i - b.i)
-    .map((x) => x.s);
+    .slice(0, 1)
+    .map((x) => x.s.split(/;\s+/).find((part) => MISSION.test(part) || OUTCOME.test(part)) ?? x.s.split(/;\s+/)[0] ?? x.s)
+    .map((x) => (/[.!?]$/.test(x) ? x : `${x}.`));
 }
 
 /**
