@@ -10,7 +10,7 @@
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
 import { affinePermutation, mixSeed, type Rng } from './prng';
-import type { ActionKind, NormalisedAction } from './text';
+import { normaliseAction, type ActionKind, type NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
 
@@ -324,7 +324,8 @@ export function answerAction(
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
   const attempt = known ? `${opener} ${slots.name} ${told}, ${lead}` : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
   const purpose = purposeOf(clause);
-  if (forMission) thing = 'the task';
+  // Going after the mission is about what the mission names ("the chapel of Saint Ebba"), else the task.
+  if (forMission) thing = normaliseAction(slots.mission ?? '').object?.replace(/^the (?=[A-Z])/, '') ?? 'the task';
   const [finding, found, gave] = schedule(mixSeed(slots.key, 'finding'), t, [FINDINGS, FOUND, GAVE]) as [string, string, string];
   const fill = (tpl: string) =>
     tpl

@@ -419,6 +419,8 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     p1.push(...answer.sentences.map(finishSentence));
     attemptThing = answer.thing;
     answerOut.push(...answer.sentences);
+    // The answer told what came of it: no stock outcome sentence may add another, maybe contrary, one.
+    ctx.used.add('outcome');
   }
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.

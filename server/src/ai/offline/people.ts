@@ -199,7 +199,7 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   }
   about.push(
     v([
-      `all I want is ${persona.want}, and if you help me with that I will help you`,
+      `what I want is ${persona.want}; help me, and you will have a friend here`,
       `I have my own reasons to be here: ${persona.want}`,
       `you and I want different things, and mine is ${persona.want}`,
     ]),

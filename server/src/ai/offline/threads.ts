@@ -96,7 +96,8 @@ const MEMORY_FRAMES: Record<PromptMemory['kind'], readonly string[]> = {
  * written in the third person past by name; the point of view retells them like the narration.
  */
 export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number): string | null {
-  const usable = (memories ?? []).filter((m) => m.chapterNumber < chapter && m.text.trim().length >= 12);
+  // (A memory of the player's own typed action, "I climb…", would only paste the action back.)
+  const usable = (memories ?? []).filter((m) => m.chapterNumber < chapter && m.text.trim().length >= 12 && !/^(?:I|We)\b/.test(m.text.trim()));
   if (usable.length === 0 || chapter % 3 !== 1) return null;
   const turn = Math.floor(chapter / 3);
   const m = usable[turn % Math.min(usable.length, 3)] as PromptMemory;
@@ -106,7 +107,9 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.!?]+$/, '');
-  const lowered = /^(?:The|A|An|It|They|He|She|Then|So)\b/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  const lowered = /^(?:The|A|An|It|They|He|She|Then|So|Without|After|With|Once|Even|Some|In|By|Just|Luck|And|For|Nothing|At|When)\b/.test(text)
+    ? text.charAt(0).toLowerCase() + text.slice(1)
+    : text;
   return (frames[turn % frames.length] as string).replace('{m}', lowered).replace('{M}', text);
 }
 
