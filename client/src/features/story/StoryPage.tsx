@@ -6,6 +6,7 @@ import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   useStoryPage_characterQuery,
+  useStoryPage_olderChaptersLazyQuery,
   useStoryPage_startContinuationMutation,
   useStoryPage_startRegenerationMutation,
   useStoryPage_rewindStoryMutation,
@@ -15,6 +16,7 @@ import {
   useStoryPage_settingsQuery,
   useStoryPage_undoLastChapterMutation,
   useStoryPage_updateMissionObjectiveMutation,
+  type StoryChapterFieldsFragment,
   type StoryChapterResultFieldsFragment,
 } from '../../gql/graphql';
 import { DEFAULT_READING_LEVEL } from '../../lib/constants';
@@ -101,6 +103,13 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
+  // Earlier pages the player asked for, oldest first. Only those before the loaded window count
+  // (after a rewind or undo the window may reach back over them).
+  const [older, setOlder] = useState<{ chapters: StoryChapterFieldsFragment[]; hasOlder: boolean } | null>(null);
+  const [loadOlder, olderState] = useStoryPage_olderChaptersLazyQuery({ fetchPolicy: 'network-only' });
+  const firstIndex = chapters[0]?.index ?? 0;
+  const earlier = storyline?.hasOlder ? (older?.chapters ?? []).filter((c) => c.index < firstIndex && c.status === 'complete') : [];
+  const moreEarlier = storyline?.hasOlder ? (earlier.length > 0 ? (older?.hasOlder ?? false) : true) : false;
   const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
@@ -192,6 +201,15 @@ export default function StoryPage() {
     });
   };
 
+  const onShowEarlier = () =>
+    run(MESSAGES.olderChaptersFailed, async () => {
+      const beforeIndex = earlier[0]?.index ?? firstIndex;
+      const { data: page } = await loadOlder({ variables: { id: character.id, beforeIndex } });
+      const got = page?.character?.storyline;
+      if (!got) throw new Error('no earlier chapters returned');
+      setOlder({ chapters: [...got.chapters, ...earlier], hasOlder: got.hasOlder });
+    });
+
   const onSaveMission = async (objective: string) => {
     try {
       await updateMission({ variables: { characterId: character.id, objective } });
@@ -264,11 +282,31 @@ export default function StoryPage() {
             </div>
           )}
 
+          {moreEarlier && (
+            <button
+              type="button"
+              className="story-button story-button-ghost show-earlier"
+              onClick={() => void onShowEarlier()}
+              disabled={olderState.loading}
+              aria-busy={olderState.loading}
+            >
+              Show earlier chapters
+            </button>
+          )}
           <ChapterList
-            chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
+            chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
             live={live}
             editing={
-              busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
+              busy
+                ? undefined
+                : {
+                    characterId: character.id,
+                    onEdited: () => {
+                      setOlder(null); // an earlier chapter's text may have changed: loaded again on demand
+                      return refetch().catch(() => undefined);
+                    },
+                    onRewind: (index) => setConfirmRewind(index),
+                  }
             }
           />
 
