@@ -1,4 +1,4 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { useChapterList_editMutation, type StoryChapterFieldsFragment } from '../../gql/graphql';
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
@@ -79,7 +79,18 @@ function Rewrite({
  * With `editing`, the player may rewrite any earlier action and the latest chapter's text: the next
  * chapters are written from the rewrite.
  */
-export function ChapterList({ chapters, live, editing }: { chapters: StoryChapterFieldsFragment[]; live: LiveChapter | null; editing?: Editing }) {
+export function ChapterList({
+  chapters,
+  live,
+  editing,
+  beforeLatest,
+}: {
+  chapters: StoryChapterFieldsFragment[];
+  live: LiveChapter | null;
+  editing?: Editing;
+  /** Shown just before the latest chapter (and its action): "Previously…". */
+  beforeLatest?: ReactNode;
+}) {
   const run = usePlayerAction();
   const [edit] = useChapterList_editMutation();
   // `${chapterId}:text` or `${chapterId}:action` while that rewrite is open.
@@ -98,6 +109,7 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
         const isCurrent = i === chapters.length - 1 && !live;
         return (
           <Fragment key={chapter.id}>
+            {i === chapters.length - 1 && beforeLatest}
             {chapter.playerChoice &&
               (open === `${chapter.id}:action` ? (
                 <Rewrite
@@ -115,7 +127,12 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
                   onEdit={editing && !open ? () => setOpen(`${chapter.id}:action`) : undefined}
                 />
               ))}
-            <article className={`chapter ${isCurrent ? 'is-current' : ''}`} aria-label={`Chapter ${chapter.index + 1}`} data-testid="chapter">
+            <article
+              className={`chapter ${isCurrent ? 'is-current' : ''}`}
+              aria-label={`Chapter ${chapter.index + 1}`}
+              data-testid="chapter"
+              data-chapter-index={chapter.index}
+            >
               {open === `${chapter.id}:text` ? (
                 <Rewrite
                   label={`Text of chapter ${chapter.index + 1}`}

@@ -32,7 +32,11 @@ import { StoryPublishPanel } from './StoryPublishPanel';
 import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
+import { MemoryBankPanel } from './memory/MemoryBankPanel';
+import { RememberedPanel } from './memory/RememberedPanel';
+import { StoryTools, type StoryTool } from './tools/StoryTools';
 import { usePlayerAction } from './player-action';
+import { AWAY_MS, useReadingPosition } from './reading-position';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import { useChapterStream, type StreamEnd } from './useChapterStream';
@@ -110,6 +114,10 @@ export default function StoryPage() {
   const firstIndex = chapters[0]?.index ?? 0;
   const earlier = storyline?.hasOlder ? (older?.chapters ?? []).filter((c) => c.index < firstIndex && c.status === 'complete') : [];
   const moreEarlier = storyline?.hasOlder ? (earlier.length > 0 ? (older?.hasOlder ?? false) : true) : false;
+  const lastRead = useReadingPosition(id, chapters.length > 0, latest?.index ?? null);
+  const [previouslyClosed, setPreviouslyClosed] = useState(false);
+  // Back after a day or more (the first read of this visit decides; reading here moves lastRead on).
+  const [away] = useState(() => lastRead !== null && Date.now() - lastRead > AWAY_MS);
   const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
@@ -221,6 +229,87 @@ export default function StoryPage() {
     }
   };
 
+  // The story's tools, next to where the player types (StoryTools). A new tool is one entry here.
+  const tools: StoryTool[] = [
+    {
+      id: 'mission',
+      label: 'Mission',
+      icon: '◎',
+      badge: completed ? '✓' : null,
+      content: (
+        <>
+          <MissionPanel
+            objective={character.currentMission?.objective ?? null}
+            completedObjective={completed}
+            onSave={onSaveMission}
+            disabled={busy}
+            log={character.missionHistory.filter((m) => m.status === 'completed')}
+          />
+          <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
+        </>
+      ),
+    },
+    // Inventory (issue 31): its entry goes here, with its component from ./stakes/.
+    {
+      id: 'memory',
+      label: 'Memory',
+      icon: '✎',
+      content: (
+        <>
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
+          <MemoryBankPanel characterId={character.id} />
+        </>
+      ),
+    },
+    {
+      id: 'remembered',
+      label: 'Remembered',
+      icon: '☰',
+      content: <RememberedPanel characterId={character.id} chapterId={live ? null : (latest?.id ?? null)} />,
+    },
+    {
+      id: 'cards',
+      label: 'Cards',
+      icon: '▦',
+      badge: character.storyCards.length || null,
+      content: <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />,
+    },
+    {
+      id: 'branches',
+      label: 'Branches',
+      icon: '⑂',
+      badge: character.storyBranches.length || null,
+      content: (
+        <StoryBranchesPanel characterId={character.id} branches={character.storyBranches} disabled={busy} onChanged={() => refetch().catch(() => undefined)} />
+      ),
+    },
+    {
+      id: 'publish',
+      label: 'Publish',
+      icon: '↗',
+      content: (
+        <StoryPublishPanel
+          characterId={character.id}
+          publication={character.publication}
+          chapterCount={chapters.length}
+          disabled={busy}
+          onChanged={() => refetch().catch(() => undefined)}
+        />
+      ),
+    },
+  ];
+
+  const showPreviously = away && !previouslyClosed && Boolean(character.storyMemory.summary.trim());
+  const previously = showPreviously ? (
+    <section className="previously" aria-labelledby={`${ids}-previously`} data-reading-start>
+      <h2 id={`${ids}-previously`}>Previously…</h2>
+      <p>{character.storyMemory.summary}</p>
+      <button type="button" className="story-button story-button-ghost" onClick={() => setPreviouslyClosed(true)}>
+        Hide
+      </button>
+    </section>
+  ) : null;
+
   const styleSet = immersive ? sanitizeStyleSet(styles.error ? DEFAULT_STYLE_SET : styles.data?.settingStyles) : null;
 
   return (
@@ -246,32 +335,6 @@ export default function StoryPage() {
       </header>
 
       <div className="story-layout">
-        <aside className="story-side" aria-label="Mission and stats">
-          <MissionPanel
-            objective={character.currentMission?.objective ?? null}
-            completedObjective={completed}
-            onSave={onSaveMission}
-            disabled={busy}
-            log={character.missionHistory.filter((m) => m.status === 'completed')}
-          />
-          <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
-          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
-          <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
-          <StoryPublishPanel
-            characterId={character.id}
-            publication={character.publication}
-            chapterCount={chapters.length}
-            disabled={busy}
-            onChanged={() => refetch().catch(() => undefined)}
-          />
-          <StoryBranchesPanel
-            characterId={character.id}
-            branches={character.storyBranches}
-            disabled={busy}
-            onChanged={() => refetch().catch(() => undefined)}
-          />
-        </aside>
-
         <section className="story-main" aria-label="Story">
           {chapters.length === 0 && !live && (
             <div className="story-start">
@@ -294,6 +357,7 @@ export default function StoryPage() {
             </button>
           )}
           <ChapterList
+            beforeLatest={previously}
             chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
             live={live}
             editing={
@@ -331,9 +395,10 @@ export default function StoryPage() {
             />
           )}
 
-          {chapters.length > 0 && (
+          {(chapters.length > 0 || live) && (
             <Composer
-              choices={live ? [] : (latest?.choices ?? [])}
+              choices={live ? live.choices : (latest?.choices ?? [])}
+              pending={live !== null}
               selected={selected}
               typed={typed}
               busy={busy}
@@ -350,6 +415,7 @@ export default function StoryPage() {
           )}
           <div ref={bottom} />
         </section>
+        <StoryTools tools={tools} />
       </div>
 
       {confirmUndo && (
