@@ -69,7 +69,12 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     problems.push(...(await audit(page, '/storychat')));
     await page.getByRole('button', { name: 'Edit mission' }).click();
     problems.push(...(await audit(page, '/storychat mission edit')));
+    await page.getByRole('tab', { name: /^Memory/ }).click();
     await page.getByTestId('story-memory').locator('summary').click();
+    problems.push(...(await audit(page, '/storychat memory tool')));
+    await page.getByRole('tab', { name: /^Remembered/ }).click();
+    problems.push(...(await audit(page, '/storychat remembered tool')));
+    await page.getByRole('tab', { name: /^Cards/ }).click();
     await page.getByTestId('story-cards').locator('summary').click();
     await page.getByRole('button', { name: 'Add Card' }).click();
     problems.push(...(await audit(page, '/storychat memory and story cards')));
@@ -80,9 +85,11 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.getByRole('alertdialog').waitFor();
     problems.push(...(await audit(page, 'rewind confirm')));
     await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
+    await page.getByRole('tab', { name: /^Branches/ }).click();
     await page.getByTestId('story-branch').waitFor();
     problems.push(...(await audit(page, '/storychat branches')));
     // Publishing: the panel with its link, then the page readers see.
+    await page.getByRole('tab', { name: /^Publish/ }).click();
     const publish = page.getByTestId('story-publish');
     await publish.locator('summary').click();
     await publish.getByRole('button', { name: 'Publish story' }).click();

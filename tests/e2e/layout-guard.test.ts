@@ -124,6 +124,21 @@ describe('layout guard: every route and overlay at 390×844 and 1280×800', () =
         const undo = page.getByRole('button', { name: 'Undo' });
         await undo.waitFor({ timeout: 30_000 });
         problems.push(...(await route(page, `${at} /storychat`)));
+        if (phone) {
+          // Each tool opens in a bottom sheet from the bar under the action box.
+          for (const name of ['Mission', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
+            const button = page.getByRole('navigation', { name: 'Story tools' }).getByRole('button', { name: new RegExp(`^${name}`) });
+            await button.click();
+            problems.push(...(await checkModal(page, page.getByRole('dialog', { name }), `${at} ${name} sheet`, () => page.keyboard.press('Escape'), button)));
+          }
+        } else {
+          // The side panel: each tool on screen beside the story.
+          for (const name of ['Mission', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
+            await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+            problems.push(...(await insideViewport(page.getByRole('tabpanel'), `${at} ${name} tool`)));
+            problems.push(...(await audit(page, `${at} ${name} tool`)));
+          }
+        }
         await undo.click();
         problems.push(...(await checkModal(page, page.getByRole('alertdialog'), `${at} undo confirm`, () => page.keyboard.press('Escape'), undo)));
         const rewind = page.getByRole('button', { name: 'Rewind here: make chapter 1 the latest' });

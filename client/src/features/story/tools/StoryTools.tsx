@@ -183,6 +183,14 @@ function Sheet({ tool, onClose }: { tool: StoryTool; onClose: () => void }) {
           </button>
         </div>
         <div className="sheet-body">{tool.content}</div>
+        {/* The sheet is the last thing in the page: a Tab past its last control would leave the
+            document. This guard catches it and starts again at the top of the sheet. */}
+        <span
+          tabIndex={0}
+          className="visually-hidden"
+          aria-hidden="true"
+          onFocus={() => sheet.current?.querySelector<HTMLElement>('button, summary, a[href], input, textarea, select')?.focus()}
+        />
       </div>
     </div>,
     document.body,
