@@ -435,6 +435,9 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     // The answer told what came of it: no stock outcome sentence may add another, maybe contrary, one.
     ctx.used.add('outcome');
   }
+  // A failed attempt (the engine's check, or the storyteller's own draw) makes no progress: no stock
+  // line may say otherwise, here or in the padding below.
+  if (failed || plan.result.outcome === 'failure') ctx.used.add('progress');
   // After the answer: an item used up, a defeat, and what the hero took (stakes.ts).
   p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: HERO.they, them: HERO.them, their: HERO.their }, hasAction).map(finishSentence));
   if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
@@ -474,7 +477,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
     if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
-    if (hasAction && !failed) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+    if (hasAction && !ctx.used.has('progress')) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   }
