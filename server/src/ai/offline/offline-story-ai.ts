@@ -128,7 +128,7 @@ export class OfflineStoryAI implements StoryAI {
     let written: ReturnType<typeof writeChapter>;
     try {
       written = input.continueFrom
-        ? writeChapter(continuationInput(input), level)
+        ? withoutRepeats(writeChapter(continuationInput(input), level), input.continueFrom)
         : input.differentFrom
           ? anotherTake(input, level)
           : writeChapter(input, level);
@@ -197,6 +197,20 @@ function continuationInput(input: ChapterInput): ChapterInput {
     continueFrom: input.continueFrom,
   };
 }
+/**
+ * A continuation's sentences that the part it continues already says (a person's habit, a stock
+ * line) are left out: the reader has just read them. A paragraph keeps at least its first sentence.
+ */
+function withoutRepeats(written: ReturnType<typeof writeChapter>, old: string): ReturnType<typeof writeChapter> {
+  const seen = old.replace(/\s+/g, ' ');
+  const paragraphs = written.paragraphs.map((p) => {
+    const kept = p.filter((sentence) => sentence.trim().length <= 30 || !seen.includes(sentence.trim()));
+    return kept.length > 0 ? kept : p.slice(0, 1);
+  });
+  if (paragraphs.every((p, i) => p.length === written.paragraphs[i]?.length)) return written;
+  return { ...written, paragraphs, result: { ...written.result, text: paragraphs.map((p) => p.join(' ')).join('\n\n') } };
+}
+
 /**
  * Another take of a chapter (Regenerate): its sentence picks are scheduled by chapter number, so the
  * take is written from a number no real chapter has and its own seed — a different encounter, other
