@@ -12,7 +12,7 @@ const procedural = new OfflineStoryAI();
  * configured — boot must not depend on (or pay for) an images API. Seeded by the world's fixed id,
  * so every installation draws the same picture for the same world.
  */
-export async function proceduralSeedImage(world: SeedWorld): Promise<MediaBlob> {
+async function proceduralSeedImage(world: SeedWorld): Promise<MediaBlob> {
   const img = await procedural.generateWorldImage({ worldDescription: world.description, seed: seedOf(world.id) });
   return { mime: img.mime, bytes: img.bytes };
 }
@@ -22,7 +22,7 @@ export async function proceduralSeedImage(world: SeedWorld): Promise<MediaBlob> 
  * every seeded database and spawned server has real, distinct, servable pictures without spending
  * ~3 s of CPU on each of the 14 paintings.
  */
-export async function placeholderSeedImage(world: SeedWorld): Promise<MediaBlob> {
+async function placeholderSeedImage(world: SeedWorld): Promise<MediaBlob> {
   const h = seedOf(world.id);
   const background = { r: h & 0xff, g: (h >>> 8) & 0xff, b: (h >>> 16) & 0xff };
   const bytes = await sharp({ create: { width: IMAGE_WIDTH, height: IMAGE_HEIGHT, channels: 3, background } })
