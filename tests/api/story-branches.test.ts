@@ -1,4 +1,5 @@
-import { makeCharacter } from '../support/story-fixtures';
+import { OfflineStoryAI } from '../../server/src/ai/offline/offline-story-ai';
+import { makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -50,6 +51,22 @@ async function branches(token: string, characterId: string): Promise<Branch[]> {
 }
 
 it('rewinds to an earlier chapter exactly, and returns to the branch (every take, same ids), setting the newer chapters aside', async () => {
+  // The offline storyteller ends a mission only by actions about it; here the fourth chapter ends
+  // one whatever the action, so the rewind always has a completed mission to restore.
+  const offline = new OfflineStoryAI();
+  let calls = 0;
+  useStoryAI(
+    t,
+    scriptedAI({
+      async *streamChapter(input, opts) {
+        const n = calls++;
+        for await (const ev of offline.streamChapter(input, opts))
+          yield ev.type === 'final' && n === 3
+            ? { ...ev, result: { ...ev.result, missionCompleted: true, newMission: 'Find the ferryman who crossed at dusk' } }
+            : ev;
+      },
+    }),
+  );
   const p = await signUp(t);
   const c = await makeCharacter(t, p.user.id);
   const at: Array<Awaited<ReturnType<typeof state>>> = [];

@@ -20,7 +20,7 @@ export interface WorldSource {
  * What the world rules out, and the words that would break it. A constraint is kept as the sentence
  * the model is told; the offline storyteller drops every stock phrase that matches its pattern.
  */
-export const CONSTRAINTS = {
+const CONSTRAINTS = {
   noSky: {
     text: 'no open sky: the story happens under ice, rock or water — no sun, stars, weather or horizon',
     breaks:
@@ -44,7 +44,7 @@ export const CONSTRAINTS = {
 export type ConstraintKey = keyof typeof CONSTRAINTS;
 
 /** Brand and franchise names the stock pools carried: never in a world of its own. */
-export const FOREIGN_NAMES = /\b(arasaka|militech|weyland|skynet|hogwarts|mordor|gondor|jedi|sith)\b/i;
+const FOREIGN_NAMES = /\b(arasaka|militech|weyland|skynet|hogwarts|mordor|gondor|jedi|sith)\b/i;
 
 /** The world itself lies under something (a measured depth, or an underground place): not a sunken ruin in it. */
 const SKY_HIDDEN =

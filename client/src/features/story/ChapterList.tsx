@@ -1,4 +1,4 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { useChapterList_editMutation, type StakesChapterFieldsFragment, type StoryChapterFieldsFragment } from '../../gql/graphql';
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
@@ -85,12 +85,15 @@ export function ChapterList({
   live,
   editing,
   stakesOf,
+  beforeLatest,
 }: {
   chapters: StoryChapterFieldsFragment[];
   live: LiveChapter | null;
   editing?: Editing;
   /** Each chapter's dice and stakes (issue 31: stakes/useChapterStakes.ts), shown above its text. */
   stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
+  /** Shown just before the latest chapter (and its action): "Previously…". */
+  beforeLatest?: ReactNode;
 }) {
   const run = usePlayerAction();
   const [edit] = useChapterList_editMutation();
@@ -110,6 +113,7 @@ export function ChapterList({
         const isCurrent = i === chapters.length - 1 && !live;
         return (
           <Fragment key={chapter.id}>
+            {i === chapters.length - 1 && beforeLatest}
             {chapter.playerChoice &&
               (open === `${chapter.id}:action` ? (
                 <Rewrite
@@ -127,7 +131,12 @@ export function ChapterList({
                   onEdit={editing && !open ? () => setOpen(`${chapter.id}:action`) : undefined}
                 />
               ))}
-            <article className={`chapter ${isCurrent ? 'is-current' : ''}`} aria-label={`Chapter ${chapter.index + 1}`} data-testid="chapter">
+            <article
+              className={`chapter ${isCurrent ? 'is-current' : ''}`}
+              aria-label={`Chapter ${chapter.index + 1}`}
+              data-testid="chapter"
+              data-chapter-index={chapter.index}
+            >
               {open === `${chapter.id}:text` ? (
                 <Rewrite
                   label={`Text of chapter ${chapter.index + 1}`}

@@ -10,7 +10,7 @@
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
 import { affinePermutation, mixSeed, type Rng } from './prng';
-import type { ActionKind, NormalisedAction } from './text';
+import { normaliseAction, type ActionKind, type NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
 
@@ -149,6 +149,8 @@ interface AnswerSlots {
   turn: number;
   /** The story's key (the same for every chapter of a story). */
   key: number;
+  /** The current mission: an action that takes it up is told as going after the task. */
+  mission?: string | null;
 }
 
 /** How each kind of attempt is told (verb and object come from the player's own action). */
@@ -162,7 +164,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with no thought of holding back',
   ],
   social: [
-    'plainly, and waited for an answer',
+    'plainly, then let the silence work',
     'choosing each word',
     'and did not let the silence win',
     'quietly, without pleading',
@@ -255,6 +257,8 @@ const SETBACKS = [
   '{npc} saw the failure and said nothing, which was worse',
   'the way back was no longer safe',
 ];
+/** Closing asides of an outcome sentence. */
+const TAILS = ['', ', as it turned out', ', and that was that'];
 const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
 const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
 
@@ -272,7 +276,7 @@ const FINDINGS = [
  * Picks one variant from each list for a chapter: the chapter number, permuted by the story's key,
  * read in mixed radix, so a story walks through every combination before one comes round again.
  */
-function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
+export function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
   const n = lists.reduce((a, l) => a * l.length, 1);
   let i = affinePermutation(key, n)(turn);
   return lists.map((l) => {
@@ -300,7 +304,7 @@ export function answerAction(
     ` ${rest}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ?? ''
   ).trim();
   // What was acted on, as a noun ("the merchant" of "with the merchant").
-  const thing =
+  let thing =
     (
       (clause === action.clause ? action.object : null) ??
       target.replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
@@ -309,11 +313,19 @@ export function answerAction(
       .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '')
       .replace(/\btheir\b/g, HERO.their) || 'the attempt';
   const t = slots.turn;
+  // An action that takes up the mission ("keep Ravi safe from the Reclaimers") is about the task.
+  const missionHead = (slots.mission ?? '').toLowerCase().split(/\s+/).slice(0, 3).join(' ');
+  const forMission = missionHead.length > 0 && clause.toLowerCase().includes(missionHead);
+  // The verb, a leading preposition and what it was done to ("follow the fresh tracks", "climb to the highest point").
+  const prep = /^(to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s/i.exec(target)?.[1];
+  const told = forMission
+    ? 'went after the task'
+    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}`;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
-  const attempt = known
-    ? `${opener} ${slots.name} ${pastOf(verb)}${target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}, ${lead}`
-    : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
+  const attempt = known ? `${opener} ${slots.name} ${told}, ${lead}` : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
   const purpose = purposeOf(clause);
+  // Going after the mission is about what the mission names ("the chapel of Saint Ebba"), else the task.
+  if (forMission) thing = normaliseAction(slots.mission ?? '').object?.replace(/^the (?=[A-Z])/, '') ?? 'the task';
   const [finding, found, gave] = schedule(mixSeed(slots.key, 'finding'), t, [FINDINGS, FOUND, GAVE]) as [string, string, string];
   const fill = (tpl: string) =>
     tpl
@@ -340,10 +352,19 @@ export function answerAction(
       ),
     );
   const key = mixSeed(slots.key, 'outcome', outcome.outcome);
-  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(schedule(key, t, [TALKED])[0] as string));
-  else if (outcome.outcome === 'success') out.push(fill(schedule(key, t, [SUCCESS, FINDINGS_SUCCESS]).join(', ')));
-  else if (outcome.outcome === 'cost') out.push(fill(schedule(key, t, [COST, COSTS]).join('; ')));
-  else out.push(fill(schedule(key, t, [FAILURE, SETBACKS]).join(' ')));
+  // A closing aside in the schedule too: more combinations than a story has chapters.
+  const tail = (parts: string[]) => `${parts.slice(0, -1).join(parts.length > 2 ? ' ' : '')}${parts[parts.length - 1]}`;
+  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(tail(schedule(key, t, [TALKED, TAILS]))));
+  else if (outcome.outcome === 'success') {
+    const [a, b, c] = schedule(key, t, [SUCCESS, FINDINGS_SUCCESS, TAILS]) as [string, string, string];
+    out.push(fill(`${a}, ${b}${c}`));
+  } else if (outcome.outcome === 'cost') {
+    const [a, b, c] = schedule(key, t, [COST, COSTS, TAILS]) as [string, string, string];
+    out.push(fill(`${a}; ${b}${c}`));
+  } else {
+    const [a, b, c] = schedule(key, t, [FAILURE, SETBACKS, TAILS]) as [string, string, string];
+    out.push(fill(`${a} ${b}${c}`));
+  }
   if (outcome.hurt) out.push(fill(`${slots.name} was hurt in it, and felt every step afterwards`));
   return { sentences: out, thing };
 }

@@ -20,7 +20,7 @@ const GOALS = [
   "break {faction}'s hold over {placeName}",
   'bring {artifact} safely to {placeName}',
   'keep {threat} away from {placeName}',
-  'win {placeName} the peace it had lost',
+  'bring peace back to {placeName}',
 ];
 
 export interface Arc {

@@ -234,7 +234,8 @@ function setUp(input: ChapterInput, level: number) {
     (p) => shortName(p) !== name && (actionText.includes(p.toLowerCase()) || new RegExp(`\\b${escapeRegExp(lastName(p).toLowerCase())}\\b`).test(actionText)),
   );
   // The world's own people come round more often than the ones invented to fill the cast.
-  const own = (world.material?.people ?? []).filter((p) => shortName(p) !== name);
+  // (Only those the grounding kept: one sharing the hero's surname is not in the cast.)
+  const own = (world.material?.people ?? []).filter((p) => shortName(p) !== name && world.people.includes(p));
   const ownTurn = own.length > 0 && rng.chance(0.3);
   const npcFull = named
     ? named
@@ -426,10 +427,13 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       faction: slots.faction as string,
       turn: ctx.input.chapterNumber,
       key: ctx.storyKey,
+      mission: s.input.mission,
     });
     p1.push(...answer.sentences.map(finishSentence));
     attemptThing = answer.thing;
     answerOut.push(...answer.sentences);
+    // The answer told what came of it: no stock outcome sentence may add another, maybe contrary, one.
+    ctx.used.add('outcome');
   }
   // After the answer: an item used up, a defeat, and what the hero took (stakes.ts).
   p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: HERO.they, them: HERO.them, their: HERO.their }, hasAction).map(finishSentence));
@@ -454,7 +458,9 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   ctx.used.add('npcDetail');
   // Seen as they look once, when first met; after that, by what they keep doing.
   const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
-  p2.push(known ? habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey) : lookLine(s.npcFull, persona));
+  // (A habit is told now and then, not every time: it would become the chapter's refrain.)
+  if (!known) p2.push(lookLine(s.npcFull, persona));
+  else if (ctx.input.chapterNumber % 3 === 0) p2.push(habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey));
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
   if (climax && arc) {
     // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.
@@ -482,7 +488,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   const note = readNote(s.input.authorsNote);
   for (const line of [
     threadLine(s.input.world, ctx.input.chapterNumber, ctx.storyKey, hero),
-    memoryLine(s.input.memories, ctx.input.chapterNumber, hero),
+    memoryLine(s.input.memories, ctx.input.chapterNumber, [s.input.continueFrom ?? '', s.input.recentChapters.at(-1)?.text ?? ''].join(' ')),
     essentialLine(s.input, hero, s.npc),
     toneLine(note, ctx.input.chapterNumber, hero),
   ])
@@ -494,7 +500,13 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
   // reading levels need more of them). Each family still appears at most once.
   // The note can ask for shorter or longer chapters; what happens decides the rest.
-  const target = (note.length === 'short' ? 120 : note.length === 'long' ? 260 : 150) + rng.int(level <= 4 ? 60 : 150);
+  // Chapters differ in length and shape: some are a quick beat, some linger.
+  const target =
+    note.length === 'short'
+      ? 120 + rng.int(60)
+      : note.length === 'long'
+        ? 260 + rng.int(100)
+        : rng.pick([110, 150, 200, 260, 330]) + rng.int(level <= 4 ? 40 : 60);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],

@@ -231,6 +231,8 @@ function present(base: string, plural: boolean, first: boolean): string {
 
 /** Is the word a noun's plural (a subject that takes "are")? Names and "-ss" words are not. */
 const PLURAL_WORDS = new Set([
+  'those',
+  'these',
   'people',
   'folk',
   'men',
@@ -384,6 +386,8 @@ function toPresent(text: string): string {
     const lower = raw.toLowerCase();
     if (CLAUSE_WORDS.has(lower)) {
       clauseHasVerb = false;
+      // A new clause is not inside the phrase before it ("on a day when crows wheel…").
+      if (lower !== 'and' && lower !== 'or') inPhrase = false;
       if (lower !== 'and' && lower !== 'or') subject = lower === 'who' || lower === 'which' || lower === 'that' ? subject : '';
       if (lower === 'what') {
         // "with what little was at hand": a clause of its own, with its own subject.

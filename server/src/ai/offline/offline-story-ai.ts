@@ -127,7 +127,11 @@ export class OfflineStoryAI implements StoryAI {
     const level = clampReadingLevel(input.readingLevel);
     let written: ReturnType<typeof writeChapter>;
     try {
-      written = writeChapter(input.continueFrom ? continuationInput(input) : input.differentFrom ? anotherTake(input) : input, level);
+      written = input.continueFrom
+        ? writeChapter(continuationInput(input), level)
+        : input.differentFrom
+          ? anotherTake(input, level)
+          : writeChapter(input, level);
     } catch (e) {
       throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
     }
@@ -198,13 +202,26 @@ function continuationInput(input: ChapterInput): ChapterInput {
  * take is written from a number no real chapter has and its own seed — a different encounter, other
  * wordings — while the story, mission and action it answers stay the same.
  */
-function anotherTake(input: ChapterInput): ChapterInput {
-  // How many takes came before is unknown offline; the opening of the one it replaces tells takes apart.
+function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writeChapter> {
+  // How many takes came before is unknown offline; the opening of the one it replaces tells takes
+  // apart. A step that would write that very take again (its opening) is passed over.
+  const replaced = (input.differentFrom ?? '').slice(0, 120);
   const salt = [...(input.differentFrom ?? '')].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return { ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * (1 + (salt % 5)), seed: mixSeed(input.seed, 'take', salt) };
+  let written: ReturnType<typeof writeChapter> | null = null;
+  for (let k = 0; k < TAKE_STEPS.length; k++) {
+    const step = TAKE_STEPS[(salt + k) % TAKE_STEPS.length] as number;
+    written = writeChapter({ ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * step, seed: mixSeed(input.seed, 'take', step) }, level);
+    if (!replaced || !written.result.text.startsWith(replaced.slice(0, 60))) return written;
+  }
+  return written as ReturnType<typeof writeChapter>;
 }
-/** Prime, so no sentence family's schedule (a few dozen variants each) comes round to the same pick. */
+/**
+ * A take moves every sentence family's schedule by 1009 × a prime over 60: no family has more than 60
+ * variants and each is scheduled by a permutation coprime to its size, so none comes round to the
+ * pick of the take it replaces.
+ */
 const TAKE_CHAPTER_OFFSET = 1009;
+const TAKE_STEPS = [61, 67, 71, 73, 79, 83, 89, 97, 101, 103];
 
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
 const CONTINUATION_CHAPTER_OFFSET = 999;

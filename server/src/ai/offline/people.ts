@@ -8,7 +8,7 @@
  * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
  */
 import { breaksWorld, type ConstraintKey } from '../world-material';
-import type { OutcomeClass } from './answer';
+import { schedule, type OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed } from './prng';
 import { shortName } from './world-model';
@@ -145,25 +145,77 @@ export interface Moment {
 export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const short = shortName(speaker);
   const key = mixSeed(m.storyKey, speaker, 'line');
-  const pick = <T>(list: readonly T[], salt: number): T => list[((mixSeed(key, m.chapter, salt) % list.length) + list.length) % list.length] as T;
   const about: string[] = [];
-  if (m.attempt) {
+  // Several phrasings of each thing a person might say, so no phrasing becomes a refrain.
+  const v = (list: string[]) => list[((m.chapter * 7 + short.length) >>> 0) % list.length] as string;
+  if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
-      about.push(`so ${t} gave way for you, and ${m.faction} will hear of it by morning`, `you got what you wanted from ${t}; now be ready to pay for it`);
+      about.push(
+        v([
+          `so ${t} gave way for you, and ${m.faction} will hear of it by morning`,
+          `${t}, of all things; I would not have bet on it`,
+          `well done with ${t}, though someone will want to know how`,
+        ]),
+        v([
+          `you got what you wanted from ${t}; now be ready to pay for it`,
+          `${t} was the easy part, believe me`,
+          `I saw what you did with ${t}, and so did others`,
+        ]),
+      );
     else if (m.attempt.outcome === 'cost')
-      about.push(`you came out of ${t} with something and lost something, which is how it goes here`, `${t} cost you; I hope it was worth it`);
-    else about.push(`${t} was never going to be that easy, not with ${m.threat} about`, `next time you go at ${t}, go at it with me`);
+      about.push(
+        v([
+          `you came out of ${t} with something and lost something, which is how it goes here`,
+          `${t} took its price from you, I see`,
+          `half a win at ${t} is still half a loss`,
+        ]),
+        v([`${t} cost you; I hope it was worth it`, `was ${t} worth what you paid`, `I would not go back to ${t} soon`]),
+      );
+    else
+      about.push(
+        v([
+          `${t} was never going to be that easy, not with ${m.threat} about`,
+          `${t} beat you this time`,
+          `you went at ${t} like someone who had never been warned`,
+        ]),
+        v([`next time you go at ${t}, go at it with me`, `forget ${t} for a night, it will still be there`, `${m.threat} knew you were coming to ${t}`]),
+      );
   }
   if (m.mission) {
-    const mission = m.mission.replace(/[.!?]+$/, '');
-    about.push(`if you mean to ${lower(mission)}, start at ${m.place}`, `people who tried to ${lower(mission)} did not come back the same`);
+    const mission = lower(m.mission.replace(/[.!?]+$/, ''));
+    about.push(
+      v([
+        `if you mean to ${mission}, start at ${m.place}`,
+        `you want to ${mission}; then ${m.place} is where I would look`,
+        `to ${mission} you will need more friends than you have`,
+      ]),
+      v([
+        `people who tried to ${mission} did not come back the same`,
+        `nobody has managed to ${mission} yet, you know`,
+        `I know why you are here, and it will not be easy`,
+      ]),
+    );
   }
-  about.push(`all I want is ${persona.want}, and if you help me with that I will help you`, `watch ${m.threat}, because it moves when ${m.place} sleeps`);
-  const body = pick(about, 1).replace(/\s+/g, ' ');
-  const open = pick(persona.manner.open, 2);
-  const close = pick(persona.manner.close, 3);
-  const tag = pick(persona.manner.tags, 4);
+  about.push(
+    v([
+      `what I want is ${persona.want}; help me, and you will have a friend here`,
+      `I have my own reasons to be here: ${persona.want}`,
+      `you and I want different things, and mine is ${persona.want}`,
+    ]),
+    v([
+      `watch ${m.threat}, because it moves when ${m.place} sleeps`,
+      `${m.threat} has been closer to ${m.place} than anyone admits`,
+      `stay away from ${m.place} after dark, for ${m.threat} is about`,
+    ]),
+  );
+  // The line's parts in the story's schedule for this person: no two chapters say it alike.
+  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
@@ -200,6 +252,7 @@ export function habitLine(speaker: string, persona: Persona, chapter: number, st
 function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+/** An objective goes on in lower case ("if you mean to keep Elias safe…"): it begins with a verb, not a name. */
 function lower(s: string): string {
-  return /^[A-Z][a-z]/.test(s) && !/^[A-Z][a-z]+\s[A-Z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
 }

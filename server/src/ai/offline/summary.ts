@@ -24,11 +24,13 @@ function keySentences(c: PastChapter): string[] {
     score += (s.match(/\s[A-Z][a-z]+/g)?.length ?? 0) * 0.3;
     return { s, i, score };
   });
+  // One sentence a chapter, its first clause when adult prose joined two ("…; …"): a small budget
+  // (Free's is a few hundred characters) still holds several chapters.
   return scored
     .sort((a, b) => b.score - a.score)
-    .slice(0, 2)
-    .sort((a, b) => a.i - b.i)
-    .map((x) => x.s);
+    .slice(0, 1)
+    .map((x) => x.s.split(/;\s+/).find((part) => MISSION.test(part) || OUTCOME.test(part)) ?? x.s.split(/;\s+/)[0] ?? x.s)
+    .map((x) => (/[.!?]$/.test(x) ? x : `${x}.`));
 }
 
 /**
@@ -41,6 +43,11 @@ export function offlineSummary(input: SummarizeInput): string {
   const maxChars = Math.min(SUMMARY_MAX_CHARS, Math.max(200, (input.maxTokens ?? 400) * 4));
   const lines = input.previousSummary.trim() ? [input.previousSummary.trim()] : [];
   for (const c of input.chapters) {
+    const compact = compactLine(c);
+    if (compact) {
+      lines.push(compact);
+      continue;
+    }
     const key = keySentences(c);
     // The choice as an action ("I follow the tracks" → "follow the tracks").
     const choice = c.playerChoice?.trim() ? normaliseAction(c.playerChoice).clause.replace(/[<>]/g, '').slice(0, 160) : '';
@@ -55,6 +62,34 @@ export function offlineSummary(input: SummarizeInput): string {
     summary = (start >= 0 ? cut.slice(start) : cut).trim();
   }
   return summary || 'The story has only just begun.';
+}
+
+/**
+ * A chapter in one short sentence — what the hero did and how it went ("You search the study: it half
+ * works.") and a mission done or a new task when there was one — so a small budget holds several
+ * chapters. Null when the chapter's attempt cannot be found (an opening, an unusual action).
+ */
+function compactLine(c: PastChapter): string | null {
+  if (!c.playerChoice?.trim()) return null;
+  const words = normaliseAction(c.playerChoice).clause.split(/\s+/);
+  if (words.length < 2) return null;
+  const all = splitSentences(c.text.replace(/\n+/g, ' ')).flatMap((x) => x.split(/;\s+/));
+  // The attempt: the sentence that has the action's verb (as told) right before its next word.
+  const at = all.findIndex((x) => !/[“”"]/.test(x) && new RegExp(`\\b${escape(words[0] as string)}\\w*\\s+${escape(words[1] as string)}\\b`, 'i').test(x));
+  if (at < 0) return null;
+  const attempt = (all[at] as string).replace(/^(?:After a moment|Without waiting|With that|Then|So)[,]?\s+/i, '').split(/,\s/)[0] as string;
+  const how = ((all[at + 1] ?? '').split(/[:,;]/)[0] ?? '').trim();
+  const done = all.find((x) => MISSION.test(x) && !/[“”"]/.test(x));
+  const first = `${upperFirst(attempt.replace(/[.!?]+$/, ''))}${how && how.split(/\s+/).length <= 6 ? `: ${lowerStart(how).replace(/[.!?]+$/, '')}` : ''}.`;
+  return done ? `${first} ${upperFirst(done.replace(/^[^,:]{0,20},\s*/, '')).replace(/([^.!?])$/, '$1.')}` : first;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function upperFirst(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** A sentence continued after a colon: its first word in lower case unless it is a name or "I". */

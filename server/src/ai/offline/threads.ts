@@ -72,18 +72,55 @@ export function threadLine(world: WorldMaterial | undefined, chapter: number, st
     .replace('{a}', kept(asHero(clean(a.answer))));
 }
 
-/** A memory the bank retrieved (pinned first), recalled as the hero's: one a chapter, in turn. */
-export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number, name: string): string | null {
-  const usable = (memories ?? []).filter((m) => m.chapterNumber < chapter && m.text.trim().length >= 12);
-  if (usable.length === 0) return null;
-  const m = usable[chapter % Math.min(usable.length, 3)] as PromptMemory;
-  const frames: Record<PromptMemory['kind'], string> = {
-    event: '{name} remembered how it had gone before: {m}',
-    fact: '{name} knew this much by now: {m}',
-    promise: 'There was still the promise to keep: {m}',
-    place: '{name} remembered the way: {m}',
-  };
-  return frames[m.kind].replace('{name}', name).replace('{m}', kept(clean(m.text)));
+/** Frames for a recalled memory, by kind; the chapter turns them, so none recurs chapter after chapter. */
+const MEMORY_FRAMES: Record<PromptMemory['kind'], readonly string[]> = {
+  event: [
+    'It was not the first time: {m}',
+    'Some of it had happened before. {M}',
+    'The last time still stung a little: {m}',
+    'There was a lesson in what had gone before, when {m}',
+    'That was how it had gone once already: {m}',
+  ],
+  fact: [
+    'By now this much was known: {m}',
+    'One thing was certain, at least: {m}',
+    'There was no forgetting it: {m}',
+    'It mattered now, what had been learned: {m}',
+  ],
+  promise: ['There was still a promise to keep: {m}', 'A promise waited, unkept as yet: {m}', 'And there was the matter of a promise: {m}'],
+  place: ['The way was remembered: {m}', 'Some roads stay with you: {m}', 'The place came back to mind: {m}'],
+};
+
+/**
+ * A memory the bank retrieved (pinned first), recalled every third chapter, in turn. Memories are
+ * written in the third person past by name; the point of view retells them like the narration.
+ */
+export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number, inView = ''): string | null {
+  // (A memory of the player's own typed action, "I climb…", would only paste the action back; one the
+  // reader has in front of them — the previous chapter, the part being continued — would be repeated.)
+  const view = inView.replace(/\s+/g, ' ');
+  const usable = (memories ?? []).filter(
+    (m) =>
+      m.chapterNumber < chapter &&
+      m.text.trim().length >= 12 &&
+      !/^(?:I|We)\b/.test(m.text.trim()) &&
+      !view.includes(m.text.replace(/\s+/g, ' ').trim().slice(0, 60)),
+  );
+  if (usable.length === 0 || chapter % 3 !== 1) return null;
+  const turn = Math.floor(chapter / 3);
+  const m = usable[turn % Math.min(usable.length, 3)] as PromptMemory;
+  const frames = MEMORY_FRAMES[m.kind];
+  const text = m.text
+    .replace(/[<>{}[\]\\\u0000-\u001f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!?]+$/, '')
+    // Its own opener ("With that, …") belonged to the chapter it came from.
+    .replace(/^(?:With that|Then|So|After a moment|Without waiting|And),?\s+/, '');
+  const lowered = /^(?:The|A|An|It|They|He|She|Then|So|Without|After|With|Once|Even|Some|In|By|Just|Luck|And|For|Nothing|At|When)\b/.test(text)
+    ? text.charAt(0).toLowerCase() + text.slice(1)
+    : text;
+  return (frames[turn % frames.length] as string).replace('{m}', lowered).replace('{M}', text);
 }
 
 /** Plot essentials woven into the chapter: one fact, every third chapter, as part of a sentence. */
@@ -101,7 +138,7 @@ export function essentialLine(input: ChapterInput, name: string, npc: string): s
     `Every choice now leaned on one thing ${name} could not forget, that ${fact}`,
     `So ${name} went on, because ${fact}`,
     `Underneath it all was the plain fact that ${fact}`,
-    `${npc} glanced at ${name} as if to say it aloud: ${fact}`,
+    `${npc} glanced at ${name} as if to say aloud that ${fact}`,
   ];
   return frames[turn % frames.length] as string;
 }

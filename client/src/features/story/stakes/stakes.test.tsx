@@ -59,7 +59,9 @@ it('shows the roll with the chapter, the health it cost and what the hero carrie
   const meter = within(screen.getByTestId('health-meter'));
   expect(meter.getByText('0 / 10')).toBeTruthy();
   expect((screen.getByTestId('health-meter').querySelector('meter') as HTMLMeterElement).value).toBe(0);
-  const inventory = within(screen.getByTestId('inventory'));
+  // The inventory is a tool of its own (the story tools), opened by its tab.
+  fireEvent.click(within(screen.getByRole('tablist', { name: 'Story tools' })).getByRole('tab', { name: /^Inventory/ }));
+  const inventory = within(await screen.findByTestId('inventory'));
   expect(inventory.getByText('Iron Hook')).toBeTruthy();
   expect(inventory.getByText('Three prongs of black iron.')).toBeTruthy();
 });
@@ -96,6 +98,7 @@ it('a routine chapter shows no dice; the difficulty is chosen in Story Memory an
   );
   await screen.findByRole('button', { name: 'Climb the mast' });
   expect(screen.getAllByTestId('check-line')).toHaveLength(1); // chapter 2's item only; chapter 3 was routine
-  fireEvent.change(screen.getByLabelText('Difficulty'), { target: { value: 'hard' } });
+  fireEvent.click(within(screen.getByRole('tablist', { name: 'Story tools' })).getByRole('tab', { name: /^Memory/ }));
+  fireEvent.change(await screen.findByLabelText('Difficulty'), { target: { value: 'hard' } });
   await waitFor(() => expect(calls.find((c) => c.operationName === 'DifficultySelect_update')?.variables).toEqual({ characterId: 'c-1', difficulty: 'hard' }));
 });
