@@ -249,7 +249,14 @@ function figures(story) {
   const growth = {};
   for (const c of ch) for (const [k, v] of Object.entries(c.increases ?? {})) growth[k] = (growth[k] ?? 0) + v;
   // A failed check told as the action working: words of success in a chapter whose check failed.
-  const failedAsSuccess = ch.filter((c) => c.check && /failure/.test(c.check.outcome) && /\bmanaged to\b|\bpaid off\b|\bit worked\b/i.test(c.text)).length;
+  const SUCCEEDED = /\bmanaged to\b|\bpaid off\b|\bit worked\b/i;
+  // In the narration: what people say ("nobody has managed to…") is theirs.
+  const unspoken = (c) => c.text.replace(/“[^”]*”/g, '');
+  const failedAsSuccess = ch.filter((c) => c.check && /failure/.test(c.check.outcome) && SUCCEEDED.test(unspoken(c))).length;
+  if (process.env.VERBOSE) {
+    for (const c of ch.filter((x) => x.check && /failure/.test(x.check.outcome)))
+      for (const x of sentences(unspoken(c)).filter((y) => SUCCEEDED.test(y))) console.log(`  failure told as success (${c.action}): ${x}`);
+  }
   // Issue 32. The narration is what is not spoken.
   const narration = (t) => t.replace(/“[^”]*”/g, '');
   const material = buildWorldMaterial({

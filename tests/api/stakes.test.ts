@@ -151,6 +151,18 @@ it('a risky action is rolled before the chapter: the storyteller is told the fai
   expect(look.status).toBe(200);
   expect(look.body).toMatchObject({ newChapter: { check: null, stakes: { healthBefore: 8, healthAfter: 8 } }, health: { current: 8, max: 10 } });
 
+  // GraphQL reads each chapter's dice beside the story (chapterStakes), REST with the storyline.
+  const dice = await t.gql(
+    'query($id: ID!) { character(id: $id) { chapterStakes(limit: 10) { index check { outcome roll } stakes { healthAfter } } } }',
+    { id: s.id },
+    s.token,
+  );
+  expect(dice.errors).toBeUndefined();
+  expect((dice.data as { character: { chapterStakes: unknown[] } }).character.chapterStakes).toEqual([
+    { index: 0, check: null, stakes: expect.objectContaining({ healthAfter: 10 }) },
+    { index: 1, check: { outcome: 'failure', roll: 4 }, stakes: { healthAfter: 8 } },
+    { index: 2, check: null, stakes: { healthAfter: 8 } },
+  ]);
   // REST reads: the storyline carries each chapter's check; the stakes path the hero's state.
   const line = await t.rest('GET', `/api/stories/storyline/${s.id}`, undefined, s.token);
   expect(

@@ -182,6 +182,6 @@ export function stakesCharacter({
     healthMax,
     inventory: inventory.map((i) => ({ __typename: 'StoryCard', ...i })),
     storyMemory: { __typename: 'StoryMemory', difficulty },
-    storyline: { __typename: 'Storyline', chapters: chapters.map((c) => ({ __typename: 'Chapter', check: null, stakes: null, ...c })) },
+    chapterStakes: chapters.map((c) => ({ __typename: 'Chapter', check: null, stakes: null, ...c })),
   };
 }

@@ -298,6 +298,11 @@ export class StoryService {
   // Reads
 
   /** The storyline of a character already owner-checked (GraphQL field), batched per request. */
+  /** The selected chapters of a page, for their checks and stakes (Character.chapterStakes). */
+  chapterStakesOf(c: Character, page: { limit?: unknown }, requestScope: object): Promise<Chapter[]> {
+    return this.reads.chapterPageOf(c, parseStorylinePage(page), requestScope);
+  }
+
   storylineOf(c: Character, page: { limit?: unknown; beforeIndex?: unknown }, requestScope: object): Promise<StorylineView> {
     return this.reads.storylineOf(c, parseStorylinePage(page), requestScope);
   }

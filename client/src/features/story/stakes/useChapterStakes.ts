@@ -15,7 +15,7 @@ export function useChapterStakes(characterId: string, storyKey: string) {
     seen.current = storyKey;
     void refetch().catch(() => undefined);
   }, [storyKey, refetch]);
-  const byId = useMemo(() => new Map((q.data?.character?.storyline.chapters ?? []).map((c) => [c.id, c])), [q.data]);
+  const byId = useMemo(() => new Map((q.data?.character?.chapterStakes ?? []).map((c) => [c.id, c])), [q.data]);
   const stakesOf = useCallback((chapterId: string): StakesChapterFieldsFragment | null => byId.get(chapterId) ?? null, [byId]);
   const reload = useCallback(() => void refetch().catch(() => undefined), [refetch]);
   return { hero: q.data?.character ?? null, stakesOf, reload };
