@@ -245,6 +245,7 @@ function setUp(input: ChapterInput, level: number) {
           : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
+  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || input.summary.includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
@@ -293,7 +294,8 @@ function setUp(input: ChapterInput, level: number) {
     placeName,
     worldPlace,
     npc,
-    npcFull: introduced ? npc : `${npcFull}, ${role},`,
+    // Full name and role only when first met: after that, people are known by name.
+    npcFull: introduced || metBefore ? npc : `${npcFull}, ${role},`,
     threat,
     threatCap: upperFirst(threat),
     ally: passerBy,
