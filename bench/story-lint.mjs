@@ -108,7 +108,17 @@ async function play(url, world, n) {
     const typed = i > 0 && i % 3 === 0 ? TYPED[(i / 3 + n) % TYPED.length] : null;
     const action = i === 0 ? '' : (typed ?? choice);
     const r = await rest(url, token, '/stories/generate-chapter', { characterId: c.id, userChoice: action });
-    chapters.push({ text: r.newChapter.text, action, typed, cast: r.updatedCurrentCharacters, completed: r.missionCompleted });
+    chapters.push({
+      text: r.newChapter.text,
+      action,
+      typed,
+      cast: r.updatedCurrentCharacters,
+      completed: r.missionCompleted,
+      // Stakes (issue 31): the check rolled before the chapter, what it did to health and items, growth.
+      check: r.newChapter.check,
+      stakes: r.newChapter.stakes,
+      increases: r.newIncreases,
+    });
     choice = r.newChapter.choices[(i + n) % r.newChapter.choices.length];
   }
   // Regenerate the latest chapter three times: each take against the one it replaces.
@@ -223,6 +233,29 @@ function figures(story) {
   for (const c of ch) for (const m of c.cast) people.set(m.name, (people.get(m.name) ?? 0) + 1);
   // An answer quoted back verbatim ("…answered: “A debt I cannot repay.”") is not woven into a portrait.
   const quoted = story.answers.filter((a) => new RegExp(`[“"'‘]${escape(a)}[.!?]?[”"'’]`, 'i').test(story.description)).length;
+  // Issue 31: how checks came out, health lost and regained, items, and how fast stats grew.
+  const outcomes = { critical_success: 0, success: 0, success_at_cost: 0, failure: 0, critical_failure: 0 };
+  for (const c of ch) if (c.check) outcomes[c.check.outcome] += 1;
+  const checkCount = ch.filter((c) => c.check).length;
+  let healthLost = 0;
+  let healthRestored = 0;
+  let lowest = Infinity;
+  let defeats = 0;
+  let gained = 0;
+  let lost = 0;
+  for (const c of ch) {
+    if (!c.stakes) continue;
+    healthLost += Math.max(0, c.stakes.healthBefore - c.stakes.healthAfter);
+    healthRestored += c.stakes.healthRestored;
+    lowest = Math.min(lowest, c.stakes.healthAfter);
+    if (c.stakes.defeat) defeats += 1;
+    gained += c.stakes.itemsGained.length;
+    lost += c.stakes.itemsLost.length;
+  }
+  const growth = {};
+  for (const c of ch) for (const [k, v] of Object.entries(c.increases ?? {})) growth[k] = (growth[k] ?? 0) + v;
+  // A failed check told as the action working: words of success in a chapter whose check failed.
+  const failedAsSuccess = ch.filter((c) => c.check && /failure/.test(c.check.outcome) && /\bmanaged to\b|\bpaid off\b|\bit worked\b/i.test(c.text)).length;
   // Issue 32. The narration is what is not spoken.
   const narration = (t) => t.replace(/“[^”]*”/g, '');
   const material = buildWorldMaterial({
@@ -370,6 +403,17 @@ function figures(story) {
     typed: typed.length,
     answered,
     quoted,
+    checks: checkCount,
+    outcomes,
+    healthLost,
+    healthRestored,
+    lowest: Number.isFinite(lowest) ? lowest : null,
+    defeats,
+    gained,
+    lost,
+    statPoints: Object.values(growth).reduce((a, b) => a + b, 0),
+    mostOnOneStat: Math.max(0, ...Object.values(growth)),
+    failedAsSuccess,
   };
 }
 
@@ -405,8 +449,16 @@ async function main() {
       console.log(
         `${''.padEnd(22)} own names in ${f.ownChapters}/${CHAPTERS} chapters; ruled out ${f.ruledOut}${f.ruledOut ? ` ("${f.ruledOutExample.slice(0, 80)}")` : ''}; answers back in ${f.threads.join('/')} chapters; cast faults ${f.castFaults.length}${f.castFaults.length ? ` (${f.castFaults.join('; ')})` : ''}; looks shared ${f.sharedLooks}; typed pasted back ${f.pasted}; missions twice ${f.duplicateMissions}; completed by unrelated actions ${f.unrelatedCompletions}; top spoken line ${(f.topLine * 100).toFixed(0)}%; length variation ${(f.lengthCv * 100).toFixed(0)}%; another take shares ${(f.takeShare * 100).toFixed(0)}%; hero named in narration ${f.heroNamed}; past-tense sentences ${(f.pastShare * 100).toFixed(1)}%; "you" in ${(f.you * 100).toFixed(0)}%; summary ${f.summaryLength} chars${f.essentialChapters === null ? '' : `; note kept ${f.noteKept}; essential woven in ${f.essentialChapters} chapters, quoted ${f.essentialQuoted}`}`,
       );
+      const o = f.outcomes;
+      console.log(
+        `${''.padEnd(22)} stakes: checks ${f.checks}/${CHAPTERS - 1} actions (critical success ${o.critical_success}, success ${o.success}, at a cost ${o.success_at_cost}, failure ${o.failure}, critical failure ${o.critical_failure}); health −${f.healthLost} +${f.healthRestored}, lowest ${f.lowest ?? '–'}, defeats ${f.defeats}; items gained ${f.gained}, lost ${f.lost}; stats +${f.statPoints} (most on one stat +${f.mostOnOneStat}); failures told as success ${f.failedAsSuccess}`,
+      );
     }
     const checks = [
+      // Issue 31.
+      ['actions can fail: every story has a failed check', rows.every((r) => r.outcomes.failure + r.outcomes.critical_failure > 0)],
+      ['no failed check is told as a success', rows.every((r) => r.failedAsSuccess === 0)],
+      ['growth is bounded: no stat gains more than 6 in a story', rows.every((r) => r.mostOnOneStat <= 6)],
       // Issue 32.
       ["the world's own names in ≥ 60% of chapters", rows.every((r) => r.ownChapters >= 0.6 * CHAPTERS)],
       ['nothing the world rules out (its constraints, another fiction, another genre’s sky)', rows.every((r) => r.ruledOut === 0)],

@@ -338,6 +338,15 @@ export const chapterResultSchema = z.object({
   itemsLost: z.array(shortLine(60)).max(3).default([]),
   /** Health the hero got back by rest or help in this chapter (issue 31; the engine bounds it). */
   healthRestored: z.number().int().min(0).max(10).default(0),
+  /**
+   * The storyteller's proposal for its next actions that could fail (issue 31): the choice's number
+   * (1-based), the stat it tests and its difficulty. Routine actions are left out. The engine rolls
+   * with it, within bounds, when the player picks that action; typed actions are judged by its rules.
+   */
+  choiceChecks: z
+    .array(z.object({ choice: z.number().int().min(1).max(4), stat: z.enum(STAT_NAMES), difficulty: z.number().int().min(8).max(20) }))
+    .max(4)
+    .default([]),
 });
 export type ChapterResult = z.infer<typeof chapterResultSchema>;
 

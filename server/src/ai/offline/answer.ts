@@ -343,7 +343,14 @@ export function answerAction(
       .replace(/\{they\}/g, HERO.they)
       .replace(/\{their\}/g, HERO.their);
   const out = [fill(attempt).trim()];
-  if (outcome.item) out.push(fill(`${slots.name} used ${outcome.item}, and it made the difference`));
+  if (outcome.item)
+    out.push(
+      fill(
+        outcome.outcome === 'failure'
+          ? `${slots.name} used ${outcome.item}, but it was not enough`
+          : `${slots.name} used ${outcome.item}, and it made the difference`,
+      ),
+    );
   const key = mixSeed(slots.key, 'outcome', outcome.outcome);
   // A closing aside in the schedule too: more combinations than a story has chapters.
   const tail = (parts: string[]) => `${parts.slice(0, -1).join(parts.length > 2 ? ' ' : '')}${parts[parts.length - 1]}`;

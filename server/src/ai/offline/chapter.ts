@@ -18,6 +18,7 @@ import { answerAction, outcomeOf } from './answer';
 import { habitLine, lineFor, lookLine, personaOf } from './people';
 import { endingLine, essentialLine, memoryLine, readNote, threadLine, toneLine } from './threads';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
+import { checkFailed, stakesLines, stakesRecord } from './stakes';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
   combat: 'strength',
@@ -146,9 +147,11 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       newMission,
       cast: castOf(s, text),
       memories: memoriesOf(s, plan, answerSentences),
-      itemsGained: [],
-      itemsLost: [],
-      healthRestored: 0,
+      itemsGained: plan.record.itemsGained,
+      itemsLost: plan.record.itemsLost,
+      healthRestored: plan.record.healthRestored,
+      // Offline, the engine's rules judge every action.
+      choiceChecks: [],
     },
   };
 }
@@ -358,7 +361,10 @@ function decide(s: Setup) {
   // With no check from the engine, a mission past its sixth chapter that the hero takes up does not
   // fail outright: it comes right at a price (missions resolve within about 3–8 chapters).
   const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
-  const missionCompleted = onTarget && result.outcome !== 'failure' && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2));
+  // The engine's check decides (issue 31): a failed action never completes the mission, nor does a defeat.
+  const failed = checkFailed(input);
+  const missionCompleted =
+    onTarget && result.outcome !== 'failure' && !failed && !input.defeat && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2));
   let newMission: string | null = null;
   if (missionCompleted || mission === null) newMission = nextMission(world, rng, [...(input.pastMissions ?? []), ...(input.mission ? [input.mission] : [])]);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
@@ -377,18 +383,25 @@ function decide(s: Setup) {
     const room = STAT_MAX - current(s) - (statIncreases[s] ?? 0);
     if (room > 0) statIncreases[s] = (statIncreases[s] ?? 0) + Math.min(by, room);
   };
-  if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
+  const lucky = hasAction && rng.chance(0.45);
+  const check = input.check;
+  if (input.difficulty === undefined) {
+    if (lucky) grow(KIND_STAT[action.kind], 1);
+  } else if (check && !failed && check.difficulty > current(check.stat)) {
+    // With the engine's stakes, the stat of a check won against a harder difficulty grows (its rule).
+    grow(check.stat, 1);
+  }
   // The arc's climax (its last mission done) is worth more than a step along the way.
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge };
+  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
 function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []): [string[], string[], string[], string[]] {
   const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx, arc } = s;
-  const { missionCompleted, climax, newMission, newSetting, newPlace, grown } = plan;
+  const { missionCompleted, climax, newMission, newSetting, newPlace, grown, failed, record } = plan;
   const p1: string[] = [];
   const p2: string[] = [];
   const p3: string[] = [];
@@ -424,6 +437,9 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     // The answer told what came of it: no stock outcome sentence may add another, maybe contrary, one.
     ctx.used.add('outcome');
   }
+  // After the answer: an item used up, a defeat, and what the hero took (stakes.ts).
+  p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: HERO.they, them: HERO.them, their: HERO.their }, hasAction).map(finishSentence));
+  if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
   // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
   const persona = personaOf(s.world, s.npcFull, s.world.constraints);
@@ -460,7 +476,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
     if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
-    if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+    if (hasAction && !failed) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   }
@@ -474,7 +490,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   const note = readNote(s.input.authorsNote);
   for (const line of [
     threadLine(s.input.world, ctx.input.chapterNumber, ctx.storyKey, hero),
-    memoryLine(s.input.memories, ctx.input.chapterNumber),
+    memoryLine(s.input.memories, ctx.input.chapterNumber, [s.input.continueFrom ?? '', s.input.recentChapters.at(-1)?.text ?? ''].join(' ')),
     essentialLine(s.input, hero, s.npc),
     toneLine(note, ctx.input.chapterNumber, hero),
   ])

@@ -95,9 +95,17 @@ const MEMORY_FRAMES: Record<PromptMemory['kind'], readonly string[]> = {
  * A memory the bank retrieved (pinned first), recalled every third chapter, in turn. Memories are
  * written in the third person past by name; the point of view retells them like the narration.
  */
-export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number): string | null {
-  // (A memory of the player's own typed action, "I climb…", would only paste the action back.)
-  const usable = (memories ?? []).filter((m) => m.chapterNumber < chapter && m.text.trim().length >= 12 && !/^(?:I|We)\b/.test(m.text.trim()));
+export function memoryLine(memories: readonly PromptMemory[] | undefined, chapter: number, inView = ''): string | null {
+  // (A memory of the player's own typed action, "I climb…", would only paste the action back; one the
+  // reader has in front of them — the previous chapter, the part being continued — would be repeated.)
+  const view = inView.replace(/\s+/g, ' ');
+  const usable = (memories ?? []).filter(
+    (m) =>
+      m.chapterNumber < chapter &&
+      m.text.trim().length >= 12 &&
+      !/^(?:I|We)\b/.test(m.text.trim()) &&
+      !view.includes(m.text.replace(/\s+/g, ' ').trim().slice(0, 60)),
+  );
   if (usable.length === 0 || chapter % 3 !== 1) return null;
   const turn = Math.floor(chapter / 3);
   const m = usable[turn % Math.min(usable.length, 3)] as PromptMemory;
@@ -106,7 +114,9 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
     .replace(/[<>{}[\]\\\u0000-\u001f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[.!?]+$/, '');
+    .replace(/[.!?]+$/, '')
+    // Its own opener ("With that, …") belonged to the chapter it came from.
+    .replace(/^(?:With that|Then|So|After a moment|Without waiting|And),?\s+/, '');
   const lowered = /^(?:The|A|An|It|They|He|She|Then|So|Without|After|With|Once|Even|Some|In|By|Just|Luck|And|For|Nothing|At|When)\b/.test(text)
     ? text.charAt(0).toLowerCase() + text.slice(1)
     : text;

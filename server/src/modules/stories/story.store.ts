@@ -12,6 +12,7 @@ import { isUuid } from '../shared/input';
 import { Chapter, type CardSnapshot } from './chapter.entity';
 import { hydrate } from './hydrate';
 import { Mission } from './missions/mission.entity';
+import type { ChoiceCheck } from './stakes/checks';
 import type { ParsedGenerate } from './story-input';
 
 /** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
@@ -30,6 +31,8 @@ export interface LatestChapter {
   index: number;
   playerChoice: string | null;
   completedAt: Date | null;
+  /** The storyteller's proposals for its choices that could fail (the next action's check may use one). */
+  choiceChecks: ChoiceCheck[];
 }
 
 export interface RunningRow {
@@ -101,7 +104,7 @@ const HISTORY_JSON = `COALESCE(json_agg(json_build_object('i', h."index", 't', h
 
 /** A story's cards as one JSON list (over `story_cards k`), in CardSnapshot's shape. */
 const CARDS_JSON = `COALESCE(json_agg(json_build_object('id', k.id, 'kind', k.kind, 'name', k.name, 'aliases', k.aliases, 'description', k.description,
-   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index,
+   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index, 'held', k.held,
    'revision', k.revision) ORDER BY k.name), '[]'::json)`;
 
 function chaptersOf(raw: unknown): UnsummarizedChapter[] {
@@ -114,6 +117,7 @@ function chaptersOf(raw: unknown): UnsummarizedChapter[] {
 const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description', ''), w.description) AS x_world_description,
         t.max_context_tokens AS x_max_context_tokens, t.id AS x_tier_id,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
+        l.choice_checks AS x_latest_choice_checks,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
         m.id AS x_mission_id, m.objective AS x_mission, m.started_at_chapter AS x_mission_started,
         -- Only read when there is no active mission (a new one must differ from it): CASE runs
@@ -130,7 +134,7 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
    LEFT JOIN worlds w ON w.id = c.world_id
    LEFT JOIN subscriptions s ON s.user_id = c.user_id
    LEFT JOIN tiers t ON t.id = s.tier_id
-   LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at FROM chapters
+   LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at, choice_checks FROM chapters
                        WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
    LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
                        WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
@@ -211,6 +215,7 @@ export class StoryStore {
               index: row.x_latest_index as number,
               playerChoice: row.x_latest_choice as string | null,
               completedAt: row.x_latest_completed_at ? new Date(row.x_latest_completed_at as string | Date) : null,
+              choiceChecks: (row.x_latest_choice_checks as ChoiceCheck[] | null) ?? [],
             }
           : null,
       running: row.x_run_id
