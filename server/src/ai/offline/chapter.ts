@@ -547,7 +547,10 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     ['aside', T.ASIDE, p2],
     ...(hasAction && !ctx.used.has('outcome') ? ([['outcome', T.OUTCOME, p1]] as Array<[string, T.Family, string[]]>) : []),
     ['weather', T.WEATHER, p2],
-    ...(!missionCompleted && mission && !ctx.used.has('progress') ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>) : []),
+    // (No progress after an attempt that failed: the chapter may not contradict the outcome.)
+    ...(!missionCompleted && mission && !ctx.used.has('progress') && plan.result.outcome !== 'failure' && !plan.failed
+      ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>)
+      : []),
   ];
   for (const [fname, fam, para] of reserve) {
     if (words >= 160) break; // a margin over the 150-word floor
