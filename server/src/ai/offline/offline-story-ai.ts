@@ -211,10 +211,23 @@ function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writ
   for (let k = 0; k < TAKE_STEPS.length; k++) {
     const step = TAKE_STEPS[(salt + k) % TAKE_STEPS.length] as number;
     written = writeChapter({ ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * step, seed: mixSeed(input.seed, 'take', step) }, level);
-    if (!replaced || !written.result.text.startsWith(replaced.slice(0, 60))) return written;
+    if (!replaced || words8(written.result.text) !== words8(replaced)) return written;
   }
   return written as ReturnType<typeof writeChapter>;
 }
+/**
+ * A take's first eight words, punctuation and names aside: two takes of one schedule may join their
+ * sentences differently and recall a different person ("the look on Thorne's face" / "…Corvin's…").
+ */
+function words8(text: string): string {
+  const words = text.match(/[\p{L}'’]+/gu) ?? [];
+  return words
+    .filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w))
+    .slice(0, 8)
+    .join(' ')
+    .toLowerCase();
+}
+
 /**
  * A take moves every sentence family's schedule by 1009 × a step from 1 to 10. Each family picks its
  * variant by a permutation of the chapter number modulo its size (10 to 60 variants) coprime to it,
