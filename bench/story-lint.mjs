@@ -164,7 +164,13 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function figures(story) {
   const ch = story.chapters;
-  const missionWords = new Set(story.missions.flatMap((m) => words(m.objective)));
+  // The player's own words (answers, the plot essential) recur by design: like mission words, they are not the storyteller's stock.
+  const missionWords = new Set([
+    ...story.missions.flatMap((m) => words(m.objective)),
+    ...[...story.answers.flatMap(words), ...(story.withNote ? words(ESSENTIAL) : [])].filter(
+      (w) => w.length >= 4 && !['that', 'will', 'from', 'with', 'never', 'before'].includes(w),
+    ),
+  ]);
   // Names aside: every capitalised word that is not a sentence start, and the hero's names.
   const names = new Set([...words(story.hero), ...story.cards.flatMap((k) => words(k.name))]);
   for (const c of ch) for (const m of c.text.matchAll(/(?<![.!?]\s|^)\b([A-Z][\p{L}'’-]+)/gu)) names.add(m[1].toLowerCase());

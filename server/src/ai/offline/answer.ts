@@ -10,7 +10,7 @@
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
 import { affinePermutation, mixSeed, type Rng } from './prng';
-import { normaliseAction, type ActionKind, type NormalisedAction } from './text';
+import type { ActionKind, NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
 
@@ -258,7 +258,7 @@ const SETBACKS = [
   'the way back was no longer safe',
 ];
 /** Closing asides of an outcome sentence. */
-const TAILS = ['', ', as it turned out', ', and that was that'];
+const TAILS = ['', ', as it turned out', ' in the end', ', for better or worse', ', this time'];
 const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
 const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
 
@@ -325,7 +325,7 @@ export function answerAction(
   const attempt = known ? `${opener} ${slots.name} ${told}, ${lead}` : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
   const purpose = purposeOf(clause);
   // Going after the mission is about what the mission names ("the chapel of Saint Ebba"), else the task.
-  if (forMission) thing = normaliseAction(slots.mission ?? '').object?.replace(/^the (?=[A-Z])/, '') ?? 'the task';
+  if (forMission) thing = missionPlace(slots.mission ?? '') ?? 'the task';
   const [finding, found, gave] = schedule(mixSeed(slots.key, 'finding'), t, [FINDINGS, FOUND, GAVE]) as [string, string, string];
   const fill = (tpl: string) =>
     tpl
@@ -367,6 +367,12 @@ export function answerAction(
   }
   if (outcome.hurt) out.push(fill(`${slots.name} was hurt in it, and felt every step afterwards`));
   return { sentences: out, thing };
+}
+
+/** The last name a mission gives ("…about the Bitterwater Flats" → "the Bitterwater Flats"): what going after it is about. */
+function missionPlace(mission: string): string | null {
+  const runs = [...mission.matchAll(/\b(?:the\s+)?[A-Z][\p{L}'’-]+(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\p{L}'’-]+)*/gu)].filter((m) => (m.index ?? 0) > 0);
+  return runs.length > 0 ? (runs[runs.length - 1] as RegExpMatchArray)[0] : null;
 }
 
 function cap(s: string): string {

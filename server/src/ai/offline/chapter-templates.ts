@@ -243,7 +243,7 @@ export const HOOK: Family = {
   mods: [
     ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
     ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
-    ', [and {they} waited|and {they} waited for a sign|and {they} waited for some sign of what to do]',
+    ', [and {they} held still|and {they} held still a moment|and {they} held still, listening, for some sign of what to do]',
     ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',
     ' [once more|once again|once again, as so often before]',
     ', [and the wind rose|and the wind picked up|and the wind rose, carrying {sensory}]',

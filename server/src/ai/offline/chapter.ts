@@ -248,6 +248,7 @@ function setUp(input: ChapterInput, level: number) {
           : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
+  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || input.summary.includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
@@ -296,7 +297,8 @@ function setUp(input: ChapterInput, level: number) {
     placeName,
     worldPlace,
     npc,
-    npcFull: introduced ? npc : `${npcFull}, ${role},`,
+    // Full name and role only when first met: after that, people are known by name.
+    npcFull: introduced || metBefore ? npc : `${npcFull}, ${role},`,
     threat,
     threatCap: upperFirst(threat),
     ally: passerBy,
@@ -509,7 +511,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ? 120 + rng.int(60)
       : note.length === 'long'
         ? 260 + rng.int(100)
-        : rng.pick([110, 150, 200, 260, 330]) + rng.int(level <= 4 ? 40 : 60);
+        : rng.pick([120, 150, 200, 270, 350]) + rng.int(level <= 4 ? 40 : 60);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
@@ -548,7 +550,10 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     ['aside', T.ASIDE, p2],
     ...(hasAction && !ctx.used.has('outcome') ? ([['outcome', T.OUTCOME, p1]] as Array<[string, T.Family, string[]]>) : []),
     ['weather', T.WEATHER, p2],
-    ...(!missionCompleted && mission && !ctx.used.has('progress') ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>) : []),
+    // (No progress after an attempt that failed: the chapter may not contradict the outcome.)
+    ...(!missionCompleted && mission && !ctx.used.has('progress') && plan.result.outcome !== 'failure' && !plan.failed
+      ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>)
+      : []),
   ];
   for (const [fname, fam, para] of reserve) {
     if (words >= 160) break; // a margin over the 150-word floor

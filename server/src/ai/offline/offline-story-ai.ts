@@ -225,17 +225,31 @@ function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writ
   for (let k = 0; k < TAKE_STEPS.length; k++) {
     const step = TAKE_STEPS[(salt + k) % TAKE_STEPS.length] as number;
     written = writeChapter({ ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * step, seed: mixSeed(input.seed, 'take', step) }, level);
-    if (!replaced || !written.result.text.startsWith(replaced.slice(0, 60))) return written;
+    if (!replaced || words8(written.result.text) !== words8(replaced)) return written;
   }
   return written as ReturnType<typeof writeChapter>;
 }
 /**
- * A take moves every sentence family's schedule by 1009 × a prime over 60: no family has more than 60
- * variants and each is scheduled by a permutation coprime to its size, so none comes round to the
- * pick of the take it replaces.
+ * A take's first eight words, punctuation and names aside: two takes of one schedule may join their
+ * sentences differently and recall a different person ("the look on Thorne's face" / "…Corvin's…").
+ */
+function words8(text: string): string {
+  const words = text.match(/[\p{L}'’]+/gu) ?? [];
+  return words
+    .filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w))
+    .slice(0, 8)
+    .join(' ')
+    .toLowerCase();
+}
+
+/**
+ * A take moves every sentence family's schedule by 1009 × a step from 1 to 10. Each family picks its
+ * variant by a permutation of the chapter number modulo its size (10 to 60 variants) coprime to it,
+ * so two takes pick alike only if the size divides 1009 × (the steps' difference) — never, as 1009
+ * is prime and the difference is under 10.
  */
 const TAKE_CHAPTER_OFFSET = 1009;
-const TAKE_STEPS = [61, 67, 71, 73, 79, 83, 89, 97, 101, 103];
+const TAKE_STEPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
 const CONTINUATION_CHAPTER_OFFSET = 999;

@@ -192,7 +192,7 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       ]),
       v([
         `people who tried to ${mission} did not come back the same`,
-        `nobody has managed to ${mission} yet, you know`,
+        `nobody has yet found how to ${mission}, you know`,
         `I know why you are here, and it will not be easy`,
       ]),
     );

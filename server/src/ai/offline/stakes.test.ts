@@ -54,7 +54,7 @@ function input(rng: Rng, outcome: CheckOutcomeKind | null, over: Partial<Chapter
 
 /** Wording that tells the action working (the chapter's own lines about how an action went, and the check's success lines). */
 const SUCCESS =
-  /(?<!(?:nobody|no one) has )managed to|paid off|pays off|\bit (?:half )?work(?:ed|s)\b|went right|goes right|luck hold|went better than|got it right|found what \w+ needed|found a clue|no one (?:saw|noticed)|kept (?:their|his|her) feet|fell back|gave ground|one more piece|had guessed right|had been right about|had managed to|made the difference|makes the difference|talk(?:ed|s)\b|c[oa]mes? round|g[ai]ves? way|worth the asking|a long look, then|there it (?:was|is)|the price (?:was|is) more|c[oa]mes? right|price c[oa]mes?|not for free/i;
+  /managed to|paid off|pays off|\bit (?:half )?work(?:ed|s)\b|went right|goes right|luck hold|went better than|got it right|found what \w+ needed|found a clue|no one (?:saw|noticed)|kept (?:their|his|her) feet|fell back|gave ground|one more piece|had guessed right|had been right about|had managed to|made the difference|makes the difference|talk(?:ed|s)\b|c[oa]mes? round|g[ai]ves? way|worth the asking|a long look, then|there it (?:was|is)|the price (?:was|is) more|c[oa]mes? right|price c[oa]mes?|not for free/i;
 /** How the offline storyteller tells a failed attempt (answer.ts), in any tense. */
 const FAILED = /it (?:went|goes) wrong|it (?:did|does) not work|nothing (?:came|comes) of it|it fail(?:ed|s), plainly/i;
 
@@ -87,6 +87,7 @@ describe('the offline storyteller narrates the check it is given', () => {
     const { result } = await collectChapter(ai.streamChapter(chapter));
     expect(result.text).toMatch(/defeat — not death/);
     expect(result.text).toMatch(/use Healing Potion, but it is not enough/);
+    // (Adult prose may join it to the sentence before: "…; the Healing Potion is used up".)
     expect(result.text).toMatch(/the Healing Potion is used up/i);
     expect(result.text).not.toMatch(/\btheir strength/);
     expect(result.itemsLost).toEqual(['Healing Potion']);
