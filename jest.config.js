@@ -23,6 +23,12 @@ const swcClient = [
   },
 ];
 
+// Seeded databases (the test template, every server process a suite spawns on a fresh data folder)
+// get flat placeholder pictures: painting the 14 featured worlds costs ~3 s each, ~170 paintings a
+// CI run. The art is tested where it is drawn (server/src/ai/offline) and once by a booted server
+// (tests/api/boot.test.ts sets SEED_IMAGES=procedural). Workers and spawned processes inherit it.
+process.env.SEED_IMAGES ??= 'placeholder';
+
 module.exports = {
   testTimeout: 30000,
   projects: [
@@ -35,7 +41,8 @@ module.exports = {
     },
     {
       displayName: 'api',
-      testEnvironment: 'node',
+      // Node's environment plus, on PostgreSQL, a database of the file's own (see the file).
+      testEnvironment: '<rootDir>/tests/support/database-environment.js',
       roots: ['<rootDir>/tests/api'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
@@ -53,12 +60,12 @@ module.exports = {
     },
     {
       displayName: 'e2e',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/tests/support/database-environment.js',
       roots: ['<rootDir>/tests/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
-      globalSetup: '<rootDir>/tests/api/global-setup.ts',
-      globalTeardown: '<rootDir>/tests/api/global-teardown.ts',
+      globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
     },
   ],
 };

@@ -29,7 +29,7 @@ import { profileRestRouter } from './modules/profile/profile.rest';
 import { storiesRestRouter } from './modules/stories/story.rest';
 import { supportRestRouter } from './modules/support/support.rest';
 import { worldsRestRouter } from './modules/worlds/world.rest';
-import { proceduralSeedImage } from './modules/worlds/seed-images';
+import { seedImageFor } from './modules/worlds/seed-images';
 import { serveMedia } from './modules/media/media.http';
 import { communityRestRouter, readPublishedStory } from './modules/community/community.rest';
 import { accountRestRouter } from './modules/account/account.rest';
@@ -67,7 +67,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await migrate(db);
     services = await createServices(config, db.dataSource, { metrics: new Metrics({ defaultMetrics: config.nodeEnv !== 'test' }) });
     if (options.seed !== false) {
-      await seed(db.dataSource, services.media, { imageFor: options.seedImages ?? proceduralSeedImage });
+      await seed(db.dataSource, services.media, { imageFor: options.seedImages ?? seedImageFor(config) });
     }
     // Charges left pending by a process that died mid-generation. The embedded database has one
     // process, so at boot nothing can still be generating: refund them all now. On PostgreSQL other

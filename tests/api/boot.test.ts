@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AuthClient } from '@supabase/auth-js';
+import sharp from 'sharp';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { startProcess, type Instance } from '../support/cluster';
 
@@ -22,6 +23,9 @@ function start(dataDir: string): Promise<Running> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: build the server first (npm test does).`);
   return startProcess('server', process.execPath, [SERVER], {
     env: {
+      // The one place the suites seed with the real procedural art (jest.config.js makes every other
+      // database seed flat placeholders): the default, as `npm start` paints it.
+      SEED_IMAGES: 'procedural',
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -119,7 +123,13 @@ describe('the server process on the embedded database', () => {
       expect(featured.every((w) => w.imageUrl)).toBe(true);
       const img = await fetch(`${again.url}${featured[0].imageUrl}`);
       expect(img.headers.get('content-type')).toBe('image/jpeg');
-      expect(Buffer.from(await img.arrayBuffer()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      const bytes = Buffer.from(await img.arrayBuffer());
+      expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      // Painted, not a flat placeholder: a 1024×576 scene whose pixels vary.
+      const meta = await sharp(bytes).metadata();
+      expect([meta.width, meta.height]).toEqual([1024, 576]);
+      const { channels } = await sharp(bytes).stats();
+      expect(Math.min(...channels.map((c) => c.stdev))).toBeGreaterThan(10);
       const etag = img.headers.get('etag')!;
       expect(img.headers.get('cache-control')).toContain('max-age=');
       expect((await fetch(`${again.url}${featured[0].imageUrl}`, { headers: { 'if-none-match': etag } })).status).toBe(304);

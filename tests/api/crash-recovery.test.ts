@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { SERVER, startProcess, type Instance } from '../support/cluster';
 import { newIdentity } from '../support/test-app';
@@ -16,8 +15,7 @@ import { AETHERMOOR, characterPayload } from './domain-helpers';
  * still be writing, within the bounded staleness wait).
  */
 jest.setTimeout(150_000);
-const PG_ADMIN = process.env.TALEFORGE_TEST_ADMIN_URL;
-const onPg = Boolean(process.env.DATABASE_URL && PG_ADMIN);
+const onPg = Boolean(process.env.DATABASE_URL);
 
 function start(env: Record<string, string>): Promise<Instance> {
   return startProcess('server', process.execPath, [SERVER], {
@@ -41,7 +39,6 @@ const STORY = `query($id: ID!) { character(id: $id) { storyline(limit: 5) { gene
 describe('kill -9 mid-generation, then restart on the same data', () => {
   let fake: FakeOpenAIServer;
   let env: Record<string, string>;
-  let schema: string | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-crash-'));
 
   beforeAll(async () => {
@@ -50,27 +47,15 @@ describe('kill -9 mid-generation, then restart on the same data', () => {
     fake.fallback = { kind: 'hang' }; // accepts every request, never answers
     env = { DATA_DIR: dataDir, DATABASE_URL: '', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: baseUrl, OPENAI_TIMEOUT_MS: '120000' };
     if (onPg) {
-      // A schema of its own: a boot reconciliation must never touch what other test files run.
-      schema = `tf_crash_${process.pid}_${Date.now().toString(36)}`;
-      const admin = new Client({ connectionString: PG_ADMIN });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA "${schema}"`);
-      await admin.end();
-      const u = new URL(PG_ADMIN!);
-      u.searchParams.set('options', `-c search_path=${schema}`);
-      env.DATABASE_URL = u.toString();
+      // The test file's own database (tests/support/database-environment.js): a boot reconciliation
+      // never touches what other test files run.
+      env.DATABASE_URL = process.env.DATABASE_URL!;
       env.CHARGE_RECONCILE_SECONDS = '1';
     }
   });
   afterAll(async () => {
     await fake?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (schema) {
-      const admin = new Client({ connectionString: PG_ADMIN });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await admin.end();
-    }
   });
 
   it('refunds the character charge and frees the story', async () => {

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPGliteDriver } from '../../server/src/db/pglite-pool';
 import { Session } from '../../server/src/db/pglite-session';
 import { PGliteThread } from '../../server/src/db/pglite-thread';
-import { TEMPLATE_FILE } from '../support/template';
+import { templateFile } from '../support/template';
 
 /**
  * The pg-shaped PGlite driver speaks the wire protocol itself (prepared statements, one call into
@@ -22,7 +22,7 @@ interface Pool {
   connect(): Promise<{ query: Pool['query']; release(): void }>;
 }
 
-const template = () => new Blob([fs.readFileSync(TEMPLATE_FILE)]);
+const template = () => new Blob([fs.readFileSync(templateFile())]);
 
 d.each([
   ["on the caller's thread", 'caller'],

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { totpCode } from '../../server/src/modules/auth/totp';
 import { launchBrowser } from '../support/browser';
@@ -55,7 +57,9 @@ it('two-step verification: set up on the Account tab; the next sign-in asks for 
   // The data archive.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download My Data' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^taleforge-export-\d{4}-\d{2}-\d{2}\.zip$/);
-  const file = await download.path();
+  // The run's browser is shared over a connection: the download is saved here, not read in place.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-export-')), download.suggestedFilename());
+  await download.saveAs(file);
   expect(fs.readFileSync(file).subarray(0, 2).toString()).toBe('PK');
 
   // Sign out; on a phone, the password alone is not enough.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { createApp, type App } from '../../server/src/app';
 import { loadConfig, type Config } from '../../server/src/config/env';
-import { TEMPLATE_FILE } from './template';
+import { templateFile } from './template';
 
 export interface GqlResult<T = Record<string, unknown>> {
   status: number;
@@ -26,9 +26,10 @@ export interface TestApp {
 }
 
 /**
- * The whole product in-process on a free port. On PGlite each test file gets its own in-memory
- * database loaded from the migrated, seeded template the global setup made; with DATABASE_URL
- * every file shares the already migrated and seeded PostgreSQL, and tests use unique data.
+ * The whole product in-process on a free port, on the test file's own database: on PGlite an
+ * in-memory copy of the migrated, seeded template the global setup made; with DATABASE_URL the
+ * file's own PostgreSQL database, copied from the run's template (tests/support/database-environment.js).
+ * Apps a file starts share its database, as instances of one deployment do.
  */
 let appCounter = 0;
 
@@ -50,7 +51,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const usePg = Boolean(config.databaseUrl);
   const app = await createApp(config, {
     seed: false,
-    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
+    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(templateFile())]),
   });
   const port = await app.listen(0, '127.0.0.1');
   return clientFor(app, `http://127.0.0.1:${port}`);

@@ -51,6 +51,10 @@ export function createAppClient(options: AppClientOptions): { client: ApolloClie
         SubscriptionStatus: { merge: true },
         UserSettings: { merge: true },
         UserCharacterProfile: { merge: true },
+        // Read by two queries of the story page (its own, and the chapters' dice: stakes/stakes.graphql),
+        // each asking for other fields: merged, so neither answer drops what the other asked for.
+        Storyline: { merge: true },
+        StoryMemory: { merge: true },
       },
     }),
   });

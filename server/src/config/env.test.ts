@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     expect(c.dataDir).toBe(path.resolve(__dirname, '..', '..', '..', 'data'));
     expect(c.publicUrl).toBe('http://localhost:4000');
     expect(c.pgliteThread).toBe('worker');
+    expect(c.seedImages).toBe('procedural');
   });
 
   it('PORT, DATA_DIR and DATABASE_URL change it', () => {
@@ -19,18 +20,19 @@ describe('loadConfig', () => {
     expect(c.dataDir).toBe('/tmp/tf-x');
     expect(c.databaseUrl).toBe('postgres://u@h:5432/db');
     expect(loadConfig({ PGLITE_THREAD: 'main' }).pgliteThread).toBe('main');
+    expect(loadConfig({ SEED_IMAGES: 'placeholder' }).seedImages).toBe('placeholder');
   });
 
   it('refuses bad values with one message naming every bad variable', () => {
     let err: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud', PGLITE_THREAD: 'both' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud', PGLITE_THREAD: 'both', SEED_IMAGES: 'none' });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const msg = (err as Error).message;
-    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'PGLITE_THREAD']) expect(msg).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'PGLITE_THREAD', 'SEED_IMAGES']) expect(msg).toContain(name);
   });
 
   it('treats blank values as unset', () => {

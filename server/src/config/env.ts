@@ -21,6 +21,12 @@ export interface Config {
    * loop) or on the app's thread (less CPU per statement: no thread hand-offs; for one-core hosts).
    */
   pgliteThread: 'worker' | 'main';
+  /**
+   * The featured worlds' pictures when a database is seeded: the offline storyteller's procedural art
+   * (default, ~3 s each), or a flat picture in the world's colour (tests: seeding then takes
+   * milliseconds; the art itself is tested where it is drawn and in one boot test).
+   */
+  seedImages: 'procedural' | 'placeholder';
   redisUrl?: string;
   /** HS256 secret for access tokens; undefined → generated once and kept in the database. */
   jwtSecret?: string;
@@ -318,6 +324,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const pgliteThread = str('PGLITE_THREAD') ?? 'worker';
   if (pgliteThread !== 'worker' && pgliteThread !== 'main') problems.push('PGLITE_THREAD must be worker or main');
 
+  const seedImages = oneOf('SEED_IMAGES', ['procedural', 'placeholder'] as const, 'procedural');
+
   const stripeApiBase = url('STRIPE_API_BASE', ['http:', 'https:']);
   let stripeApi: Pick<Config['stripe'], 'apiHost' | 'apiPort' | 'apiProtocol'> = {};
   if (stripeApiBase && problems.length === 0) {
@@ -350,6 +358,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseInMemory: false,
     pgliteThread: pgliteThread === 'main' ? 'main' : 'worker',
+    seedImages,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     jwtSecret,
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { createApp } from '../../../server/src/app';
 import { loadConfig, type Config } from '../../../server/src/config/env';
-import { TEMPLATE_FILE } from '../../support/template';
+import { templateFile } from '../../support/template';
 import { clientFor, type TestApp } from '../../support/test-app';
 
 function freePort(): Promise<number> {
@@ -34,7 +34,7 @@ export async function startAppWithPublicUrl(overrides: Partial<Config> = {}): Pr
   const usePg = Boolean(config.databaseUrl);
   const app = await createApp(config, {
     seed: false,
-    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(TEMPLATE_FILE)]),
+    pgliteLoadDataDir: usePg ? undefined : new Blob([fs.readFileSync(templateFile())]),
   });
   await app.listen(port, '127.0.0.1');
   return clientFor(app, url);

@@ -1,9 +1,10 @@
 import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { useChapterList_editMutation, type StoryChapterFieldsFragment } from '../../gql/graphql';
+import { useChapterList_editMutation, type StakesChapterFieldsFragment, type StoryChapterFieldsFragment } from '../../gql/graphql';
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
+import { CheckLine } from './stakes/CheckLine';
 import type { LiveChapter } from './useChapterStream';
 
 /** How the list lets the player rewrite the story (absent: read only, e.g. while a chapter is written). */
@@ -83,11 +84,14 @@ export function ChapterList({
   chapters,
   live,
   editing,
+  stakesOf,
   beforeLatest,
 }: {
   chapters: StoryChapterFieldsFragment[];
   live: LiveChapter | null;
   editing?: Editing;
+  /** Each chapter's dice and stakes (issue 31: stakes/useChapterStakes.ts), shown above its text. */
+  stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
   /** Shown just before the latest chapter (and its action): "Previously…". */
   beforeLatest?: ReactNode;
 }) {
@@ -143,7 +147,10 @@ export function ChapterList({
                   onCancel={() => setOpen(null)}
                 />
               ) : (
-                <div className="chapter-text">{chapter.text}</div>
+                <>
+                  <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />
+                  <div className="chapter-text">{chapter.text}</div>
+                </>
               )}
               {chapter.edited && open !== `${chapter.id}:text` && <p className="edited-mark">Edited by you</p>}
             </article>

@@ -36,6 +36,11 @@ import { MemoryBankPanel } from './memory/MemoryBankPanel';
 import { RememberedPanel } from './memory/RememberedPanel';
 import { StoryTools, type StoryTool } from './tools/StoryTools';
 import { usePlayerAction } from './player-action';
+import { DefeatChoice } from './stakes/DefeatChoice';
+import { DifficultySelect } from './stakes/DifficultySelect';
+import { HealthMeter } from './stakes/HealthMeter';
+import { InventoryPanel } from './stakes/InventoryPanel';
+import { useChapterStakes } from './stakes/useChapterStakes';
 import { AWAY_MS, useReadingPosition } from './reading-position';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
@@ -67,6 +72,8 @@ export default function StoryPage() {
   /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
   const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
   const { completed, trigger } = useMissionCompleteHighlight();
+  /** The defeat chapter the player chose to go on from (the composer is back for it). */
+  const [goneOn, setGoneOn] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
   const missionBefore = useRef<string | null>(null);
@@ -107,6 +114,9 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
+  const stakes = useChapterStakes(id, chapters.map((c) => c.id).join(','));
+  /** The latest chapter is a defeat the player has not yet chosen to go on from. */
+  const defeated = Boolean(latest && stakes.stakesOf(latest.id)?.stakes?.defeat && !live && goneOn !== latest.id);
   // Earlier pages the player asked for, oldest first. Only those before the loaded window count
   // (after a rewind or undo the window may reach back over them).
   const [older, setOlder] = useState<{ chapters: StoryChapterFieldsFragment[]; hasOlder: boolean } | null>(null);
@@ -246,17 +256,26 @@ export default function StoryPage() {
             log={character.missionHistory.filter((m) => m.status === 'completed')}
           />
           <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
+          {stakes.hero && <HealthMeter health={stakes.hero.health} max={stakes.hero.healthMax} />}
         </>
       ),
     },
-    // Inventory (issue 31): its entry goes here, with its component from ./stakes/.
+    {
+      id: 'inventory',
+      label: 'Inventory',
+      icon: '⚒',
+      badge: stakes.hero?.inventory.length || null,
+      content: stakes.hero ? <InventoryPanel items={stakes.hero.inventory} /> : null,
+    },
     {
       id: 'memory',
       label: 'Memory',
       icon: '✎',
       content: (
         <>
-          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory}>
+            {stakes.hero && <DifficultySelect characterId={character.id} difficulty={stakes.hero.storyMemory.difficulty} onChanged={stakes.reload} />}
+          </StoryMemoryPanel>
           <MemoryBankPanel characterId={character.id} />
         </>
       ),
@@ -360,6 +379,7 @@ export default function StoryPage() {
             beforeLatest={previously}
             chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
             live={live}
+            stakesOf={stakes.stakesOf}
             editing={
               busy
                 ? undefined
@@ -395,7 +415,15 @@ export default function StoryPage() {
             />
           )}
 
-          {(chapters.length > 0 || live) && (
+          {latest && defeated && (
+            <DefeatChoice
+              chapterNumber={latest.index + 1}
+              disabled={busy}
+              onRewind={() => setConfirmRewind(latest.index - 1)}
+              onGoOn={() => setGoneOn(latest.id)}
+            />
+          )}
+          {(chapters.length > 0 || live) && !defeated && (
             <Composer
               choices={live ? live.choices : (latest?.choices ?? [])}
               pending={live !== null}

@@ -62,8 +62,9 @@ describe('story tools', () => {
     const tablist = await screen.findByRole('tablist', { name: 'Story tools' });
     expect(
       within(tablist)
-        .getAllByRole('tab').map((t) => t.querySelector('.tool-label')?.textContent),
-    ).toEqual(['Mission', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']);
+        .getAllByRole('tab')
+        .map((t) => t.querySelector('.tool-label')?.textContent),
+    ).toEqual(['Mission', 'Inventory', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']);
     fireEvent.click(within(tablist).getByRole('tab', { name: /^Memory/ }));
     expect(await screen.findByText('The lighthouse keeper owes Lyra a favour.')).toBeTruthy();
     expect(screen.getByTestId('story-memory')).toBeTruthy(); // the story memory is there too
