@@ -52,7 +52,7 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await worlds.goto(t.url, AETHERMOOR);
     await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
     problems.push(...(await audit(page, 'world popup (expanded)')));
-    await worlds.popup.getByLabel('Username').fill('Wren');
+    await worlds.popup.getByLabel('Character name').fill('Wren');
     await worlds.popup.getByRole('button', { name: 'Generate Character (3 gems)' }).click();
     await page.getByRole('heading', { name: 'Your Character Profile' }).waitFor({ timeout: 20_000 });
     problems.push(...(await audit(page, 'character result')));

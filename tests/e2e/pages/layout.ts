@@ -76,7 +76,7 @@ export async function insideViewport(part: Locator, label: string): Promise<stri
  * A modal's layer (its nearest fixed ancestor) covers the whole viewport, so the page behind is
  * dimmed and cannot be clicked: a layer trapped in a transformed or filtered ancestor does not.
  */
-export async function layerCoversViewport(dialog: Locator, label: string): Promise<string[]> {
+async function layerCoversViewport(dialog: Locator, label: string): Promise<string[]> {
   const r = await dialog.evaluate((el) => {
     let layer: Element | null = el;
     while (layer && getComputedStyle(layer).position !== 'fixed') layer = layer.parentElement;
@@ -88,7 +88,7 @@ export async function layerCoversViewport(dialog: Locator, label: string): Promi
 }
 
 /** Tab and Shift+Tab, more times than the dialog has controls, never leave it. */
-export async function focusTrapped(page: Page, dialog: Locator, label: string): Promise<string[]> {
+async function focusTrapped(page: Page, dialog: Locator, label: string): Promise<string[]> {
   const count = await dialog.evaluate((el) => el.querySelectorAll('a[href], button, textarea, input, select, [tabindex]').length);
   for (const key of ['Tab', 'Shift+Tab']) {
     for (let i = 0; i < count + 2; i++) {
@@ -104,7 +104,7 @@ export async function focusTrapped(page: Page, dialog: Locator, label: string): 
 }
 
 /** After `close`, focus is back on `opener` (or on `returnTo` when the opener has gone, e.g. a closed menu). */
-export async function focusReturned(page: Page, close: () => Promise<void>, returnTo: Locator, label: string): Promise<string[]> {
+async function focusReturned(page: Page, close: () => Promise<void>, returnTo: Locator, label: string): Promise<string[]> {
   await close();
   await page.waitForTimeout(100);
   const back = await returnTo.evaluate((el) => el === document.activeElement).catch(() => false);

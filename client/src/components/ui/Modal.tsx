@@ -3,7 +3,8 @@ import { createPortal } from 'react-dom';
 import { CloseIcon } from '../icons';
 import './modal.css';
 
-const FOCUSABLE = 'a[href], summary, button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], summary, button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Keeps Tab / Shift+Tab inside `root`. */
 export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {

@@ -296,7 +296,7 @@ export default function StoryPage() {
     {
       id: 'branches',
       label: 'Branches',
-      icon: '⑂',
+      icon: '⋔',
       badge: character.storyBranches.length || null,
       content: (
         <StoryBranchesPanel characterId={character.id} branches={character.storyBranches} disabled={busy} onChanged={() => refetch().catch(() => undefined)} />

@@ -38,17 +38,31 @@ export function useReadingPosition(characterId: string, ready: boolean, latestIn
     if (!ready || placed.current || latestIndex === null) return;
     placed.current = true;
     const saved = load(characterId);
-    const at = saved ? chapterEl(saved.index) : null;
     const top = (el: HTMLElement) => el.getBoundingClientRect().top + window.scrollY;
-    // A greeting marked as the place to start ("Previously…") wins; then where the player was.
+    // A greeting marked as the place to start ("Previously…") wins; then where the player was; then
+    // the latest chapter's start, just under the sticky top bar.
     const start = document.querySelector<HTMLElement>('[data-reading-start]');
-    if (start) window.scrollTo({ top: top(start) - 72, behavior: 'instant' });
-    else if (saved && at && saved.index <= latestIndex) window.scrollTo({ top: top(at) + saved.offset, behavior: 'instant' });
-    else {
-      const latest = chapterEl(latestIndex);
-      // Just under the sticky top bar.
-      if (latest) window.scrollTo({ top: top(latest) - 72, behavior: 'instant' });
-    }
+    const at = saved && saved.index <= latestIndex ? chapterEl(saved.index) : null;
+    const anchor = start ?? at ?? chapterEl(latestIndex);
+    if (!anchor) return;
+    const offset = !start && at && saved ? saved.offset : -72;
+    const place = () => window.scrollTo({ top: top(anchor) + offset, behavior: 'instant' });
+    place();
+    // Text above may still change height (styles and fonts arriving): hold the place until it
+    // settles, or until the player scrolls themselves.
+    const list = anchor.closest('.chapters') ?? document.body;
+    const watch = typeof ResizeObserver === 'function' ? new ResizeObserver(place) : null; // jsdom has none
+    watch?.observe(list);
+    const stop = () => {
+      watch?.disconnect();
+      for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown'] as const) window.removeEventListener(type, stop);
+    };
+    for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown'] as const) window.addEventListener(type, stop, { passive: true });
+    const timer = window.setTimeout(stop, 2000);
+    return () => {
+      window.clearTimeout(timer);
+      stop();
+    };
   }, [ready, latestIndex, characterId]);
 
   useEffect(() => {

@@ -163,7 +163,8 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
         ) : (
           <form className="world-spawn-form" onSubmit={onGenerate} noValidate>
             <div className="field">
-              <label htmlFor={`${ids}-username`}>Username</label>
+              {/* The character's name (SPEC: "a username textarea"): not the player's account username. */}
+              <label htmlFor={`${ids}-username`}>Character name</label>
               <textarea
                 id={`${ids}-username`}
                 rows={1}
