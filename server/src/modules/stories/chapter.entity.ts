@@ -2,7 +2,6 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { CastMember, CheckOutcome, CheckOutcomeKind, MemoryKind, PromptReport, StatName, StoryCardKind } from '../../ai/story-ai';
-import type { TakeStakes } from './stakes/hero-state';
 import type { ChoiceCheck } from './stakes/checks';
 import { Character } from '../characters/character.entity';
 
@@ -119,6 +118,22 @@ export interface MissionEffects {
   completedAt?: string;
   /** The next mission this take brought. */
   newMission?: MissionSnapshot;
+}
+
+/** The hero's health as a take records it: before and after, and whether it was a defeat. */
+export interface TakeStakes {
+  healthBefore: number;
+  healthMaxBefore: number;
+  healthAfter: number;
+  healthMaxAfter: number;
+  /** Health reached 0 in this chapter. */
+  defeat: boolean;
+  /** The hero went on after the previous chapter's defeat: the maximum this cost. */
+  lastingCost: number;
+  /** Health given back by rest or help in this chapter. */
+  healthRestored: number;
+  itemsGained: string[];
+  itemsLost: string[];
 }
 
 /**

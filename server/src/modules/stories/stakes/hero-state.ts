@@ -21,29 +21,13 @@
 import { randomUUID } from 'node:crypto';
 import { STAT_MAX, type ChapterResult, type CheckOutcome, type HeroItem } from '../../../ai/story-ai';
 import { STORY_CARD_NAME_MAX, STORY_CARDS_MAX } from '../../shared/limits';
-import type { CardEffect, CardSnapshot, Chapter } from '../chapter.entity';
+import type { CardEffect, CardSnapshot, Chapter, TakeStakes } from '../chapter.entity';
 import { calls } from '../memory/story-cards';
 import { succeeded } from './checks';
 
 const DEFEAT_MAX_COST = 2;
 const HEALTH_MAX_FLOOR = 4;
 const GROWTH_PER_CHAPTER = 2;
-
-/** The hero's health as a take records it: before and after, and whether it was a defeat. */
-export interface TakeStakes {
-  healthBefore: number;
-  healthMaxBefore: number;
-  healthAfter: number;
-  healthMaxAfter: number;
-  /** Health reached 0 in this chapter. */
-  defeat: boolean;
-  /** The hero went on after the previous chapter's defeat: the maximum this cost. */
-  lastingCost: number;
-  /** Health given back by rest or help in this chapter. */
-  healthRestored: number;
-  itemsGained: string[];
-  itemsLost: string[];
-}
 
 export interface Health {
   current: number;

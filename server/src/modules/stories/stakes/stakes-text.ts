@@ -3,7 +3,7 @@
  * from the same fields): "Check — agility against 14: rolled 9 + 1 = 10, failure. Health 8 → 6 of 10."
  */
 import type { CheckOutcome, CheckOutcomeKind } from '../../../ai/story-ai';
-import type { TakeStakes } from './hero-state';
+import type { TakeStakes } from '../chapter.entity';
 
 const OUTCOME_WORDS: Record<CheckOutcomeKind, string> = {
   critical_success: 'critical success',

@@ -19,13 +19,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CastMember, ChapterResult, CheckOutcome, PromptReport } from '../../../ai/story-ai';
 import { AppError } from '../../../common/app-error';
-import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects, type TakeMemory } from '../chapter.entity';
+import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects, type TakeMemory, type TakeStakes } from '../chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
 import type { GenerateMode } from '../story-input';
 import { castEffects, cardsOf } from '../memory/story-cards';
 import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './take-effects';
 import { sqlState } from '../story.store';
-import { itemEffects, planHealth, type Health, type TakeStakes } from '../stakes/hero-state';
+import { itemEffects, planHealth, type Health } from '../stakes/hero-state';
 import type { ChoiceCheck } from '../stakes/checks';
 
 export interface SummaryUpdate {
