@@ -151,6 +151,7 @@ describe('player journeys', () => {
     await shot(page, '09-mission-edited');
 
     // Story memory: plot essentials saved for the story (and sent with every next chapter's prompt).
+    await page.getByRole('tab', { name: /^Memory/ }).click(); // the story tools, beside the action box
     const memory = page.getByTestId('story-memory');
     await memory.getByText('Story Memory').click();
     await memory.getByLabel('Plot essentials').fill('Lyra is the lost heir of the Argent Collegium.');
@@ -160,6 +161,7 @@ describe('player journeys', () => {
     await memory.getByText('Story Memory').click(); // fold it away again
 
     // Story cards: the people the chapters met are there; the player adds a place and pins it.
+    await page.getByRole('tab', { name: /^Cards/ }).click();
     const cards = page.getByTestId('story-cards');
     await cards.locator('summary').click();
     const met = await cards.getByTestId('story-card').count();
@@ -175,11 +177,16 @@ describe('player journeys', () => {
     await cards.getByRole('button', { name: 'Pin Gull Rock' }).click();
     await cards.getByRole('button', { name: 'Unpin Gull Rock' }).waitFor();
     await shot(page, '09c-story-cards');
+    // On a phone the tools are a bar under the story; Cards opens in a bottom sheet.
     await page.setViewportSize({ width: 390, height: 844 });
-    await cards.scrollIntoViewIfNeeded();
+    await page
+      .getByRole('navigation', { name: 'Story tools' })
+      .getByRole('button', { name: /^Cards/ })
+      .click();
+    await page.getByRole('dialog', { name: 'Cards' }).waitFor();
     await shot(page, '09d-story-cards-phone');
+    await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await cards.locator('summary').click(); // fold it away again
 
     // The player rewrites the latest chapter: stored, marked, and what the story goes on from.
     await page.getByRole('button', { name: 'Edit chapter' }).click();
@@ -213,13 +220,20 @@ describe('player journeys', () => {
     await page.getByRole('button', { name: 'Rewind here: make chapter 1 the latest' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
     await story.waitForChapters(1);
+    await page.getByRole('tab', { name: /^Branches/ }).click();
     const branches = page.getByTestId('story-branches');
     await branches.getByTestId('story-branch').filter({ hasText: 'After chapter 1' }).waitFor();
     await shot(page, '09g-rewound-branches');
     await page.setViewportSize({ width: 390, height: 844 });
-    await branches.scrollIntoViewIfNeeded();
+    await page
+      .getByRole('navigation', { name: 'Story tools' })
+      .getByRole('button', { name: /^Branches/ })
+      .click();
+    await page.getByRole('dialog', { name: 'Branches' }).waitFor();
     await shot(page, '09h-branches-phone');
+    await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('tab', { name: /^Branches/ }).click();
     await branches.getByRole('button', { name: /^Return to this branch/ }).focus();
     await page.keyboard.press('Enter');
     await story.waitForChapters(3);

@@ -74,14 +74,11 @@ export function Composer({
                 type="button"
                 className={`choice ${on ? 'is-selected' : ''}`}
                 aria-pressed={on}
+                // The key that picks it (1–4), drawn by CSS: not part of the choice's text or name.
+                data-key={!pending && i < 4 ? i + 1 : undefined}
                 onClick={() => onSelect(choice)}
                 disabled={busy || pending}
               >
-                {!pending && i < 4 && (
-                  <span className="choice-key" aria-hidden="true">
-                    {i + 1}
-                  </span>
-                )}
                 {choice}
               </button>
             );
