@@ -165,6 +165,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
         return buildContext(services, req.headers.authorization, {
           ip: proxyaddr(req as Parameters<typeof proxyaddr>[0], trust),
           userAgent: typeof ua === 'string' ? ua : undefined,
+          origin: typeof req.headers.origin === 'string' ? req.headers.origin : undefined,
         });
       },
     }),

@@ -3,6 +3,7 @@ import type { MissionEffects } from '../../server/src/modules/stories/chapter.en
 import { cardsOf } from '../../server/src/modules/stories/memory/story-cards';
 import { MemoryBank, memoryQuery, takeMemories } from '../../server/src/modules/stories/memory/memory-bank';
 import { makeCharacter } from '../support/story-fixtures';
+import type { CheckOutcome } from '../../server/src/ai/story-ai';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -16,7 +17,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Step = { result: CommitInput['result']; preMission?: string; summary?: CommitInput['summary']; remembers?: string[] };
+type Step = { result: CommitInput['result']; preMission?: string; summary?: CommitInput['summary']; remembers?: string[]; check?: CheckOutcome };
+
+/** A check as the engine rolls it (stakes/checks.ts), for the steps that carry one. */
+const check = (over: Partial<CheckOutcome>): CheckOutcome => ({
+  attempt: 'climb the sea wall',
+  stat: 'agility',
+  difficulty: 14,
+  roll: 10,
+  modifier: 0,
+  itemBonus: 0,
+  item: null,
+  total: 10,
+  outcome: 'failure',
+  healthLost: 2,
+  itemUsedUp: false,
+  ...over,
+});
 
 const STORY: Step[] = [
   // No mission yet: one generated before the chapter; stats raised, a setting arrives.
@@ -34,10 +51,15 @@ const STORY: Step[] = [
         { name: 'Odo', role: 'harbourmaster', description: 'A gruff old man with a lantern.', status: 'watching' },
         { name: 'Ayla', role: null, description: null, status: null },
       ],
+      itemsGained: [
+        { name: 'Healing Potion', description: 'A red draught in a stoppered vial.' },
+        { name: 'Coil of Rope', description: 'Thirty feet of tarred hemp.' },
+      ],
     },
   },
-  // Completes the mission and brings the next one.
+  // Completes the mission and brings the next one; a failed climb costs health; a loss of something never carried is ignored.
   {
+    check: check({}),
     remembers: ['Mira promised to light the lamp if the compass came back.'],
     result: {
       text: 'The compass is found.',
@@ -50,10 +72,13 @@ const STORY: Step[] = [
         { name: 'Odo Brand', role: 'harbourmaster', description: 'A grey-bearded harbourmaster.', status: 'helpful' },
         { name: 'Mira', role: 'keeper', description: 'Keeper of the light.', status: 'wary' },
       ],
+      itemsLost: ['Crown of Stars'],
     },
   },
   // A new mission while one is active completes the active one (SPEC §4); a stat at its cap stays.
+  // The potion is drunk for a bonus (used up), the rope given away; success at a cost hurts a little.
   {
+    check: check({ stat: 'endurance', item: 'Healing Potion', itemBonus: 2, itemUsedUp: true, roll: 9, total: 11, outcome: 'success_at_cost', healthLost: 1 }),
     result: {
       text: 'The lighthouse looms.',
       choices: ['Enter', 'Knock', 'Leave'],
@@ -62,6 +87,7 @@ const STORY: Step[] = [
       missionCompleted: false,
       newMission: 'Light the lamp',
       cast: [{ name: 'Mira', role: 'keeper', description: null, status: 'ally' }],
+      itemsLost: ['coil of rope'],
     },
   },
   // Completes it with nothing after; the rolling summary folds the first two chapters.
@@ -75,6 +101,7 @@ const STORY: Step[] = [
       missionCompleted: true,
       newMission: null,
       cast: [],
+      healthRestored: 4,
     },
   },
   // No mission again: the one generated first is completed by the same chapter.
@@ -92,6 +119,7 @@ const STORY: Step[] = [
   },
 ];
 const OTHER: Step = {
+  check: check({ outcome: 'critical_failure', roll: 1, total: 1, healthLost: 4 }),
   remembers: ['Something else was remembered.'],
   result: {
     text: 'Something else entirely.',
@@ -104,6 +132,8 @@ const OTHER: Step = {
       { name: 'Mira', role: 'smuggler', description: 'Someone else entirely.', status: 'hostile' },
       { name: 'Stranger', role: null, description: 'A stranger.', status: null },
     ],
+    itemsGained: [{ name: 'Black Pearl', description: 'Cold to the touch.' }],
+    itemsLost: ['Healing Potion', 'Coil of Rope'],
   },
 };
 
@@ -133,10 +163,16 @@ async function claim(characterId: string, index: number): Promise<{ id: string; 
 
 async function stateOf(characterId: string): Promise<StateBefore> {
   const [c] = (await t.app.db.dataSource.query(
-    `SELECT stats, current_setting, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
+    `SELECT stats, current_setting, health, health_max, (SELECT id FROM missions WHERE character_id = $1 AND status = 'active') AS active FROM characters WHERE id = $1`,
     [characterId],
-  )) as Array<{ stats: Record<string, number>; current_setting: string | null; active: string | null }>;
-  return { stats: c!.stats, setting: c!.current_setting, activeMissionId: c!.active, cards: await cardsOf(t.app.db.dataSource, characterId) };
+  )) as Array<{ stats: Record<string, number>; current_setting: string | null; health: number; health_max: number; active: string | null }>;
+  return {
+    stats: c!.stats,
+    setting: c!.current_setting,
+    activeMissionId: c!.active,
+    cards: await cardsOf(t.app.db.dataSource, characterId),
+    health: { current: c!.health, max: c!.health_max },
+  };
 }
 
 /** Commits `step` as chapter `index`: 'one-call' as a next chapter whose context is known, 'locked' through the transaction. */
@@ -156,6 +192,7 @@ async function commit(characterId: string, index: number, step: Step, path: 'one
     heroName: 'Ayla Storm',
     memories: takeMemories({ memories: (step.remembers ?? []).map((text) => ({ kind: 'fact' as const, text })) }, index === 0 ? null : `action ${index}`),
     promptReport: null,
+    check: step.check ?? null,
   };
   const ds = t.app.db.dataSource;
   const transaction = jest.spyOn(ds, 'transaction');
@@ -172,16 +209,16 @@ async function commit(characterId: string, index: number, step: Step, path: 'one
 /** The story as a player could ever see it, with generated ids and times replaced by what they name. */
 async function snapshot(characterId: string) {
   const ds = t.app.db.dataSource;
-  const [c] = (await ds.query(`SELECT stats, current_setting, story_summary, summary_through_index FROM characters WHERE id = $1`, [characterId])) as Array<
-    Record<string, unknown>
-  >;
+  const [c] = (await ds.query(`SELECT stats, current_setting, story_summary, summary_through_index, health, health_max FROM characters WHERE id = $1`, [
+    characterId,
+  ])) as Array<Record<string, unknown>>;
   const missions = (await ds.query(
     `SELECT id, objective, status, started_at_chapter, completed_at_chapter, completed_at IS NOT NULL AS has_completed_at FROM missions WHERE character_id = $1 ORDER BY started_at_chapter, created_at`,
     [characterId],
   )) as Array<Record<string, unknown> & { id: string; objective: string }>;
   const name = new Map(missions.map((m) => [m.id, m.objective]));
   const chapters = (await ds.query(
-    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, cast_members, jsonb_array_length(card_effects) AS card_effects, completed_at IS NOT NULL AS has_completed_at,
+    `SELECT "index", status, player_choice, text, choices, setting, stat_increases, stats_before, stats_after, setting_before, mission_effects, cast_members, jsonb_array_length(card_effects) AS card_effects, check_outcome, stakes, completed_at IS NOT NULL AS has_completed_at,
             (SELECT COALESCE(jsonb_agg(e - 'id' ORDER BY o), '[]'::jsonb) FROM jsonb_array_elements(memories) WITH ORDINALITY AS x(e, o)) AS memories
        FROM chapters WHERE character_id = $1 AND is_selected ORDER BY "index"`,
     [characterId],
@@ -190,7 +227,7 @@ async function snapshot(characterId: string) {
     characterId,
   ])) as Array<{ n: number }>;
   const cards = (await ds.query(
-    `SELECT kind, name, aliases, description, role, status, pinned, source, edited, last_seen_index FROM story_cards WHERE character_id = $1 ORDER BY name`,
+    `SELECT kind, name, aliases, description, role, status, pinned, source, edited, last_seen_index, held FROM story_cards WHERE character_id = $1 ORDER BY name`,
     [characterId],
   )) as Array<Record<string, unknown>>;
   return {
@@ -226,7 +263,74 @@ describe('one chapter-commit rule', () => {
       current_setting: 'Open sea.',
       story_summary: 'Ayla found the compass and reached the lighthouse.',
       summary_through_index: 1,
+      health: 10,
+      health_max: 10,
     });
+    // Health follows the checks' costs and the rest, chapter by chapter; items what was gained and lost.
+    expect(s.chapters.map((c) => (c as Record<string, unknown>).stakes)).toEqual([
+      {
+        healthBefore: 10,
+        healthMaxBefore: 10,
+        healthAfter: 10,
+        healthMaxAfter: 10,
+        defeat: false,
+        lastingCost: 0,
+        healthRestored: 0,
+        itemsGained: ['Healing Potion', 'Coil of Rope'],
+        itemsLost: [],
+      },
+      {
+        healthBefore: 10,
+        healthMaxBefore: 10,
+        healthAfter: 8,
+        healthMaxAfter: 10,
+        defeat: false,
+        lastingCost: 0,
+        healthRestored: 0,
+        itemsGained: [],
+        itemsLost: [],
+      },
+      {
+        healthBefore: 8,
+        healthMaxBefore: 10,
+        healthAfter: 7,
+        healthMaxAfter: 10,
+        defeat: false,
+        lastingCost: 0,
+        healthRestored: 0,
+        itemsGained: [],
+        itemsLost: ['Coil of Rope', 'Healing Potion'],
+      },
+      {
+        healthBefore: 7,
+        healthMaxBefore: 10,
+        healthAfter: 10,
+        healthMaxAfter: 10,
+        defeat: false,
+        lastingCost: 0,
+        healthRestored: 3,
+        itemsGained: [],
+        itemsLost: [],
+      },
+      {
+        healthBefore: 10,
+        healthMaxBefore: 10,
+        healthAfter: 10,
+        healthMaxAfter: 10,
+        defeat: false,
+        lastingCost: 0,
+        healthRestored: 0,
+        itemsGained: [],
+        itemsLost: [],
+      },
+    ]);
+    expect(s.chapters.map((c) => ((c as Record<string, unknown>).check_outcome as CheckOutcome | null)?.outcome ?? null)).toEqual([
+      null,
+      'failure',
+      'success_at_cost',
+      null,
+      null,
+    ]);
     expect((s.chapters[2] as Record<string, unknown>).stat_increases).toEqual({ intellect: 1, wisdom: 1 });
     expect(s.missions).toEqual([
       { objective: 'Find the lost compass', status: 'completed', started_at_chapter: 0, completed_at_chapter: 1, has_completed_at: true },
@@ -245,6 +349,32 @@ describe('one chapter-commit rule', () => {
     // person (an alias), and updates follow the chapters.
     expect(s.cards).toEqual([
       {
+        kind: 'item',
+        name: 'Coil of Rope',
+        aliases: [],
+        description: 'Thirty feet of tarred hemp.',
+        role: null,
+        status: 'no longer carried',
+        pinned: false,
+        source: 'model',
+        edited: false,
+        last_seen_index: 2,
+        held: false,
+      },
+      {
+        kind: 'item',
+        name: 'Healing Potion',
+        aliases: [],
+        description: 'A red draught in a stoppered vial.',
+        role: null,
+        status: 'used up',
+        pinned: false,
+        source: 'model',
+        edited: false,
+        last_seen_index: 2,
+        held: false,
+      },
+      {
         kind: 'character',
         name: 'Mira',
         aliases: [],
@@ -255,6 +385,7 @@ describe('one chapter-commit rule', () => {
         source: 'model',
         edited: false,
         last_seen_index: 2,
+        held: false,
       },
       {
         kind: 'character',
@@ -267,6 +398,7 @@ describe('one chapter-commit rule', () => {
         source: 'model',
         edited: false,
         last_seen_index: 1,
+        held: false,
       },
       {
         kind: 'character',
@@ -279,9 +411,10 @@ describe('one chapter-commit rule', () => {
         source: 'model',
         edited: false,
         last_seen_index: 4,
+        held: false,
       },
     ]);
-    expect(s.chapters.map((c) => (c as Record<string, unknown>).card_effects)).toEqual([1, 2, 1, 0, 1]);
+    expect(s.chapters.map((c) => (c as Record<string, unknown>).card_effects)).toEqual([3, 2, 3, 0, 1]);
     // Each take keeps what it remembers: the storyteller's record, then the player's action.
     expect(
       s.chapters.map((c) => ((c as Record<string, unknown>).memories as Array<{ text: string; source: string }>).map((m) => `${m.source}: ${m.text}`)),
@@ -337,11 +470,56 @@ describe('one chapter-commit rule', () => {
     expect(found[0]).toMatchObject({ pinned: true, chapterNumber: 1 });
   });
 
+  it('items and health follow undo, another take, a rewind and a restored branch exactly', async () => {
+    const id = await character();
+    const owner = await ownerOf(id);
+    const svc = t.app.services.stories;
+    // The story without its rolling summary (an undo keeps a summary of chapters that are still there).
+    const story = async () => {
+      const x = await snapshot(id);
+      return { ...x, character: { ...x.character, story_summary: undefined, summary_through_index: undefined } };
+    };
+    const at: Array<Awaited<ReturnType<typeof story>>> = [];
+    for (const [i, step] of STORY.entries()) {
+      await commit(id, i, step, 'one-call');
+      at.push(await story());
+    }
+    const health = async () =>
+      ((await t.app.db.dataSource.query(`SELECT health, health_max FROM characters WHERE id = $1`, [id])) as Array<{ health: number; health_max: number }>)[0];
+    const held = async () =>
+      ((await t.app.db.dataSource.query(`SELECT name FROM story_cards WHERE character_id = $1 AND held ORDER BY name`, [id])) as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
+    // Another take of the latest chapter: a critical failure that costs 4, gains a pearl and loses what is not carried.
+    await commit(id, 4, OTHER, 'regenerate');
+    expect(await health()).toEqual({ health: 6, health_max: 10 });
+    expect(await held()).toEqual(['Black Pearl']);
+    await svc.selectTake(owner, id, 0);
+    expect(await story()).toEqual(at[4]);
+    await svc.selectTake(owner, id, 1);
+    expect(await held()).toEqual(['Black Pearl']);
+    await svc.selectTake(owner, id, 0);
+    // Undo chapter by chapter: each time exactly the story as it stood.
+    await svc.undoLastChapter(owner, id);
+    expect(await story()).toEqual(at[3]);
+    await svc.undoLastChapter(owner, id);
+    expect(await story()).toEqual(at[2]);
+    expect(await health()).toEqual({ health: 7, health_max: 10 });
+    // A rewind to the first chapter: the potion and the rope are carried again, at full health.
+    await svc.rewind(owner, id, 0);
+    expect(await story()).toEqual(at[0]);
+    expect(await held()).toEqual(['Coil of Rope', 'Healing Potion']);
+    const [branch] = await svc.listBranches(owner, id);
+    await svc.restoreBranch(owner, id, branch!.id);
+    expect(await story()).toEqual(at[2]);
+    expect(await held()).toEqual([]);
+  });
+
   it('a card the player edited keeps their text when a chapter names that person; undo takes back only what the chapters did', async () => {
     const id = await character();
     await commit(id, 0, STORY[0]!, 'one-call');
     const svc = t.app.services.stories;
-    const [odo] = await svc.listStoryCards(await ownerOf(id), id);
+    const odo = (await svc.listStoryCards(await ownerOf(id), id)).find((c) => c.name === 'Odo');
     await svc.updateStoryCard(await ownerOf(id), odo!.id, { description: 'Odo lies about the tides.' });
     await commit(id, 1, STORY[1]!, 'one-call');
     const after = await cardsOf(t.app.db.dataSource, id);
@@ -354,8 +532,9 @@ describe('one chapter-commit rule', () => {
     // Undo chapter 2: Mira (made by it) goes; Odo is back to the player's card as it was before chapter 2.
     await svc.undoLastChapter(await ownerOf(id), id);
     const undone = await cardsOf(t.app.db.dataSource, id);
-    expect(undone.map((c) => c.name)).toEqual(['Odo']);
-    expect(undone[0]).toMatchObject({ description: 'Odo lies about the tides.', status: 'watching', aliases: [], edited: true });
+    // (The items chapter 1 gave are not chapter 2's to take back.)
+    expect(undone.map((c) => c.name)).toEqual(['Coil of Rope', 'Healing Potion', 'Odo']);
+    expect(undone[2]).toMatchObject({ description: 'Odo lies about the tides.', status: 'watching', aliases: [], edited: true });
   });
 
   it('a regenerated take stores exactly what the same result stores as the first take', async () => {

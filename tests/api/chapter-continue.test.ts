@@ -1,4 +1,5 @@
 import { chapterMessages } from '../../server/src/ai/openai/prompts';
+import { OfflineStoryAI } from '../../server/src/ai/offline/offline-story-ai';
 import type { ChapterInput } from '../../server/src/ai/story-ai';
 import { makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
@@ -87,7 +88,19 @@ it('continues the latest chapter as a new take: old text then the new part; gain
 });
 
 it('continuing a chapter that completed a mission goes on from there: the mission is not completed a second time', async () => {
-  const ai = scriptedAI();
+  // The offline storyteller ends a mission only by actions about it (and checks may fail them): the
+  // fourth chapter here ends one whatever the action; the continuation is the offline storyteller's own.
+  const offline = new OfflineStoryAI();
+  let n = 0;
+  const ai = scriptedAI({
+    async *streamChapter(input, opts) {
+      const call = n++;
+      for await (const ev of offline.streamChapter(input, opts))
+        yield ev.type === 'final' && call === 3 && !input.continueFrom
+          ? { ...ev, result: { ...ev.result, missionCompleted: true, newMission: 'Find the ferryman who crossed at dusk' } }
+          : ev;
+    },
+  });
   useStoryAI(t, ai);
   const p = await signUp(t);
   const c = await makeCharacter(t, p.user.id);

@@ -335,6 +335,46 @@ describe('the public response cache', () => {
     expect(JSON.parse(plain.body.toString()).data.featuredWorlds).toHaveLength(12);
   });
 
+  it('answers the public REST reads (featured cards, community page) from the cache too, per query string, and forgets them when a world changes', async () => {
+    const hits = async () => Number(/taleforge_response_cache_total\{result="hit"\} (\d+)/.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
+    const get = async (path: string, token?: string) => {
+      const res = await fetch(`${t.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      return { status: res.status, text: await res.text(), id: res.headers.get('x-request-id') };
+    };
+    for (const path of ['/api/worlds/fetch-world-cards?limit=4', '/api/worlds/community?limit=5&sort=new']) {
+      const first = await get(path);
+      expect(first.status).toBe(200);
+      const before = await hits();
+      const second = await get(path);
+      expect(second.text).toBe(first.text);
+      expect(second.id).not.toBe(first.id);
+      expect(await hits()).toBe(before + 1);
+    }
+    // Another query string is another page: never answered with the first one's bytes.
+    const two = JSON.parse((await get('/api/worlds/fetch-world-cards?limit=2')).text) as unknown[];
+    expect(two).toHaveLength(2);
+    // Refusals are never stored: the edge rule answers each time.
+    for (let i = 0; i < 2; i++) expect((await get('/api/worlds/community?search=%00')).status).toBe(400);
+    // A hit is metered under its route, not as an unmatched path.
+    expect(await (await fetch(`${t.url}/metrics`)).text()).toMatch(/surface="rest",operation="\/api\/worlds\/fetch-world-cards"/);
+
+    // A world shared by a player is on the next community page at once.
+    const p = await signUp(t);
+    const hitsBefore = await hits();
+    const w = await t.rest(
+      'POST',
+      '/api/worlds/submit-world',
+      { worldName: 'Cachebreak REST', worldDescription: 'A harbour of glass ships.', questions: ['Who are you?'] },
+      p.accessToken,
+    );
+    expect(w.status).toBe(201);
+    const shared = await t.gql('mutation($id: ID!) { setWorldShared(id: $id, shared: true) { id } }', { id: w.body.world.id }, p.accessToken);
+    expect(shared.errors).toBeUndefined();
+    const page = JSON.parse((await get('/api/worlds/community?limit=5&sort=new')).text) as { worlds: Array<{ name: string }> };
+    expect(await hits()).toBe(hitsBefore);
+    expect(page.worlds.map((x) => x.name)).toContain('Cachebreak REST');
+  });
+
   it('never caches errors, mutations or private fields', async () => {
     const bad = await post({ query: '{ featuredWorlds(limit: 1000) { id } }' });
     expect(codes(bad.json)).toEqual(['BAD_USER_INPUT']);

@@ -1,4 +1,5 @@
-import { makeCharacter } from '../support/story-fixtures';
+import { OfflineStoryAI } from '../../server/src/ai/offline/offline-story-ai';
+import { makeCharacter, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -22,9 +23,9 @@ const code = (r: { errors?: Array<{ extensions?: Record<string, unknown> }> }) =
 /** Everything a player can see of the story, ids and times included: a rewind must restore it exactly. */
 async function state(characterId: string) {
   const ds = t.app.db.dataSource;
-  const [character] = (await ds.query(`SELECT stats, current_setting FROM characters WHERE id = $1`, [characterId])) as unknown[];
+  const [character] = (await ds.query(`SELECT stats, current_setting, health, health_max FROM characters WHERE id = $1`, [characterId])) as unknown[];
   const chapters = await ds.query(
-    `SELECT id, "index", take, is_selected, text, player_choice, choices, stats_after FROM chapters WHERE character_id = $1 ORDER BY "index", take`,
+    `SELECT id, "index", take, is_selected, text, player_choice, choices, stats_after, check_outcome, stakes FROM chapters WHERE character_id = $1 ORDER BY "index", take`,
     [characterId],
   );
   const missions = await ds.query(
@@ -32,7 +33,7 @@ async function state(characterId: string) {
     [characterId],
   );
   const cards = await ds.query(
-    `SELECT id, kind, name, aliases, description, role, status, pinned, edited, last_seen_index, revision FROM story_cards WHERE character_id = $1 ORDER BY name`,
+    `SELECT id, kind, name, aliases, description, role, status, pinned, edited, last_seen_index, held, revision FROM story_cards WHERE character_id = $1 ORDER BY name`,
     [characterId],
   );
   return { character, chapters, missions, cards };
@@ -50,6 +51,22 @@ async function branches(token: string, characterId: string): Promise<Branch[]> {
 }
 
 it('rewinds to an earlier chapter exactly, and returns to the branch (every take, same ids), setting the newer chapters aside', async () => {
+  // The offline storyteller ends a mission only by actions about it; here the fourth chapter ends
+  // one whatever the action, so the rewind always has a completed mission to restore.
+  const offline = new OfflineStoryAI();
+  let calls = 0;
+  useStoryAI(
+    t,
+    scriptedAI({
+      async *streamChapter(input, opts) {
+        const n = calls++;
+        for await (const ev of offline.streamChapter(input, opts))
+          yield ev.type === 'final' && n === 3
+            ? { ...ev, result: { ...ev.result, missionCompleted: true, newMission: 'Find the ferryman who crossed at dusk' } }
+            : ev;
+      },
+    }),
+  );
   const p = await signUp(t);
   const c = await makeCharacter(t, p.user.id);
   const at: Array<Awaited<ReturnType<typeof state>>> = [];

@@ -158,7 +158,8 @@ describe('local checkout, end to end over HTTP', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${t.app.config.publicUrl}/subscription?checkout=success`);
+    // Relative: back to the origin the buyer's browser is on (its session lives there).
+    expect(res.headers.get('location')).toBe('/subscription?checkout=success');
 
     const s = await status(p.accessToken);
     expect(s).toMatchObject({ tier: { id: 'adventurer', name: 'Adventurer' }, credits: 110, maxContextTokens: 8000, active: true, provider: 'local' });
@@ -186,6 +187,43 @@ describe('local checkout, end to end over HTTP', () => {
     // Buying the tier you are on is refused.
     const again = await t.gql(CHECKOUT, { tierId: 'adventurer' }, p.accessToken);
     expect(again.errors?.[0].extensions?.code).toBe('CONFLICT');
+  });
+
+  it("the checkout leads back to the page's origin when it is ours (a loopback alias of a loopback PUBLIC_URL), else to PUBLIC_URL", async () => {
+    const p = await signUp(t);
+    const pub = new URL(t.app.config.publicUrl);
+    expect(pub.hostname).toBe('localhost'); // the default PUBLIC_URL
+    const ask = async (origin: string) => {
+      const r = await fetch(`${t.url}/api/subscription/create-checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}`, origin },
+        body: JSON.stringify({ tierId: 'hero' }),
+      });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { url: string }).url;
+    };
+    const alias = `http://127.0.0.1:${pub.port}`;
+    expect(await ask(alias)).toMatch(new RegExp(`^${alias}/checkout/local/cs_local_`));
+    expect(await ask(`http://[::1]:${pub.port}`)).toMatch(new RegExp(`^http://\\[::1\\]:${pub.port}/checkout/local/`));
+    // Not ours: another port, another host, a name that is not loopback.
+    for (const foreign of [`http://127.0.0.1:${Number(pub.port) + 1}`, 'https://evil.example', `http://localhost.evil.example:${pub.port}`]) {
+      expect(await ask(foreign)).toMatch(new RegExp(`^${pub.origin}/checkout/local/`));
+    }
+    // GraphQL takes the same rule from the request's Origin.
+    const g = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${p.accessToken}`, origin: alias },
+      body: JSON.stringify({ query: CHECKOUT, variables: { tierId: 'hero' } }),
+    });
+    expect(((await g.json()) as { data: { createCheckout: { url: string } } }).data.createCheckout.url).toMatch(new RegExp(`^${alias}/checkout/local/`));
+
+    // The checkout page opened at the alias accepts a confirm from the alias.
+    const url = new URL(await ask(alias));
+    const open = await fetch(`${t.url}${url.pathname}${url.search}`, { redirect: 'manual' });
+    const cookie = (open.headers.get('set-cookie') ?? '').split(';')[0];
+    const res = await fetch(`${t.url}${url.pathname}/confirm`, { method: 'POST', headers: { cookie, origin: alias }, redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect((await status(p.accessToken)).tier.id).toBe('hero');
   });
 
   it('unknown or malformed checkout ids get a 404 page, not a payment', async () => {

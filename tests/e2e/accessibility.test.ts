@@ -1,8 +1,8 @@
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AuthPage, openPage, shot } from './pages/app';
+import { axeSource, audit } from './pages/layout';
 import { startAppWithPublicUrl } from './pages/server';
 import { WorldsPage } from './pages/worlds';
 
@@ -11,23 +11,6 @@ import { WorldsPage } from './pages/worlds';
  * devDependency (AXE_CORE_PATH may point at another axe.min.js); when it cannot be found the suite
  * fails rather than skipping.
  */
-function axeSource(): string {
-  const custom = process.env.AXE_CORE_PATH;
-  if (custom) {
-    if (!fs.existsSync(custom)) throw new Error(`AXE_CORE_PATH=${custom} does not exist`);
-    return fs.readFileSync(custom, 'utf8');
-  }
-  let file: string;
-  try {
-    file = require.resolve('axe-core/axe.min.js');
-  } catch {
-    throw new Error('axe-core is not installed: run `npm install` (it is a root devDependency)');
-  }
-  return fs.readFileSync(file, 'utf8');
-}
-
-let AXE: string;
-
 const AETHERMOOR = '00000000-0000-4000-a000-000000000001';
 let t: TestApp;
 let browser: Browser;
@@ -35,37 +18,9 @@ let closeBrowser: () => Promise<void>;
 
 jest.setTimeout(120_000);
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-async function audit(page: Page, label: string): Promise<string[]> {
-  await page.waitForTimeout(350); // let entrance animations settle (contrast is measured on final colours)
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return r.violations;
-  })) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${label}: [${v.impact}] ${v.id} — ${v.help} @ ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-}
-
 describe('accessibility (axe-core: no serious or critical violations)', () => {
   beforeAll(async () => {
-    AXE = axeSource();
+    axeSource(); // fails the suite at once when axe-core is missing
     t = await startAppWithPublicUrl();
     ({ browser, close: closeBrowser } = await launchBrowser());
   });
@@ -97,7 +52,7 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await worlds.goto(t.url, AETHERMOOR);
     await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
     problems.push(...(await audit(page, 'world popup (expanded)')));
-    await worlds.popup.getByLabel('Username').fill('Wren');
+    await worlds.popup.getByLabel('Character name').fill('Wren');
     await worlds.popup.getByRole('button', { name: 'Generate Character (3 gems)' }).click();
     await page.getByRole('heading', { name: 'Your Character Profile' }).waitFor({ timeout: 20_000 });
     problems.push(...(await audit(page, 'character result')));
@@ -114,7 +69,12 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     problems.push(...(await audit(page, '/storychat')));
     await page.getByRole('button', { name: 'Edit mission' }).click();
     problems.push(...(await audit(page, '/storychat mission edit')));
+    await page.getByRole('tab', { name: /^Memory/ }).click();
     await page.getByTestId('story-memory').locator('summary').click();
+    problems.push(...(await audit(page, '/storychat memory tool')));
+    await page.getByRole('tab', { name: /^Remembered/ }).click();
+    problems.push(...(await audit(page, '/storychat remembered tool')));
+    await page.getByRole('tab', { name: /^Cards/ }).click();
     await page.getByTestId('story-cards').locator('summary').click();
     await page.getByRole('button', { name: 'Add Card' }).click();
     problems.push(...(await audit(page, '/storychat memory and story cards')));
@@ -125,9 +85,11 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.getByRole('alertdialog').waitFor();
     problems.push(...(await audit(page, 'rewind confirm')));
     await page.getByRole('alertdialog').getByRole('button', { name: 'Rewind' }).click();
+    await page.getByRole('tab', { name: /^Branches/ }).click();
     await page.getByTestId('story-branch').waitFor();
     problems.push(...(await audit(page, '/storychat branches')));
     // Publishing: the panel with its link, then the page readers see.
+    await page.getByRole('tab', { name: /^Publish/ }).click();
     const publish = page.getByTestId('story-publish');
     await publish.locator('summary').click();
     await publish.getByRole('button', { name: 'Publish story' }).click();

@@ -79,11 +79,11 @@ describe('player journeys', () => {
     await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
     // The overlay no longer closes an expanded popup.
     await page.mouse.click(5, 300);
-    await worlds.popup.getByLabel('Username').waitFor();
+    await worlds.popup.getByLabel('Character name').waitFor();
     await worlds.popup.getByRole('button', { name: 'Generate Character (3 gems)' }).click();
     await worlds.popup.getByRole('alert').filter({ hasText: 'Please enter a username for your character' }).waitFor();
     await shot(page, '03-spawn-form');
-    await worlds.popup.getByLabel('Username').fill('Lyra Windborn');
+    await worlds.popup.getByLabel('Character name').fill('Lyra Windborn');
     const answers = worlds.popup.locator('textarea');
     const count = await answers.count();
     for (let i = 1; i < count; i++) await answers.nth(i).fill(`Answer ${i}: a sky-sailor who fears nothing but silence.`);

@@ -104,3 +104,12 @@ export function gatedStream() {
     },
   };
 }
+
+/**
+ * Dice that fall as scripted (StoryServiceOptions.dice): each check takes the next roll, and the
+ * last one repeats. Tests decide what a check comes to instead of depending on a chapter's random id.
+ */
+export function scriptedDice(rolls: number[]): (seed: number) => number {
+  let i = 0;
+  return () => rolls[Math.min(i++, rolls.length - 1)] ?? 10;
+}

@@ -51,6 +51,9 @@ export function createAppClient(options: AppClientOptions): { client: ApolloClie
         SubscriptionStatus: { merge: true },
         UserSettings: { merge: true },
         UserCharacterProfile: { merge: true },
+        // Read by two queries of the story page (its own, and the dice's: stakes/stakes.graphql),
+        // each asking for other fields: merged, so neither answer drops what the other asked for.
+        StoryMemory: { merge: true },
       },
     }),
   });

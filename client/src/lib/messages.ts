@@ -81,6 +81,7 @@ export const MESSAGES = {
   chapterFailed: 'Failed to generate story chapter. Please try again.',
   // Not in the SPEC (takes and undo are ours): the same tone as its failure messages.
   selectTakeFailed: 'Failed to switch to that version. Please try again.',
+  olderChaptersFailed: 'Failed to load earlier chapters. Please try again.',
   undoFailed: 'Failed to undo the last chapter. Please try again.',
   exportFailed: 'Failed to export the story. Please try again.',
   storyMemorySaved: 'Story memory saved.',

@@ -104,7 +104,14 @@ export function storyCharacter({
       })),
       ...(currentMission ? [{ ...currentMission, completedAt: null, completedInChapter: null }] : []),
     ],
-    storyMemory: { __typename: 'StoryMemory', plotEssentials: '', authorsNote: '', summary: '', summaryCoversChapters: 0, pointOfView: 'second' },
+    storyMemory: {
+      __typename: 'StoryMemory',
+      plotEssentials: '',
+      authorsNote: '',
+      summary: '',
+      summaryCoversChapters: 0,
+      pointOfView: 'second',
+    },
     storyCards: storyCards.map((c) => ({
       __typename: 'StoryCard',
       kind: 'character',
@@ -159,3 +166,22 @@ export const mission = (objective: string, id = 'm-1'): Mission => ({
   startedAt: '2025-01-02T03:04:05.000Z',
   status: 'active',
 });
+
+/** ChapterStakes_character (issue 31): the hero's health, inventory and difficulty, and chapters' dice. */
+export function stakesCharacter({
+  chapters = [] as Array<{ id: string; check?: unknown; stakes?: unknown }>,
+  health = 10,
+  healthMax = 10,
+  inventory = [] as Array<{ id: string; name: string; description: string }>,
+  difficulty = 'balanced',
+} = {}) {
+  return {
+    __typename: 'Character',
+    id: 'c-1',
+    health,
+    healthMax,
+    inventory: inventory.map((i) => ({ __typename: 'StoryCard', ...i })),
+    storyMemory: { __typename: 'StoryMemory', difficulty },
+    chapterStakes: chapters.map((c) => ({ __typename: 'Chapter', check: null, stakes: null, ...c })),
+  };
+}

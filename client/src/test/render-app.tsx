@@ -7,7 +7,7 @@ import { AppProviders } from '../AppProviders';
 import { routes } from '../router';
 import { createFakeServer, sessionPayload, type Handler } from './fake-graphql-server';
 import { createFakeSubscriptions } from './fake-subscriptions';
-import { EMPTY_COMMUNITY, worldSignals } from './fixtures';
+import { EMPTY_COMMUNITY, stakesCharacter, worldSignals } from './fixtures';
 
 export const FREE_STATUS = {
   tier: { id: 'free', name: 'Free' },
@@ -52,6 +52,7 @@ export async function renderApp(
     SettingsDialog_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
     StoryPage_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
     CharactersPage_myCharacters: () => ({ data: { myCharacters: [] } }),
+    ChapterStakes_character: () => ({ data: { character: stakesCharacter() } }),
     ...handlers,
   });
   const subscriptions = createFakeSubscriptions();

@@ -277,6 +277,8 @@ export interface ChapterInput {
   difficulty?: Difficulty;
   /** The world's own material and the player's answers (issue 32). */
   world?: WorldMaterial;
+  /** Every objective the story has had (a new mission is never one of them; issue 32). */
+  pastMissions?: string[];
   /** A new take of the latest chapter: the opening of the take it replaces, so this one differs from it. */
   differentFrom?: string;
   /**
@@ -336,6 +338,15 @@ export const chapterResultSchema = z.object({
   itemsLost: z.array(shortLine(60)).max(3).default([]),
   /** Health the hero got back by rest or help in this chapter (issue 31; the engine bounds it). */
   healthRestored: z.number().int().min(0).max(10).default(0),
+  /**
+   * The storyteller's proposal for its next actions that could fail (issue 31): the choice's number
+   * (1-based), the stat it tests and its difficulty. Routine actions are left out. The engine rolls
+   * with it, within bounds, when the player picks that action; typed actions are judged by its rules.
+   */
+  choiceChecks: z
+    .array(z.object({ choice: z.number().int().min(1).max(4), stat: z.enum(STAT_NAMES), difficulty: z.number().int().min(8).max(20) }))
+    .max(4)
+    .default([]),
 });
 export type ChapterResult = z.infer<typeof chapterResultSchema>;
 
@@ -391,6 +402,10 @@ export interface MissionInput {
   character: { name: string; description?: string; traits?: string[] };
   previousMission?: string | null;
   seed?: number;
+  /** The world's own material: missions come from its conflicts (issue 32). */
+  world?: WorldMaterial;
+  /** Every objective the story has had: a new one is never one of them. */
+  pastMissions?: string[];
 }
 export const missionSchema = z.object({ objective: shortLine(240) });
 export type MissionResult = z.infer<typeof missionSchema>;

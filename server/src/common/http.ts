@@ -7,7 +7,8 @@ import type { RequestMeta } from '../modules/auth/auth.service';
 
 export function requestMeta(req: Request): RequestMeta {
   const ua = req.headers['user-agent'];
-  return { ip: req.ip, userAgent: typeof ua === 'string' ? ua : undefined };
+  const origin = req.headers.origin;
+  return { ip: req.ip, userAgent: typeof ua === 'string' ? ua : undefined, origin: typeof origin === 'string' ? origin : undefined };
 }
 
 /** Maps express/body-parser failures (malformed JSON, oversized body) to our coded errors. */

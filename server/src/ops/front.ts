@@ -92,10 +92,33 @@ export function createFront(o: FrontOptions): Handler {
 
 async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<void> {
   if (limitedPath(url) && !(await withinLimits(o, req, res, url, window))) return;
+  const rest = o.cache.restLookup(req, url);
+  if (rest) {
+    const hit = o.cache.get(rest.key);
+    (res as Timed).route = url.split('?')[0];
+    if (hit) {
+      o.metrics.cache('hit');
+      (res as Timed).cacheHit = true;
+      return o.cache.serve(req, res, hit);
+    }
+    o.metrics.cache('miss');
+    capture(res, o.cache, rest);
+    return o.app(req, res);
+  }
   const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
   const cacheable = url === '/graphql' && o.cache.candidate(req);
   if (cacheable || lane) {
     const raw = await readBody(req, o.graphqlBodyLimit);
+    if (cacheable) {
+      // The featured worlds' usual path: the exact body was answered before, nothing to parse.
+      const hit = o.cache.hitForBody(req, raw);
+      if (hit) {
+        o.metrics.cache('hit');
+        (res as Timed).operation = hit.operation;
+        (res as Timed).cacheHit = true;
+        return o.cache.serve(req, res, hit);
+      }
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -188,6 +211,8 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
 
 interface Timed extends http.ServerResponse {
   operation?: string | null;
+  /** A public REST read's path, for metrics when the cache answered it (express never matched a route). */
+  route?: string;
   cacheHit?: boolean;
 }
 
@@ -230,7 +255,7 @@ function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, scope: R
     surface === 'graphql'
       ? o.metrics.operationLabel(res.operation ?? locals?.operation ?? null)
       : surface === 'rest'
-        ? (restRoute ?? 'unmatched')
+        ? (restRoute ?? res.route ?? 'unmatched')
         : surface === 'ops'
           ? url
           : 'static';

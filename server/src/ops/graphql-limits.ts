@@ -146,6 +146,9 @@ function measure(op: OperationDefinitionNode, fragments: Map<string, FragmentDef
  */
 function estimateValues(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, schema: GraphQLSchema | undefined, cap: number): number {
   let total = 0;
+  // Selections visited: __typename adds no value, so a fragment bomb of __typename alone would never
+  // pass `cap`; more visits than `cap` means more fields than the budget anyway.
+  let visits = 0;
   const root = schema
     ? op.operation === 'query'
       ? schema.getQueryType()
@@ -176,6 +179,10 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
   const walk = (set: SelectionSetNode, type: GraphQLNamedType | null, items: number, page: Page, path: Set<string>) => {
     for (const sel of set.selections) {
       if (total > cap) return;
+      if (++visits > cap) {
+        total = cap + 1;
+        return;
+      }
       if (sel.kind === Kind.INLINE_FRAGMENT) {
         walk(sel.selectionSet, sel.typeCondition ? schemaType(type, sel.typeCondition.name.value) : type, items, page, path);
         continue;
@@ -189,7 +196,14 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
         continue;
       }
       const name = sel.name.value;
-      if (name === '__schema' || name === '__type' || name === '__typename') {
+      if (name === '__typename') {
+        // Answered from the schema with no data read and a few bytes at most; Apollo Client adds it
+        // to every selection set, so counting it would charge each client operation for its
+        // library's bookkeeping (the story page's 200 chapters: +200). Aliased repeats still count
+        // in the shape cost and the alias limit.
+        continue;
+      }
+      if (name === '__schema' || name === '__type') {
         total += items;
         continue;
       }

@@ -5,6 +5,13 @@ import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'gr
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
 const PUBLIC_ROOT_FIELDS = new Set(['featuredWorlds', 'communityWorlds', '__typename']);
+/**
+ * REST reads whose answer is the same for every caller (they read no session) and changes only with
+ * worlds: the featured cards and the community page, with their query strings.
+ */
+const PUBLIC_REST_PATHS = new Set(['/api/worlds/fetch-world-cards', '/api/worlds/community']);
+/** A longer URL is no public page anybody links to: passed on untouched. */
+const MAX_CACHEABLE_URL = 1024;
 /** Public queries are small; anything bigger is passed on untouched rather than read here. */
 const MAX_CACHEABLE_BODY = 16 * 1024;
 const MAX_ENTRIES = 1000;
@@ -78,6 +85,26 @@ export class ResponseCache {
     return Number.isInteger(length) && length > 0 && length <= MAX_CACHEABLE_BODY;
   }
 
+  /**
+   * The stored answer for this exact body, before it is parsed: only bodies classified public are
+   * ever stored, so a key found here needs no parse (the hit path of the featured worlds).
+   */
+  hitForBody(req: http.IncomingMessage, raw: string): Entry | null {
+    return this.entries.size === 0 ? null : this.get(`POST\n${req.headers.origin ?? ''}\n${raw}`);
+  }
+
+  /**
+   * The lookup for an anonymous GET of a public REST read, or null. Keyed by Origin and the whole URL
+   * (path and query string); the method leads every key, and a header value holds no newline.
+   */
+  restLookup(req: http.IncomingMessage, url: string): Lookup | null {
+    if (!this.enabled || req.method !== 'GET' || req.headers.authorization !== undefined) return null;
+    if (url.length > MAX_CACHEABLE_URL) return null;
+    const q = url.indexOf('?');
+    if (!PUBLIC_REST_PATHS.has(q === -1 ? url : url.slice(0, q))) return null;
+    return { key: `GET\n${req.headers.origin ?? ''}\n${url}`, generation: this.gen, operation: null };
+  }
+
   /** The lookup for a parsed body, or null when the operation is not a public cacheable query. */
   lookup(req: http.IncomingMessage, raw: string, body: unknown): Lookup | null {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
@@ -86,7 +113,7 @@ export class ResponseCache {
     const doc = this.classify(query, (operationName as string | null | undefined) ?? null);
     if (!doc.cacheable) return null;
     const origin = req.headers.origin ?? '';
-    return { key: `${origin}\n${raw}`, generation: this.gen, operation: doc.operation };
+    return { key: `POST\n${origin}\n${raw}`, generation: this.gen, operation: doc.operation };
   }
 
   get(key: string): Entry | null {

@@ -37,7 +37,7 @@ export class WorldsPage {
   /** Spawn → username and answers → Generate Character (3 gems) → the result screen. */
   async spawn(username: string, answers: string[] = []) {
     await this.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
-    await this.popup.getByLabel('Username').fill(username);
+    await this.popup.getByLabel('Character name').fill(username);
     const boxes = this.popup.locator('textarea');
     for (let i = 0; i < answers.length; i++) await boxes.nth(i + 1).fill(answers[i]);
     await this.popup.getByRole('button', { name: 'Generate Character (3 gems)' }).click();

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../../features/auth/auth-context';
 import { formatContextTokens } from '../../features/subscription/subscription-defaults';
@@ -88,6 +89,11 @@ export function NavBar() {
     setDrawerPath(location.pathname);
     setDrawerOpen(false);
   }
+  /** Closed without going anywhere: focus goes back to the button that opened it. */
+  const closeDrawer = () => {
+    setDrawerOpen(false);
+    menuButton.current?.focus();
+  };
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (e: KeyboardEvent) => {
@@ -100,9 +106,16 @@ export function NavBar() {
     return () => window.removeEventListener('keydown', onKey);
   }, [drawerOpen]);
 
+  /** Settings opened from the drawer: the drawer (and the opener in it) is gone when Settings closes. */
+  const settingsFromDrawer = useRef(false);
   const openSettings = () => {
+    settingsFromDrawer.current = drawerOpen;
     setDrawerOpen(false);
     setSettingsOpen(true);
+  };
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    if (settingsFromDrawer.current) menuButton.current?.focus();
   };
 
   return (
@@ -130,23 +143,27 @@ export function NavBar() {
         </button>
       </nav>
 
-      {drawerOpen && (
-        <div className="drawer-root">
-          <div className="drawer-overlay" onClick={() => setDrawerOpen(false)} aria-hidden="true" />
-          <aside ref={drawer} id={drawerId} className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
-            <button type="button" className="nav-icon-button drawer-close" aria-label="Close menu" onClick={() => setDrawerOpen(false)} autoFocus>
-              <CloseIcon />
-            </button>
-            <nav className="drawer-items" aria-label="Mobile">
-              <NavItems onNavigate={() => setDrawerOpen(false)} onOpenSettings={openSettings} />
-            </nav>
-          </aside>
-        </div>
-      )}
+      {/* At the end of body, like every overlay: the header's backdrop-filter would otherwise be the
+          containing block of this fixed layer (390×64 instead of the viewport). */}
+      {drawerOpen &&
+        createPortal(
+          <div className="drawer-root">
+            <div className="drawer-overlay" onClick={closeDrawer} aria-hidden="true" />
+            <aside ref={drawer} id={drawerId} className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
+              <button type="button" className="nav-icon-button drawer-close" aria-label="Close menu" onClick={closeDrawer} autoFocus>
+                <CloseIcon />
+              </button>
+              <nav className="drawer-items" aria-label="Mobile">
+                <NavItems onNavigate={() => setDrawerOpen(false)} onOpenSettings={openSettings} />
+              </nav>
+            </aside>
+          </div>,
+          document.body,
+        )}
 
       {settingsOpen && (
         <Suspense fallback={null}>
-          <SettingsDialog onClose={() => setSettingsOpen(false)} />
+          <SettingsDialog onClose={closeSettings} />
         </Suspense>
       )}
     </header>

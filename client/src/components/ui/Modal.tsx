@@ -1,8 +1,10 @@
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { CloseIcon } from '../icons';
 import './modal.css';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], summary, button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Keeps Tab / Shift+Tab inside `root`. */
 export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {
@@ -83,7 +85,9 @@ export function Modal({
     };
   }, []);
 
-  return (
+  // At the end of body: a fixed layer inside an ancestor with a transform or backdrop-filter (the
+  // blurred top bar) would be sized and placed by that ancestor instead of the viewport.
+  return createPortal(
     <div className="modal-root">
       <div className="modal-overlay" aria-hidden="true" data-testid="modal-overlay" onClick={() => closeOnOverlay && onClose()} />
       <div
@@ -104,7 +108,8 @@ export function Modal({
         </h2>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

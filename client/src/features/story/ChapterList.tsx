@@ -1,9 +1,10 @@
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { useChapterList_editMutation, type StoryChapterFieldsFragment } from '../../gql/graphql';
+import { useChapterList_editMutation, type StakesChapterFieldsFragment, type StoryChapterFieldsFragment } from '../../gql/graphql';
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
+import { CheckLine } from './stakes/CheckLine';
 import type { LiveChapter } from './useChapterStream';
 
 /** How the list lets the player rewrite the story (absent: read only, e.g. while a chapter is written). */
@@ -79,7 +80,21 @@ function Rewrite({
  * With `editing`, the player may rewrite any earlier action and the latest chapter's text: the next
  * chapters are written from the rewrite.
  */
-export function ChapterList({ chapters, live, editing }: { chapters: StoryChapterFieldsFragment[]; live: LiveChapter | null; editing?: Editing }) {
+export function ChapterList({
+  chapters,
+  live,
+  editing,
+  stakesOf,
+  beforeLatest,
+}: {
+  chapters: StoryChapterFieldsFragment[];
+  live: LiveChapter | null;
+  editing?: Editing;
+  /** Each chapter's dice and stakes (issue 31: stakes/useChapterStakes.ts), shown above its text. */
+  stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
+  /** Shown just before the latest chapter (and its action): "Previously…". */
+  beforeLatest?: ReactNode;
+}) {
   const run = usePlayerAction();
   const [edit] = useChapterList_editMutation();
   // `${chapterId}:text` or `${chapterId}:action` while that rewrite is open.
@@ -98,6 +113,7 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
         const isCurrent = i === chapters.length - 1 && !live;
         return (
           <Fragment key={chapter.id}>
+            {i === chapters.length - 1 && beforeLatest}
             {chapter.playerChoice &&
               (open === `${chapter.id}:action` ? (
                 <Rewrite
@@ -115,7 +131,12 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
                   onEdit={editing && !open ? () => setOpen(`${chapter.id}:action`) : undefined}
                 />
               ))}
-            <article className={`chapter ${isCurrent ? 'is-current' : ''}`} aria-label={`Chapter ${chapter.index + 1}`} data-testid="chapter">
+            <article
+              className={`chapter ${isCurrent ? 'is-current' : ''}`}
+              aria-label={`Chapter ${chapter.index + 1}`}
+              data-testid="chapter"
+              data-chapter-index={chapter.index}
+            >
               {open === `${chapter.id}:text` ? (
                 <Rewrite
                   label={`Text of chapter ${chapter.index + 1}`}
@@ -126,7 +147,10 @@ export function ChapterList({ chapters, live, editing }: { chapters: StoryChapte
                   onCancel={() => setOpen(null)}
                 />
               ) : (
-                <div className="chapter-text">{chapter.text}</div>
+                <>
+                  <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />
+                  <div className="chapter-text">{chapter.text}</div>
+                </>
               )}
               {chapter.edited && open !== `${chapter.id}:text` && <p className="edited-mark">Edited by you</p>}
             </article>

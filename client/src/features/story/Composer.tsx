@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { ACTION_MAX } from '../../lib/constants';
 import { currentAction, sendDisabled } from './story-rules';
 
@@ -8,6 +8,7 @@ import { currentAction, sendDisabled } from './story-rules';
  */
 export function Composer({
   choices,
+  pending = false,
   selected,
   typed,
   busy,
@@ -16,6 +17,8 @@ export function Composer({
   onSend,
 }: {
   choices: string[];
+  /** Shown while the chapter is written: the next actions so far, greyed until it is stored. */
+  pending?: boolean;
   selected: string | null;
   typed: string;
   busy: boolean;
@@ -28,11 +31,42 @@ export function Composer({
   const send = () => {
     if (!sendDisabled(busy, action)) onSend(action);
   };
+  // Keys for the suggested choices while the player is not typing: 1–4 pick one, Enter sends it.
+  const keys = useRef({ choices, pending, busy, selected, onSelect, send });
+  useEffect(() => {
+    keys.current = { choices, pending, busy, selected, onSelect, send };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const k = keys.current;
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || k.busy || k.pending) return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="alertdialog"], a')) return;
+      if (document.querySelector('[aria-modal="true"]')) return;
+      const n = Number(e.key);
+      if (Number.isInteger(n) && n >= 1 && n <= Math.min(4, k.choices.length)) {
+        e.preventDefault();
+        k.onSelect(k.choices[n - 1]);
+      } else if (e.key === 'Enter' && k.selected && (!target?.closest('button') || target.closest('.choice'))) {
+        // On a choice button, Enter first picks it (its click); on the picked one it sends.
+        if (target?.closest('.choice') && target.getAttribute('aria-pressed') !== 'true') return;
+        e.preventDefault();
+        k.send();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div className="composer">
       {choices.length > 0 && (
-        <div className="choices" role="group" aria-label="Suggested choices">
-          {choices.map((choice) => {
+        <div
+          className={`choices ${pending ? 'is-pending' : ''}`}
+          role="group"
+          aria-label={pending ? 'Next choices, being written' : 'Suggested choices'}
+          aria-busy={pending || undefined}
+        >
+          {choices.map((choice, i) => {
             const on = selected === choice && !typed.trim();
             return (
               <button
@@ -41,8 +75,13 @@ export function Composer({
                 className={`choice ${on ? 'is-selected' : ''}`}
                 aria-pressed={on}
                 onClick={() => onSelect(choice)}
-                disabled={busy}
+                disabled={busy || pending}
               >
+                {!pending && i < 4 && (
+                  <span className="choice-key" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                )}
                 {choice}
               </button>
             );

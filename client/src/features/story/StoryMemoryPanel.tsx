@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { useStoryMemoryPanel_updateMutation, type PointOfView, type StoryMemoryFieldsFragment } from '../../gql/graphql';
 import { AUTHORS_NOTE_MAX, PLOT_ESSENTIALS_MAX, STORY_SUMMARY_MAX } from '../../lib/limits.generated';
@@ -10,7 +10,7 @@ import { usePlayerAction } from './player-action';
  * keeps in mind. Folded away by default; the summary is the storyteller's, shown so the player can
  * see what is remembered of older chapters and correct it.
  */
-export function StoryMemoryPanel({ characterId, memory }: { characterId: string; memory: StoryMemoryFieldsFragment }) {
+export function StoryMemoryPanel({ characterId, memory, children }: { characterId: string; memory: StoryMemoryFieldsFragment; children?: ReactNode }) {
   const ids = useId();
   const run = usePlayerAction();
   const [draft, setDraft] = useState(memory);
@@ -76,6 +76,8 @@ export function StoryMemoryPanel({ characterId, memory }: { characterId: string;
           <option value="third">Third person, past (by name)</option>
         </select>
       </div>
+      {/* Settings saved on their own (the story's difficulty). */}
+      {children}
       {field('authorsNote', "Author's note", 'Style and direction for the next chapters.', AUTHORS_NOTE_MAX, 2)}
       {field(
         'summary',

@@ -448,6 +448,7 @@ describe('story screen', () => {
       },
       { signedIn: true },
     );
+    fireEvent.click(await screen.findByRole('tab', { name: /^Memory/ }));
     const panel = await screen.findByTestId('story-memory');
     fireEvent.click(within(panel).getByText('Story Memory'));
     const save = within(panel).getByRole('button', { name: 'Save Memory' }) as HTMLButtonElement;
@@ -531,7 +532,8 @@ describe('story screen', () => {
     await waitFor(() => expect(success).toHaveBeenCalledWith('Back at chapter 1. The chapters after it are kept under Branches.'));
     expect(calls.find((c) => c.operationName === 'StoryPage_rewindStory')?.variables).toEqual({ characterId: 'c-1', chapterIndex: 0 });
 
-    const branch = within(screen.getByTestId('story-branches')).getByTestId('story-branch');
+    fireEvent.click(screen.getByRole('tab', { name: /^Branches/ }));
+    const branch = within(await screen.findByTestId('story-branches')).getByTestId('story-branch');
     expect(branch.textContent).toContain('After chapter 3');
     expect(branch.textContent).toContain('Open the vault');
     fireEvent.click(within(branch).getByRole('button', { name: 'Return to this branch (from chapter 3, 4 chapters)' }));
@@ -598,6 +600,7 @@ describe('story screen', () => {
       },
       { signedIn: true },
     );
+    fireEvent.click(await screen.findByRole('tab', { name: /^Cards/ }));
     const panel = await screen.findByTestId('story-cards');
     fireEvent.click(within(panel).getByText('Story Cards (1)'));
     expect(within(panel).getByText('Oren')).toBeTruthy();

@@ -6,6 +6,7 @@ import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import {
   useStoryPage_characterQuery,
+  useStoryPage_olderChaptersLazyQuery,
   useStoryPage_startContinuationMutation,
   useStoryPage_startRegenerationMutation,
   useStoryPage_rewindStoryMutation,
@@ -15,6 +16,7 @@ import {
   useStoryPage_settingsQuery,
   useStoryPage_undoLastChapterMutation,
   useStoryPage_updateMissionObjectiveMutation,
+  type StoryChapterFieldsFragment,
   type StoryChapterResultFieldsFragment,
 } from '../../gql/graphql';
 import { DEFAULT_READING_LEVEL } from '../../lib/constants';
@@ -30,7 +32,16 @@ import { StoryPublishPanel } from './StoryPublishPanel';
 import { StoryBranchesPanel } from './StoryBranchesPanel';
 import { StoryCardsPanel } from './StoryCardsPanel';
 import { StoryMemoryPanel } from './StoryMemoryPanel';
+import { MemoryBankPanel } from './memory/MemoryBankPanel';
+import { RememberedPanel } from './memory/RememberedPanel';
+import { StoryTools, type StoryTool } from './tools/StoryTools';
 import { usePlayerAction } from './player-action';
+import { DefeatChoice } from './stakes/DefeatChoice';
+import { DifficultySelect } from './stakes/DifficultySelect';
+import { HealthMeter } from './stakes/HealthMeter';
+import { InventoryPanel } from './stakes/InventoryPanel';
+import { useChapterStakes } from './stakes/useChapterStakes';
+import { AWAY_MS, useReadingPosition } from './reading-position';
 import { positiveIncreases } from './story-rules';
 import { immersiveActive, sanitizeStyleSet, styleVars, DEFAULT_STYLE_SET } from './story-styles';
 import { useChapterStream, type StreamEnd } from './useChapterStream';
@@ -61,6 +72,8 @@ export default function StoryPage() {
   /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
   const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
   const { completed, trigger } = useMissionCompleteHighlight();
+  /** The defeat chapter the player chose to go on from (the composer is back for it). */
+  const [goneOn, setGoneOn] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
   /** The mission before the chapter in flight: highlighted as complete if the chapter ends it. */
   const missionBefore = useRef<string | null>(null);
@@ -101,6 +114,20 @@ export default function StoryPage() {
 
   const chapters = useMemo(() => (storyline?.chapters ?? []).filter((c) => c.status === 'complete'), [storyline]);
   const latest = chapters.at(-1);
+  const stakes = useChapterStakes(id, chapters.map((c) => c.id).join(','));
+  /** The latest chapter is a defeat the player has not yet chosen to go on from. */
+  const defeated = Boolean(latest && stakes.stakesOf(latest.id)?.stakes?.defeat && !live && goneOn !== latest.id);
+  // Earlier pages the player asked for, oldest first. Only those before the loaded window count
+  // (after a rewind or undo the window may reach back over them).
+  const [older, setOlder] = useState<{ chapters: StoryChapterFieldsFragment[]; hasOlder: boolean } | null>(null);
+  const [loadOlder, olderState] = useStoryPage_olderChaptersLazyQuery({ fetchPolicy: 'network-only' });
+  const firstIndex = chapters[0]?.index ?? 0;
+  const earlier = storyline?.hasOlder ? (older?.chapters ?? []).filter((c) => c.index < firstIndex && c.status === 'complete') : [];
+  const moreEarlier = storyline?.hasOlder ? (earlier.length > 0 ? (older?.hasOlder ?? false) : true) : false;
+  const lastRead = useReadingPosition(id, chapters.length > 0, latest?.index ?? null);
+  const [previouslyClosed, setPreviouslyClosed] = useState(false);
+  // Back after a day or more (the first read of this visit decides; reading here moves lastRead on).
+  const [away] = useState(() => lastRead !== null && Date.now() - lastRead > AWAY_MS);
   const busy = live !== null || regenerateState.loading || continueState.loading || selectTakeState.loading || undoState.loading || rewindState.loading;
   const readingLevel = settings.data?.settings.readingLevel ?? DEFAULT_READING_LEVEL;
 
@@ -192,6 +219,15 @@ export default function StoryPage() {
     });
   };
 
+  const onShowEarlier = () =>
+    run(MESSAGES.olderChaptersFailed, async () => {
+      const beforeIndex = earlier[0]?.index ?? firstIndex;
+      const { data: page } = await loadOlder({ variables: { id: character.id, beforeIndex } });
+      const got = page?.character?.storyline;
+      if (!got) throw new Error('no earlier chapters returned');
+      setOlder({ chapters: [...got.chapters, ...earlier], hasOlder: got.hasOlder });
+    });
+
   const onSaveMission = async (objective: string) => {
     try {
       await updateMission({ variables: { characterId: character.id, objective } });
@@ -202,6 +238,96 @@ export default function StoryPage() {
       return false;
     }
   };
+
+  // The story's tools, next to where the player types (StoryTools). A new tool is one entry here.
+  const tools: StoryTool[] = [
+    {
+      id: 'mission',
+      label: 'Mission',
+      icon: '◎',
+      badge: completed ? '✓' : null,
+      content: (
+        <>
+          <MissionPanel
+            objective={character.currentMission?.objective ?? null}
+            completedObjective={completed}
+            onSave={onSaveMission}
+            disabled={busy}
+            log={character.missionHistory.filter((m) => m.status === 'completed')}
+          />
+          <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
+          {stakes.hero && <HealthMeter health={stakes.hero.health} max={stakes.hero.healthMax} />}
+        </>
+      ),
+    },
+    {
+      id: 'inventory',
+      label: 'Inventory',
+      icon: '⚒',
+      badge: stakes.hero?.inventory.length || null,
+      content: stakes.hero ? <InventoryPanel items={stakes.hero.inventory} /> : null,
+    },
+    {
+      id: 'memory',
+      label: 'Memory',
+      icon: '✎',
+      content: (
+        <>
+          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory}>
+            {stakes.hero && <DifficultySelect characterId={character.id} difficulty={stakes.hero.storyMemory.difficulty} onChanged={stakes.reload} />}
+          </StoryMemoryPanel>
+          <MemoryBankPanel characterId={character.id} />
+        </>
+      ),
+    },
+    {
+      id: 'remembered',
+      label: 'Remembered',
+      icon: '☰',
+      content: <RememberedPanel characterId={character.id} chapterId={live ? null : (latest?.id ?? null)} />,
+    },
+    {
+      id: 'cards',
+      label: 'Cards',
+      icon: '▦',
+      badge: character.storyCards.length || null,
+      content: <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />,
+    },
+    {
+      id: 'branches',
+      label: 'Branches',
+      icon: '⋔',
+      badge: character.storyBranches.length || null,
+      content: (
+        <StoryBranchesPanel characterId={character.id} branches={character.storyBranches} disabled={busy} onChanged={() => refetch().catch(() => undefined)} />
+      ),
+    },
+    {
+      id: 'publish',
+      label: 'Publish',
+      icon: '↗',
+      content: (
+        <StoryPublishPanel
+          characterId={character.id}
+          publication={character.publication}
+          chapterCount={chapters.length}
+          disabled={busy}
+          onChanged={() => refetch().catch(() => undefined)}
+        />
+      ),
+    },
+  ];
+
+  const showPreviously = away && !previouslyClosed && Boolean(character.storyMemory.summary.trim());
+  const previously = showPreviously ? (
+    <section className="previously" aria-labelledby={`${ids}-previously`} data-reading-start>
+      <h2 id={`${ids}-previously`}>Previously…</h2>
+      <p>{character.storyMemory.summary}</p>
+      <button type="button" className="story-button story-button-ghost" onClick={() => setPreviouslyClosed(true)}>
+        Hide
+      </button>
+    </section>
+  ) : null;
 
   const styleSet = immersive ? sanitizeStyleSet(styles.error ? DEFAULT_STYLE_SET : styles.data?.settingStyles) : null;
 
@@ -228,32 +354,6 @@ export default function StoryPage() {
       </header>
 
       <div className="story-layout">
-        <aside className="story-side" aria-label="Mission and stats">
-          <MissionPanel
-            objective={character.currentMission?.objective ?? null}
-            completedObjective={completed}
-            onSave={onSaveMission}
-            disabled={busy}
-            log={character.missionHistory.filter((m) => m.status === 'completed')}
-          />
-          <StatsPanel stats={character.stats} increases={live ? {} : positiveIncreases(latest?.statIncreases)} />
-          <StoryMemoryPanel characterId={character.id} memory={character.storyMemory} />
-          <StoryCardsPanel characterId={character.id} cards={character.storyCards} onChanged={() => refetch().catch(() => undefined)} />
-          <StoryPublishPanel
-            characterId={character.id}
-            publication={character.publication}
-            chapterCount={chapters.length}
-            disabled={busy}
-            onChanged={() => refetch().catch(() => undefined)}
-          />
-          <StoryBranchesPanel
-            characterId={character.id}
-            branches={character.storyBranches}
-            disabled={busy}
-            onChanged={() => refetch().catch(() => undefined)}
-          />
-        </aside>
-
         <section className="story-main" aria-label="Story">
           {chapters.length === 0 && !live && (
             <div className="story-start">
@@ -264,11 +364,33 @@ export default function StoryPage() {
             </div>
           )}
 
+          {moreEarlier && (
+            <button
+              type="button"
+              className="story-button story-button-ghost show-earlier"
+              onClick={() => void onShowEarlier()}
+              disabled={olderState.loading}
+              aria-busy={olderState.loading}
+            >
+              Show earlier chapters
+            </button>
+          )}
           <ChapterList
-            chapters={live?.replacing ? chapters.slice(0, -1) : chapters}
+            beforeLatest={previously}
+            chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
             live={live}
+            stakesOf={stakes.stakesOf}
             editing={
-              busy ? undefined : { characterId: character.id, onEdited: () => refetch().catch(() => undefined), onRewind: (index) => setConfirmRewind(index) }
+              busy
+                ? undefined
+                : {
+                    characterId: character.id,
+                    onEdited: () => {
+                      setOlder(null); // an earlier chapter's text may have changed: loaded again on demand
+                      return refetch().catch(() => undefined);
+                    },
+                    onRewind: (index) => setConfirmRewind(index),
+                  }
             }
           />
 
@@ -293,9 +415,18 @@ export default function StoryPage() {
             />
           )}
 
-          {chapters.length > 0 && (
+          {latest && defeated && (
+            <DefeatChoice
+              chapterNumber={latest.index + 1}
+              disabled={busy}
+              onRewind={() => setConfirmRewind(latest.index - 1)}
+              onGoOn={() => setGoneOn(latest.id)}
+            />
+          )}
+          {(chapters.length > 0 || live) && !defeated && (
             <Composer
-              choices={live ? [] : (latest?.choices ?? [])}
+              choices={live ? live.choices : (latest?.choices ?? [])}
+              pending={live !== null}
               selected={selected}
               typed={typed}
               busy={busy}
@@ -312,6 +443,7 @@ export default function StoryPage() {
           )}
           <div ref={bottom} />
         </section>
+        <StoryTools tools={tools} />
       </div>
 
       {confirmUndo && (

@@ -28,6 +28,7 @@ describe('publishing a story (issue 20)', () => {
       },
       { signedIn: true },
     );
+    fireEvent.click(await screen.findByRole('tab', { name: /^Publish/ }));
     const panel = await screen.findByTestId('story-publish');
     expect(within(panel).getByText(/nothing else about you/)).toBeTruthy();
     fireEvent.click(within(panel).getByRole('button', { name: 'Publish story' }));
@@ -60,6 +61,7 @@ describe('publishing a story (issue 20)', () => {
       },
       { signedIn: true },
     );
+    fireEvent.click(await screen.findByRole('tab', { name: /^Publish/ }));
     fireEvent.click(within(await screen.findByTestId('story-publish')).getByRole('button', { name: 'Publish story' }));
     await waitFor(() => expect(error).toHaveBeenCalledWith(MESSAGES.storyPublishRejected));
   });
@@ -67,6 +69,7 @@ describe('publishing a story (issue 20)', () => {
 
 it('a story without chapters cannot be published yet', async () => {
   await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [] }) } }) }, { signedIn: true });
+  fireEvent.click(await screen.findByRole('tab', { name: /^Publish/ }));
   const button = within(await screen.findByTestId('story-publish')).getByRole('button', { name: 'Publish story' });
   expect((button as HTMLButtonElement).disabled).toBe(true);
 });

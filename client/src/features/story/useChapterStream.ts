@@ -30,6 +30,8 @@ export interface LiveChapter {
   first: boolean;
   /** A new take of the latest chapter: shown in its place while it is written. */
   replacing: boolean;
+  /** The next actions as the storyteller writes them, before the chapter is stored (not choosable yet). */
+  choices: string[];
 }
 
 /**
@@ -64,7 +66,7 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
     (source: StreamSource, action: string | null, first: boolean, replacing = false) => {
       stream.current?.unsubscribe();
       let chapterId = source.kind === 'follow' ? source.chapterId : null;
-      setLive({ chapterId, text: '', action, first, replacing });
+      setLive({ chapterId, text: '', action, first, replacing, choices: [] });
       let done = false;
       // A new take (regenerate, continue) answers the latest chapter's action: nothing to give back.
       const giveBack = replacing ? null : action;
@@ -80,7 +82,9 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
         if (frameError) return void finish({ failed: true, hint: errorHint(frameError), action: giveBack });
         if (!event || (chapterId && event.chapterId !== chapterId)) return;
         chapterId = event.chapterId;
-        setLive((l) => (l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta) } : l));
+        setLive((l) =>
+          l ? { ...l, chapterId: event.chapterId, text: applyDelta(l.text, event.offset, event.delta), choices: event.choices ?? l.choices } : l,
+        );
         if (event.status === 'complete') void finish({ failed: false, result: event.result });
         else if (event.status === 'failed')
           void finish({ failed: true, hint: event.errorHint ?? undefined, stopped: event.errorCode === 'STOPPED', action: giveBack });

@@ -10,10 +10,13 @@ import { rememberSelectedCharacter } from '../characters/selected-character';
 export function CharacterResult({
   character,
   world,
+  answers = [],
   onStartOver,
 }: {
   character: GeneratedCharacterFieldsFragment;
   world: WorldCardFieldsFragment;
+  /** The answers the character was made from: the story keeps them as threads to return to. */
+  answers?: string[];
   onStartOver: () => void;
 }) {
   const navigate = useNavigate();
@@ -38,6 +41,7 @@ export function CharacterResult({
             strengths: character.strengths,
             weaknesses: character.weaknesses,
             special: { name: character.special.name, description: character.special.description },
+            answers,
           },
         },
       });

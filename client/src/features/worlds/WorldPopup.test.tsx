@@ -29,12 +29,12 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     await screen.findByRole('dialog', { name: 'Aethermoor' });
     expect(screen.queryByRole('button', { name: 'Share' })).toBeNull(); // not own world
     fireEvent.click(screen.getByRole('button', { name: 'Spawn' }));
-    expect(screen.getByLabelText('Username').tagName).toBe('TEXTAREA');
+    expect(screen.getByLabelText('Character name').tagName).toBe('TEXTAREA');
     expect(screen.getByLabelText('Where were you born?').tagName).toBe('TEXTAREA');
     expect(screen.getByLabelText('What do you fear?').tagName).toBe('TEXTAREA');
     fireEvent.click(overlay());
     expect(screen.getByRole('dialog')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: '   ' } });
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Please enter a username for your character');
   });
@@ -46,7 +46,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
       { signedIn: true },
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'Lyra' } });
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: 'Lyra' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     expect((await screen.findByRole('alert')).textContent).toBe(MESSAGES.insufficientCreditsForCharacter);
   });
@@ -64,7 +64,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
       { signedIn: true },
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: ' Lyra ' } });
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: ' Lyra ' } });
     fireEvent.change(screen.getByLabelText('Where were you born?'), { target: { value: 'A storm' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
@@ -84,7 +84,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
   it('Start Over returns to /worlds', async () => {
     await renderApp('/worlds?world=w-1', { ...featured, WorldPopup_generateCharacter: () => ({ data: { generateCharacter: GENERATED } }) }, { signedIn: true });
     fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'Lyra' } });
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: 'Lyra' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Start Over' }));
     expect(await screen.findByRole('heading', { name: 'Featured Worlds' })).toBeTruthy();

@@ -22,7 +22,8 @@ import { WorldImage } from './WorldImage';
 export interface WorldPopupProps {
   world: WorldCardFieldsFragment;
   onClose: () => void;
-  onGenerated: (character: GeneratedCharacterFieldsFragment) => void;
+  /** `answers`: the player's answers to the world's questions (kept with the story as threads; none from a profile). */
+  onGenerated: (character: GeneratedCharacterFieldsFragment, answers: string[]) => void;
   /** Sharing failed: the optimistic toggle is undone and the list must be refetched (SPEC §4). */
   onShareFailed: () => void;
 }
@@ -87,7 +88,11 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
           },
         },
       });
-      if (data) onGenerated(data.generateCharacter);
+      if (data)
+        onGenerated(
+          data.generateCharacter,
+          answers.map((a) => a.trim()),
+        );
     } catch (error) {
       if (errorCode(error) === 'INSUFFICIENT_CREDITS' || errorCode(error) === 'FORBIDDEN') {
         setFormError(MESSAGES.insufficientCreditsForCharacter);
@@ -110,7 +115,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
     }
     try {
       const { data } = await spawnFromProfile({ variables: { input: { worldDescription: world.description } } });
-      if (data) onGenerated(data.spawnCharacterFromProfile);
+      if (data) onGenerated(data.spawnCharacterFromProfile, []);
     } catch (error) {
       toast.error(errorMessage(error) || MESSAGES.spawnFromProfileFailed);
     }
@@ -158,7 +163,8 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
         ) : (
           <form className="world-spawn-form" onSubmit={onGenerate} noValidate>
             <div className="field">
-              <label htmlFor={`${ids}-username`}>Username</label>
+              {/* The character's name (SPEC: "a username textarea"): not the player's account username. */}
+              <label htmlFor={`${ids}-username`}>Character name</label>
               <textarea
                 id={`${ids}-username`}
                 rows={1}

@@ -64,7 +64,7 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
   // Cards in the first screenful load their images at once, with high priority (as early-featured.ts
   // preloads them); the rest lazily.
   const [priorityCards] = useState(() => firstScreenCards(window.innerWidth, window.innerHeight));
-  const [result, setResult] = useState<{ character: GeneratedCharacterFieldsFragment; world: WorldCardFieldsFragment } | null>(null);
+  const [result, setResult] = useState<{ character: GeneratedCharacterFieldsFragment; world: WorldCardFieldsFragment; answers: string[] } | null>(null);
 
   const featuredWorlds = featured.data?.featuredWorlds ?? [];
   // The cards of the first screenful render first (the last of their rows reaches below the fold, so
@@ -90,7 +90,7 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
         key={world.id}
         world={world}
         onClose={close}
-        onGenerated={(character) => setResult({ character, world })}
+        onGenerated={(character, answers) => setResult({ character, world, answers })}
         onShareFailed={() => myWorlds?.refetch()}
       />
     </Suspense>
@@ -102,6 +102,7 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
         <CharacterResult
           character={result.character}
           world={result.world}
+          answers={result.answers}
           onStartOver={() => {
             setResult(null);
             close();

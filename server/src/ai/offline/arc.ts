@@ -20,7 +20,7 @@ const GOALS = [
   "break {faction}'s hold over {placeName}",
   'bring {artifact} safely to {placeName}',
   'keep {threat} away from {placeName}',
-  'win {placeName} the peace it had lost',
+  'bring peace back to {placeName}',
 ];
 
 export interface Arc {
@@ -133,15 +133,15 @@ const pick = (list: readonly string[], n: number) => list[((n % list.length) + l
  * from arc to arc), so no two missions of a story say it alike.
  */
 export function stepDoneLine(arc: Arc, slots: Slots, level: number): string {
-  return render(pick(STEP_DONE, arc.arc + arc.step), slots, level, { goal: arc.goal });
+  return render(pick(STEP_DONE, arc.arc + arc.step), slots, level, { goal: `\u0004${arc.goal}\u0005` });
 }
 
 /** The climax: the arc's goal met, and the next arc's goal. Picked by arc: each climax reads its own way. */
 export function climaxLines(arc: Arc, slots: Slots, level: number): string[] {
-  return CLIMAX.map((variants) => render(pick(variants, arc.arc), slots, level, { goal: arc.goal, nextGoal: arc.nextGoal }));
+  return CLIMAX.map((variants) => render(pick(variants, arc.arc), slots, level, { goal: `\u0004${arc.goal}\u0005`, nextGoal: `\u0004${arc.nextGoal}\u0005` }));
 }
 
 /** The opening chapter names the first arc's goal. */
 export function openingArcLine(arc: Arc, seed: number, slots: Slots, level: number): string {
-  return render(pick(OPENING, seed), slots, level, { goal: arc.goal });
+  return render(pick(OPENING, seed), slots, level, { goal: `\u0004${arc.goal}\u0005` });
 }

@@ -37,94 +37,6 @@ export const CONTINUE: Family = {
   ],
 };
 
-export const ACTION: Family = {
-  pos: 'post',
-  cores: [
-    '{name} [chose|decided|resolved] to {action}',
-    '{name} [made up {their} mind|made a choice|made {their} choice without further hesitation]: {they} would {action}',
-    '[There was one thing to do|The next step seemed clear|The way forward seemed, for once, perfectly clear]: {name} would {action}',
-    '{name} [took a breath and set out to|steadied {themself} and set out to|gathered {their} nerve and set out to] {action}',
-    '[No more waiting|Enough waiting|Enough hesitation] — {name} would {action}',
-    '{name} [went to|moved to|moved decisively to] {action}',
-  ],
-  mods: [
-    ", [right away|without delay|without a moment's further delay]",
-    ', [before anyone could stop {them}|before anyone could argue|before anyone present could raise an objection]',
-    ', [heart pounding|pulse quick|pulse quickening with every step]',
-    ', [as calm as {they} could be|as calmly as possible|with as much composure as {they} could summon]',
-    ', [hoping it was right|trusting {their} gut|trusting instincts that had not failed {them} yet]',
-    ", [alone|on {their} own|without asking anyone's leave]",
-  ],
-};
-
-/** One list of cores per action kind; the mods are shared. The kind decides what happens next. */
-export const CONSEQ_CORES: Record<ActionKind, string[]> = {
-  combat: [
-    '{threat} [came at|rushed|surged toward] {name}, and {they} met the attack [head on|head-on|head-on, every lesson of {their} past suddenly useful]',
-    'the fight [was short and hard|was short, loud and ugly|was brief, brutal and over almost before it had begun]',
-    '{name} [hit hard and fast|struck hard and fast|struck with a speed that surprised even {them}], and {threat} [fell back|gave ground|gave ground, snarling]',
-    'blows [came fast|were traded fast|were traded in a blur], and {name} [kept {their} feet|kept {their} footing|kept {their} footing through sheer stubbornness]',
-    '{name} [dodged once, then twice|ducked one blow and then another|slipped one blow, then another, reading the rhythm of the fight]',
-  ],
-  social: [
-    '{npc} [listened|listened closely|listened with the wary patience of someone who had heard many promises]',
-    'words [mattered here|carried weight here|carried more weight here than any blade]',
-    '{name} [spoke plainly|spoke plainly and kindly|chose each word with care, neither pleading nor boasting]',
-    '{npc} [laughed at first, then stopped|laughed at first, and then went quiet|laughed at first, and then, slowly, stopped laughing]',
-    'the talk [went on|went on for a while|wound on through suspicion toward something like trust]',
-  ],
-  investigate: [
-    '{name} [looked closely|looked closer|looked closer, the way a jeweller studies a flawed stone]',
-    'a small detail [stood out|caught {their} eye|caught {their} eye that everyone else had missed]',
-    'a clue pointing to {artifact} [was there|turned up|turned up where no one had thought to look]',
-    'marks in the dust [told a story|told a story of their own|told a story of hurried feet and a door closed in haste]',
-    '{name} [found a clue|found what {they} needed|pieced together what had happened, one clue at a time]',
-  ],
-  stealth: [
-    '{name} [kept low|stayed low and quiet|kept low, moving only when the shadows moved]',
-    'no one [saw {them}|noticed {them}|noticed {them}, though it was closer than {they} liked]',
-    "{threat} [passed close by|passed within an arm's reach|passed within an arm's reach and never once looked down]",
-    '{name} [held {their} breath|held {their} breath and waited|held {their} breath until {their} lungs burned]',
-    '[soft steps|quiet steps|light, patient steps] carried {name} [past the guards|past every watcher|past every watcher and into the dark beyond]',
-  ],
-  travel: [
-    'the road [went on and on|stretched on|unspooled ahead, longer than any map had promised]',
-    '{name} [walked for hours|pressed on for hours|pressed on for hours, the miles falling away behind {them}]',
-    '[the path turned|the trail bent|the trail bent and climbed] toward {placeName}',
-    "{name}'s [feet hurt|legs ached|legs ached], but {place} [came into view|finally came into view|came into view at last, like a promise kept]",
-    '[new sights|strange new sights|sights {they} had only heard of in stories] [were everywhere|waited at every turn|waited at every turn of the way]',
-  ],
-  rest: [
-    '{name} [sat down and rested|let {themself} rest|allowed {themself}, at last, a moment of rest]',
-    '[sleep came fast|sleep came quickly|sleep came quickly and without dreams]',
-    'a hot meal and a quiet hour [helped a lot|did wonders|did more good than any medicine]',
-    '{name} [tended {their} cuts|tended {their} wounds|cleaned and bound {their} wounds with careful hands]',
-    '[for once, nothing happened|for an hour, nothing went wrong|for one precious hour, nothing at all went wrong]',
-  ],
-  craft: [
-    '{name} [called on|reached for|reached deep for] {special}',
-    '{power} [answered|answered the call|answered, faster and stronger than {they} expected]',
-    'the [work was hard|work was slow|work was painstaking], but it [worked|held|held together in the end]',
-    '[sparks flew|sparks jumped|sparks danced between {their} fingers] as {name} worked',
-    '{name} [got it right|got it right on the second try|got it right on the second try, which was one better than usual]',
-  ],
-  bold: [
-    'it was a [bold move|risky move|move as reckless as it was brave]',
-    '[people stared|heads turned|heads turned all around], but {name} [did not stop|kept going|kept going as if {they} had planned it all along]',
-    '[nothing went as planned|little went as planned|very little went as planned], and yet it [worked|half worked|worked, in its own crooked way]',
-    '{name} [surprised everyone|surprised everyone, even {themself}|surprised everyone present, not least {themself}]',
-    'the gamble [paid off|paid off, mostly|paid off, though not in the way {name} had imagined]',
-  ],
-};
-export const CONSEQ_MODS: string[] = [
-  ', [and {they} felt it|and {they} felt the cost|and {they} would feel the cost of it tomorrow]',
-  ' [near {place}|there by {place}|there in the shadow of {place}]',
-  ', [just as {npc} had said|as {npc} had warned|exactly as {npc} had warned it might]',
-  ', [while {sensory} filled the air|with {sensory} all around|while {sensory} hung all around {them}]',
-  ', [and the moment passed|and then it was done|and then, as suddenly as it had begun, it was over]',
-  ' [this time|for now|for now, at least]',
-];
-
 /** What the action achieved, in terms of the thing acted on. Shared mods with CONSEQ. */
 export const OUTCOME: Family = {
   pos: 'pre',
@@ -181,27 +93,6 @@ export const REJOIN: Family = {
     '[Meanwhile|All the while|All the while, it seemed],',
     '[At last|Finally|At long last],',
     '[Quietly|Softly|Very softly],',
-  ],
-};
-
-/** Dialogue: the core opens the quotation, the mod closes it with a speech tag. */
-export const DIALOGUE: Family = {
-  pos: 'post',
-  cores: [
-    '“[{oath}, you came|{oath}, you actually came|{oath} — I had almost given up on you]',
-    '“[{threatCap} could be here soon|{threatCap} could be here by nightfall|Mark my words: {threat} will be here sooner than anyone believes]',
-    '“[You need to hurry|There is not much time|There is less time than you think, {name}]',
-    '“[I know about {artifact}|I have heard talk of {artifact}|I know where the trail to {artifact} begins]',
-    '“[Stay away from {faction}|Keep clear of {faction}|Whatever {faction} offers you, refuse it]',
-    '“[Go to {placeName}|Try {placeName}|If you want answers, start at {placeName}]',
-  ],
-  mods: [
-    ',” {npc} [said|said softly|said, in a voice meant for {name} alone]',
-    ',” {npc} [said with a grin|said, grinning|said, with a grin that did not reach the eyes]',
-    ',” {npc} [whispered|whispered fast|whispered, glancing over one shoulder]',
-    ',” {npc} [told {name}|told {name} plainly|told {name}, without a trace of doubt]',
-    ',” {npc} [warned|warned, frowning|warned, brow furrowed in worry]',
-    ',” {npc} [added with a shrug|said, and shrugged|added, with a shrug that fooled no one]',
   ],
 };
 
@@ -352,7 +243,7 @@ export const HOOK: Family = {
   mods: [
     ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
     ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
-    ', [and {they} waited|and {they} waited for a sign|and {they} waited for some sign of what to do]',
+    ', [and {they} held still|and {they} held still a moment|and {they} held still, listening, for some sign of what to do]',
     ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',
     ' [once more|once again|once again, as so often before]',
     ', [and the wind rose|and the wind picked up|and the wind rose, carrying {sensory}]',

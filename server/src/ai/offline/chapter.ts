@@ -4,14 +4,21 @@
  * action (its kind decides what happens), brings in someone from the world, moves the mission along
  * (sometimes completing it and proposing the next), and ends on a hook with 3–4 choices.
  */
-import { STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
+import { MEMORIES_PER_CHAPTER_MAX, STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
 import { Rng, affinePermutation, mixSeed } from './prng';
-import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type Slots } from './text';
-import { inventPlace, readWorld, shortName, type WorldModel } from './world-model';
+import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type NormalisedAction, type Slots } from './text';
+import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
+import { groundedWorld, type GroundedWorld } from './grounded';
+import { breaksWorld } from '../world-material';
 import { describeSetting } from './setting';
+import { HERO, narrate } from './narration';
+import { answerAction, outcomeOf } from './answer';
+import { habitLine, lineFor, lookLine, personaOf } from './people';
+import { endingLine, essentialLine, memoryLine, readNote, threadLine, toneLine } from './threads';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
+import { checkFailed, stakesLines, stakesRecord } from './stakes';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
   combat: 'strength',
@@ -41,7 +48,7 @@ export interface OfflineChapter {
 
 interface Ctx {
   input: ChapterInput;
-  world: WorldModel;
+  world: GroundedWorld;
   genre: Genre;
   rng: Rng;
   level: number;
@@ -56,13 +63,22 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   if (ctx.used.has(name)) throw new Error(`sentence family ${name} used twice in one chapter`);
   ctx.used.add(name);
   const n = fam.cores.length * fam.mods.length;
-  const idx = affinePermutation(mixSeed(ctx.storyKey, name), n)(ctx.input.chapterNumber);
-  const core = fam.cores[idx % fam.cores.length] as string;
-  const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+  const perm = affinePermutation(mixSeed(ctx.storyKey, name), n);
   // Core and modifier render apart (each is a whole template: its tiers and slots never span the
   // join), so each is looked up in the compiled-template cache as the constant it is.
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
-  return finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
+  let first = '';
+  // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
+  for (let k = 0; k < n; k++) {
+    const idx = perm(ctx.input.chapterNumber + k * 997);
+    const core = fam.cores[idx % fam.cores.length] as string;
+    const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+    const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
+    if (!breaksWorld(out, ctx.world.constraints)) return out;
+    if (!first) first = out;
+    if (k >= 12) break;
+  }
+  return first;
 }
 
 function article(phrase: string): string {
@@ -101,16 +117,25 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const input = sanitise(raw);
   const s = setUp(input, level);
   const plan = decide(s);
-  const [p1, p2, p3, p4] = compose(s, plan, level);
+  const answerSentences: string[] = [];
+  const [p1, p2, p3, p4] = compose(s, plan, level, answerSentences);
   const { rng, nameSet, ctx, action, hasAction, mission } = s;
   const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;
-  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0);
+  // Told from the story's point of view: second person present unless the player chose otherwise.
+  const pov = input.pointOfView ?? 'second';
+  const heroNames = [input.character.name.trim(), s.slots.name as string];
+  const told = (p: string[]) => p.map((x) => narrate(x, pov, heroNames));
+  let paragraphs = [p1, p2, p3, p4].filter((p) => p.length > 0).map(told);
   // 2–4 paragraphs: a short closing hook joins the paragraph before it.
-  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5)) paragraphs = [p1, p2, [...p3, ...p4]];
-  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, nameSet));
+  if (paragraphs.length === 4 && p4.length === 1 && rng.chance(0.5))
+    paragraphs = [paragraphs[0], paragraphs[1], [...(paragraphs[2] as string[]), ...(paragraphs[3] as string[])]] as string[][];
+  const keep = pov === 'first' ? new Set([...nameSet, 'I']) : nameSet;
+  if (level >= 7) paragraphs = paragraphs.map((p) => joinForLevel(p, level, rng, keep));
 
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
-  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission);
+  // A mission that has run five chapters draws the story to it: every suggestion takes it up.
+  const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge);
   return {
     paragraphs,
     result: {
@@ -121,10 +146,12 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
       missionCompleted,
       newMission,
       cast: castOf(s, text),
-      memories: [],
-      itemsGained: [],
-      itemsLost: [],
-      healthRestored: 0,
+      memories: memoriesOf(s, plan, answerSentences),
+      itemsGained: plan.record.itemsGained,
+      itemsLost: plan.record.itemsLost,
+      healthRestored: plan.record.healthRestored,
+      // Offline, the engine's rules judge every action.
+      choiceChecks: [],
     },
   };
 }
@@ -147,34 +174,12 @@ function castOf(s: Setup, text: string): ChapterResult['cast'] {
   ];
 }
 
-/** Ways the hero recalls a plot essential, one per chapter that recalls one (by chapter number). */
-const RECALL = [
-  (name: string) => `${name} kept one thing in mind: `,
-  (name: string) => `One fact never left ${name}'s thoughts: `,
-  (name: string) => `Whatever came next, ${name} knew this much: `,
-  (name: string) => `${name} reminded themself of what mattered most: `,
-];
-
-/**
- * The player's plot essentials in the offline story: every third chapter the hero recalls one of
- * its facts (in turn), in the player's own words — scrubbed of markup, one sentence, at most 200
- * characters. The storyteller cannot reason about a fact, but it keeps it in the story.
- */
-function essentialFor(input: ChapterInput): string | null {
-  if (!input.plotEssentials?.trim() || input.chapterNumber % 3 !== 0) return null;
-  const facts = input.plotEssentials
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((f) => scrub(f).replace(/^[-*•\s]+/, ''))
-    .filter((f) => f.length >= 8 && f.length <= 200);
-  if (facts.length === 0) return null;
-  const turn = Math.floor(input.chapterNumber / 3);
-  const fact = facts[turn % facts.length] as string;
-  const name = shortName(input.character.name.trim() || 'The traveller');
-  return finishSentence(`${(RECALL[turn % RECALL.length] as (n: string) => string)(name)}${fact.replace(/[.!?]+$/, '')}`);
-}
-
 function withArticle(role: string): string {
   return /^(the|a|an)\s/i.test(role) ? role : `the ${role}`;
+}
+
+function lastName(full: string): string {
+  return full.split(/\s+/).pop() ?? full;
 }
 
 function escapeRegExp(s: string): string {
@@ -202,9 +207,9 @@ function sanitise(raw: ChapterInput): ChapterInput {
 
 /** The chapter's cast, places and slots, and the scheduling context (rng calls in a fixed order). */
 function setUp(input: ChapterInput, level: number) {
-  const world = readWorld(input.worldDescription);
-  const genre = world.genre;
   const charName = input.character.name.trim() || 'The traveller';
+  const world = groundedWorld(input.worldDescription, input.world, charName);
+  const genre = world.genre;
   const name = shortName(charName);
   // The schedule key must be stable for the whole story, whatever seed the caller passes per chapter.
   const storyKey = mixSeed(world.key, charName);
@@ -223,18 +228,34 @@ function setUp(input: ChapterInput, level: number) {
   const people = cardPeople.length > 0 ? [...new Set([...cardPeople.map((c) => c.name), ...world.people])] : world.people;
   const knownInPrev = people.filter((p) => shortName(p) !== name && prevText.includes(shortName(p)));
   const fromCards = knownInPrev.length === 0 && cardPeople.length > 0 && rng.chance(0.5);
-  const npcFull = fromCards
-    ? rng.pick(cardPeople).name
-    : knownInPrev.length > 0 && rng.chance(0.5)
-      ? rng.pick(knownInPrev)
-      : rng.pick(people.filter((p) => shortName(p) !== name));
+  // Someone the player's action names is who the chapter is with ("ask Vicar Thorne…" brings Thorne).
+  const actionText = (input.action ?? '').toLowerCase();
+  const named = people.find(
+    (p) => shortName(p) !== name && (actionText.includes(p.toLowerCase()) || new RegExp(`\\b${escapeRegExp(lastName(p).toLowerCase())}\\b`).test(actionText)),
+  );
+  // The world's own people come round more often than the ones invented to fill the cast.
+  // (Only those the grounding kept: one sharing the hero's surname is not in the cast.)
+  const own = (world.material?.people ?? []).filter((p) => shortName(p) !== name && world.people.includes(p));
+  const ownTurn = own.length > 0 && rng.chance(0.3);
+  const npcFull = named
+    ? named
+    : fromCards
+      ? rng.pick(cardPeople).name
+      : knownInPrev.length > 0 && rng.chance(0.5)
+        ? rng.pick(knownInPrev)
+        : ownTurn
+          ? rng.pick(own)
+          : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
   const introduced = prevText.includes(npc);
+  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || input.summary.includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
   const drawnRole = rng.pick(genre.allies);
-  const role = npcCard?.role ? withArticle(npcCard.role) : drawnRole;
+  // A title is the role ("Vicar Thorne" is the vicar): never a second, clashing one.
+  const title = npcFull.split(/\s+/).find((w) => TITLES.has(w.toLowerCase()));
+  const role = npcCard?.role ? withArticle(npcCard.role) : title ? `the ${title.toLowerCase()}` : drawnRole;
   const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
   const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
   const place = settingPlace ?? rng.pick(genre.places);
@@ -257,7 +278,7 @@ function setUp(input: ChapterInput, level: number) {
   if (knownInPrev.length > 0) {
     // What the hero carries from the last chapter's person: the wording turns with the chapter.
     const who = shortName(rng.pick(knownInPrev));
-    const carried = [`what ${who} had said`, `${who}'s warning`, `the look on ${who}'s face`, `${who}'s parting words`, `the bargain struck with ${who}`];
+    const carried = [`what ${who} had said`, `${who}'s warning`, `the look on ${who}'s face`, `${who}'s parting words`, `the bargain with ${who}`];
     prev = carried[input.chapterNumber % carried.length] as string;
   } else if (input.recentChapters.length > 0) {
     const lastChoice = input.recentChapters[input.recentChapters.length - 1]?.playerChoice;
@@ -266,16 +287,18 @@ function setUp(input: ChapterInput, level: number) {
 
   const slots: Slots = {
     name,
-    they: 'they',
-    them: 'them',
-    their: 'their',
-    themself: 'themself',
+    // Marked, so the point of view can tell the hero's "they" from a crowd's (narration.ts).
+    they: HERO.they,
+    them: HERO.them,
+    their: HERO.their,
+    themself: HERO.themself,
     place,
     placeCap: upperFirst(place),
     placeName,
     worldPlace,
     npc,
-    npcFull: introduced ? npc : `${npcFull}, ${role},`,
+    // Full name and role only when first met: after that, people are known by name.
+    npcFull: introduced || metBefore ? npc : `${npcFull}, ${role},`,
     threat,
     threatCap: upperFirst(threat),
     ally: passerBy,
@@ -291,9 +314,10 @@ function setUp(input: ChapterInput, level: number) {
     trait,
     trait2,
     prev,
-    action: action.clause,
-    object: article(action.object ?? placeName),
-    mission: mission ?? 'find a purpose worth the risk',
+    action: heroPronouns(action.clause),
+    object: heroPronouns(article(action.object ?? placeName)),
+    // The objective is quoted as it stands: the point of view leaves it alone (narration.ts).
+    mission: mission ? protect(mission) : 'find a purpose worth the risk',
     newPlaceName: rng.pick(world.places),
   };
   const ctx: Ctx = { input, world, genre, rng, level, storyKey, slots, used: new Set() };
@@ -319,6 +343,7 @@ function setUp(input: ChapterInput, level: number) {
     npcCard,
     role,
     sameScene,
+    introduced,
   };
 }
 
@@ -329,17 +354,27 @@ function decide(s: Setup) {
   // chapters, more likely each chapter after, and surely by its eighth. Its age comes from the
   // stored missions (missionAge); without it, from the chapters in the prompt that name it.
   const missionAge = input.missionAge ?? (mission ? input.recentChapters.filter((c) => c.text.toLowerCase().includes(mission.toLowerCase())).length : 0);
-  const onTarget = hasAction && mission !== null && action.keywords.some((k) => mission.includes(k));
+  // A mission is completed only by an outcome that concerns it: an action about it (its words or
+  // names) that did not fail, once it has run a couple of chapters — more likely the longer it runs.
+  const onTarget = hasAction && mission !== null && concerns(action, mission);
+  const drawn = outcomeOf(input, KIND_STAT[action.kind], rng.fork('outcome'));
+  // With no check from the engine, a mission past its sixth chapter that the hero takes up does not
+  // fail outright: it comes right at a price (missions resolve within about 3–8 chapters).
+  const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
+  // The engine's check decides (issue 31): a failed action never completes the mission, nor does a defeat.
+  const failed = checkFailed(input);
   const missionCompleted =
-    mission !== null && missionAge >= 2 && (missionAge >= 7 || rng.chance(Math.min(0.9, (onTarget ? 0.45 : 0.25) + (missionAge - 2) * 0.1)));
+    onTarget && result.outcome !== 'failure' && !failed && !input.defeat && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2));
   let newMission: string | null = null;
-  if (missionCompleted || mission === null) newMission = nextMission(world, rng, input.mission);
+  if (missionCompleted || mission === null) newMission = nextMission(world, rng, [...(input.pastMissions ?? []), ...(input.mission ? [input.mission] : [])]);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
   let newSetting: string | null = null;
   let newPlace = '';
   if (moves) {
     const candidates = world.places.filter((p) => p !== settingPlace && p !== place);
-    newPlace = candidates.length > 0 && rng.chance(0.7) ? rng.pick(candidates) : inventPlace(genre, rng.fork('place'));
+    // A world that names its places is travelled between them; invented names only fill an empty map.
+    const invent = candidates.length === 0 || (!world.material && !rng.chance(0.7));
+    newPlace = invent ? inventPlace(genre, rng.fork('place')) : rng.pick(candidates);
     newSetting = describeSetting(genre, newPlace, rng.fork('setting'));
   }
   const statIncreases: Partial<Record<StatName, number>> = {};
@@ -348,18 +383,25 @@ function decide(s: Setup) {
     const room = STAT_MAX - current(s) - (statIncreases[s] ?? 0);
     if (room > 0) statIncreases[s] = (statIncreases[s] ?? 0) + Math.min(by, room);
   };
-  if (hasAction && rng.chance(0.45)) grow(KIND_STAT[action.kind], 1);
+  const lucky = hasAction && rng.chance(0.45);
+  const check = input.check;
+  if (input.difficulty === undefined) {
+    if (lucky) grow(KIND_STAT[action.kind], 1);
+  } else if (check && !failed && check.difficulty > current(check.stat)) {
+    // With the engine's stakes, the stat of a check won against a harder difficulty grows (its rule).
+    grow(check.stat, 1);
+  }
   // The arc's climax (its last mission done) is worth more than a step along the way.
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown };
+  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
-function compose(s: Setup, plan: Plan, level: number): [string[], string[], string[], string[]] {
+function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []): [string[], string[], string[], string[]] {
   const { rng, slots, action, hasAction, isOpening, knownInPrev, nameSet, mission, ctx, arc } = s;
-  const { missionCompleted, climax, newMission, newSetting, newPlace, grown } = plan;
+  const { missionCompleted, climax, newMission, newSetting, newPlace, grown, failed, record } = plan;
   const p1: string[] = [];
   const p2: string[] = [];
   const p3: string[] = [];
@@ -370,50 +412,106 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     ctx.used.add('sky'); // the opening scene already paints the sky
     p1.push(mission ? pickO(T.OPENING.mission) : pickO(T.OPENING.noMission));
     if (mission && arc?.arc === 0 && arc.step === 0) p1.push(finishSentence(openingArcLine(arc, ctx.storyKey, slots, level)));
-    if (hasAction) p1.push(fromFamily(ctx, 'action', T.ACTION));
   } else {
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
     if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
-    p1.push(fromFamily(ctx, 'action', T.ACTION));
   }
+  let attemptThing = '';
   if (hasAction) {
-    const conseq: T.Family = { pos: 'post', cores: T.CONSEQ_CORES[action.kind], mods: T.CONSEQ_MODS };
     // The first paragraph comes before this chapter's encounter: only someone already met can be named.
-    const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : 'an old friend';
-    p1.push(fromFamily(ctx, 'conseq', conseq, { npc: earlier }));
-    if (action.object || rng.chance(0.5)) p1.push(fromFamily(ctx, 'outcome', T.OUTCOME));
+    const earlier = knownInPrev[0] ? shortName(knownInPrev[0]) : (slots.npc as string);
+    const answer = answerAction(action, plan.result, {
+      name: slots.name as string,
+      object: slots.object as string,
+      npc: earlier,
+      threat: slots.threat as string,
+      place: slots.placeName as string,
+      faction: slots.faction as string,
+      turn: ctx.input.chapterNumber,
+      key: ctx.storyKey,
+      mission: s.input.mission,
+    });
+    p1.push(...answer.sentences.map(finishSentence));
+    attemptThing = answer.thing;
+    answerOut.push(...answer.sentences);
+    // The answer told what came of it: no stock outcome sentence may add another, maybe contrary, one.
+    ctx.used.add('outcome');
   }
+  // A failed attempt (the engine's check, or the storyteller's own draw) makes no progress: no stock
+  // line may say otherwise, here or in the padding below.
+  if (failed || plan.result.outcome === 'failure') ctx.used.add('progress');
+  // After the answer: an item used up, a defeat, and what the hero took (stakes.ts).
+  p1.push(...stakesLines(s.input, { name: slots.name ?? '', they: HERO.they, them: HERO.them, their: HERO.their }, hasAction).map(finishSentence));
+  if (record.gainedLine) p1.push(finishSentence(record.gainedLine));
   p2.push(fromFamily(ctx, 'encounter', s.sameScene ? T.REJOIN : T.ENCOUNTER));
-  p2.push(fromFamily(ctx, 'dialogue', T.DIALOGUE));
+  // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
+  const persona = personaOf(s.world, s.npcFull, s.world.constraints);
+  ctx.used.add('dialogue');
+  p2.push(
+    lineFor(s.npcFull, persona, {
+      hero: slots.name as string,
+      attempt: hasAction ? { thing: attemptThing, outcome: plan.result.outcome } : null,
+      mission: s.input.mission,
+      place: slots.placeName as string,
+      threat: slots.threat as string,
+      faction: slots.faction as string,
+      chapter: ctx.input.chapterNumber,
+      storyKey: ctx.storyKey,
+    }),
+  );
   p2.push(fromFamily(ctx, 'reply', T.REPLY));
+  ctx.used.add('npcDetail');
+  // Seen as they look once, when first met; after that, by what they keep doing.
+  const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
+  // (A habit is told now and then, not every time: it would become the chapter's refrain.)
+  if (!known) p2.push(lookLine(s.npcFull, persona));
+  else if (ctx.input.chapterNumber % 3 === 0) p2.push(habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey));
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
   if (climax && arc) {
     // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.
     p3.push(...climaxLines(arc, slots, level).map(finishSentence));
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (missionCompleted) {
     p3.push(fromFamily(ctx, 'complete', T.COMPLETE));
     if (arc) p3.push(finishSentence(stepDoneLine(arc, slots, level)));
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (mission) {
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
     if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
-    if (hasAction) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
+    if (hasAction && !ctx.used.has('progress')) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
-    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: lowerFirst(newMission as string, nameSet) }));
+    p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   }
   for (const s of grown.slice(0, 1)) {
     const adj = STAT_ADJ[s][ctx.input.chapterNumber % STAT_ADJ[s].length] as string;
     p3.push(fromFamily(ctx, 'stat', T.STAT, { statAdj: render(adj, slots, level) }));
   }
-  const fact = essentialFor(s.input);
-  if (fact) p3.push(fact);
+  // Threads the story returns to: the player's answers, what the memory bank recalled, the plot
+  // essentials woven into a sentence; and the author's note's tone (threads.ts).
+  const hero = slots.name as string;
+  const note = readNote(s.input.authorsNote);
+  for (const line of [
+    threadLine(s.input.world, ctx.input.chapterNumber, ctx.storyKey, hero),
+    memoryLine(s.input.memories, ctx.input.chapterNumber, [s.input.continueFrom ?? '', s.input.recentChapters.at(-1)?.text ?? ''].join(' ')),
+    essentialLine(s.input, hero, s.npc),
+    toneLine(note, ctx.input.chapterNumber, hero),
+  ])
+    if (line) p3.push(finishSentence(line));
   p4.push(fromFamily(ctx, 'hook', T.HOOK));
+  const ending = endingLine(note, ctx.input.chapterNumber, ctx.storyKey, { name: hero, npc: s.npc, threat: slots.threat as string });
+  if (ending) p4.push(finishSentence(ending));
 
   // Texture until the chapter reaches its target length (150–400 words; shorter sentences at low
   // reading levels need more of them). Each family still appears at most once.
-  const target = 170 + rng.int(level <= 4 ? 60 : 120);
+  // The note can ask for shorter or longer chapters; what happens decides the rest.
+  // Chapters differ in length and shape: some are a quick beat, some linger.
+  const target =
+    note.length === 'short'
+      ? 120 + rng.int(60)
+      : note.length === 'long'
+        ? 260 + rng.int(100)
+        : rng.pick([120, 150, 200, 270, 350]) + rng.int(level <= 4 ? 40 : 60);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
@@ -452,7 +550,10 @@ function compose(s: Setup, plan: Plan, level: number): [string[], string[], stri
     ['aside', T.ASIDE, p2],
     ...(hasAction && !ctx.used.has('outcome') ? ([['outcome', T.OUTCOME, p1]] as Array<[string, T.Family, string[]]>) : []),
     ['weather', T.WEATHER, p2],
-    ...(!missionCompleted && mission && !ctx.used.has('progress') ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>) : []),
+    // (No progress after an attempt that failed: the chapter may not contradict the outcome.)
+    ...(!missionCompleted && mission && !ctx.used.has('progress') && plan.result.outcome !== 'failure' && !plan.failed
+      ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>)
+      : []),
   ];
   for (const [fname, fam, para] of reserve) {
     if (words >= 160) break; // a margin over the 150-word floor
@@ -496,12 +597,34 @@ function firstProperNoun(text: string): string | null {
   return null;
 }
 
-/** A new objective in the world's genre, different from the previous one. */
-export function nextMission(world: WorldModel, rng: Rng, previous: string | null | undefined): string {
+/**
+ * Missions drawn from the world's own conflicts: its threats, factions, places and people (the
+ * genre's stock missions only when the world names too little to build one).
+ */
+const WORLD_MISSIONS = [
+  'Find out what {faction} wants with {placeName}',
+  'Learn who in {faction} answers to {threat}',
+  'Get {npc} to tell you what they know about {threat}',
+  'Reach {placeName} before {threat} does',
+  'Bring proof of what {faction} is hiding to {npc}',
+  'Keep {npc} safe from {threat}',
+  'Find a way into {placeName} past the watchers of {faction}',
+  'Learn what {npc} is keeping from you about {placeName}',
+  'Find out what {threat} took from {placeName}',
+  'Win {npc} over before {faction} does',
+];
+
+/** A new objective from the world's conflicts, never one the story has had (`past`: every earlier objective). */
+export function nextMission(world: WorldModel, rng: Rng, past: string | readonly string[] | null | undefined): string {
   const g = world.genre;
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const t = rng.pick(g.missions);
-    const npcName = rng.pick(world.people);
+  const seen = new Set((typeof past === 'string' ? [past] : (past ?? [])).map((m) => m.trim().toLowerCase()));
+  const own = world.factions.length > 0 && world.places.length > 0;
+  for (let attempt = 0; attempt < 40; attempt++) {
+    // Later attempts widen to the stock list: a long story can use up the world's combinations.
+    const t = own && (attempt < 24 || rng.chance(0.5)) ? rng.pick(WORLD_MISSIONS) : rng.pick(g.missions);
+    const faction = rng.pick(world.factions);
+    // The danger is someone other than the faction the mission names ("who in X answers to X").
+    const threats = g.threats.filter((x) => x.toLowerCase() !== faction.toLowerCase());
     const m = render(
       t,
       {
@@ -509,27 +632,126 @@ export function nextMission(world: WorldModel, rng: Rng, previous: string | null
         ally: rng.pick(g.allies),
         place: rng.pick(g.places),
         placeName: rng.pick(world.places),
-        threat: rng.pick(g.threats),
-        faction: rng.pick(world.factions),
-        npc: npcName,
+        threat: rng.pick(threats.length > 0 ? threats : g.threats),
+        faction,
+        npc: rng.pick(world.people),
       },
       8,
     );
-    if (!previous || m.toLowerCase() !== previous.trim().toLowerCase()) return upperFirst(m);
+    const objective = upperFirst(m);
+    if (!seen.has(objective.toLowerCase())) return objective;
   }
-  return `Follow the trail beyond ${rng.pick(world.places)}`;
+  return `Follow the trail beyond ${rng.pick(world.places)} (${seen.size + 1})`;
 }
 
-function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null): string[] {
+/** The player's "my" became "their" when the action was read: it is the hero's, so it is marked as theirs. */
+function heroPronouns(s: string): string {
+  // Only "their" and "themself": a "they" or "them" the player wrote is usually someone else ("ask what they know").
+  return s.replace(/\b(themself|their)\b/g, (w) => HERO[w as keyof typeof HERO]);
+}
+
+/**
+ * What the chapter leaves in the memory bank (issue 30): what came of the attempt, a mission done and
+ * the next one, a new place — in the third person past by name, whatever the story's point of view,
+ * so a memory reads the same wherever it is recalled.
+ */
+function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memories'] {
+  const hero = s.input.character.name.trim() || (s.slots.name as string);
+  const third = (x: string) =>
+    finishSentence(narrate(x, 'third', [hero, s.slots.name as string]))
+      .replace(/[\u0004\u0005]/g, '')
+      .slice(0, 200);
+  const out: ChapterResult['memories'] = [];
+  // The attempt and what came of it, as one memory ("Edmund searched the study; it worked: …").
+  if (answer[0] && answer[1]) out.push({ kind: 'event', text: third(`${answer[0]}; ${lowerFirst(answer[1])}`) });
+  if (plan.missionCompleted && s.input.mission)
+    out.push({ kind: 'event', text: third(`${hero} completed the task: ${s.input.mission.replace(/[.!?]+$/, '')}`) });
+  if (plan.newMission) out.push({ kind: 'promise', text: third(`${hero} took on a new task: ${plan.newMission.replace(/[.!?]+$/, '')}`) });
+  if (plan.newSetting && plan.newPlace) out.push({ kind: 'place', text: third(`${hero} came to ${plan.newPlace}`) });
+  return out.slice(0, MEMORIES_PER_CHAPTER_MAX);
+}
+
+/** Whether an action is about a mission: it shares a content word or a name with it. */
+function concerns(action: NormalisedAction, mission: string): boolean {
+  const m = mission.toLowerCase();
+  const stem = (w: string) => w.replace(/(?:ing|ed|es|s)$/, '');
+  const missionWords = new Set((m.match(/[\p{L}'’-]{4,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(stem));
+  return action.keywords.some((k) => !GENERIC.has(k) && missionWords.has(stem(k)));
+}
+/** Words too common to tie an action to a mission. */
+const GENERIC = new Set([
+  'find',
+  'what',
+  'that',
+  'they',
+  'know',
+  'about',
+  'before',
+  'from',
+  'with',
+  'your',
+  'their',
+  'there',
+  'where',
+  'will',
+  'does',
+  'keep',
+  'safe',
+  'tell',
+  'learn',
+  'into',
+  'past',
+  'away',
+]);
+
+/** Marks a span the point of view must not retell (an objective, as the player reads it). */
+function protect(s: string): string {
+  return `\u0004${s}\u0005`;
+}
+
+function ownPronouns(s: string): string {
+  return s
+    .replace(/\u0002themself/g, 'yourself')
+    .replace(/\u0002they/g, 'you')
+    .replace(/\u0002them/g, 'you')
+    .replace(/\u0002their/g, 'your');
+}
+
+/** Suggestions that each take up the mission in their own way (a mission that has run long). */
+const CONVERGING: Record<ActionKind, string> = {
+  social: 'Ask {npc} to help you {mission}',
+  investigate: 'Search every corner until you can {mission}',
+  stealth: 'Slip in unseen and {mission}',
+  combat: 'Fight your way through and {mission}',
+  travel: 'Go wherever it takes to {mission}',
+  craft: 'Use {special} to {mission}',
+  bold: 'Risk everything to {mission}',
+  rest: 'Gather your strength, then {mission}',
+};
+
+function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
   const { rng, slots, level } = ctx;
+  if (converge && mission) {
+    const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
+    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind)).slice(0, 3);
+    return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
+  }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
   const picked: Array<ActionKind | 'mission'> = mission ? ['mission', ...kinds.slice(0, rng.chance(0.5) ? 3 : 2)] : kinds.slice(0, rng.chance(0.5) ? 4 : 3);
-  const extra: Slots = { newPlaceName: newPlace ?? (slots.newPlaceName as string), mission: mission ? lowerFirst(mission.replace(/[.!?]+$/, '')) : '' };
+  const extra: Slots = {
+    newPlaceName: newPlace ?? (slots.newPlaceName as string),
+    mission: mission ? lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, '')) : '',
+  };
   const seen = new Set<string>();
   const out: string[] = [];
   for (const k of picked) {
     for (const t of rng.shuffle(T.CHOICES[k])) {
-      const c = upperFirst(render(t, slots, level, extra).replace(/\s+/g, ' ').trim()).slice(0, 160);
+      // A suggested action is said to the player: the hero's pronouns are theirs ("your gear").
+      const c = upperFirst(
+        ownPronouns(render(t, slots, level, extra))
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ).slice(0, 160);
       if (!seen.has(c.toLowerCase())) {
         seen.add(c.toLowerCase());
         out.push(c);

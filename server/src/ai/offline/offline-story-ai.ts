@@ -42,7 +42,7 @@ import { Rng, mixSeed } from './prng';
 import { offlineStyles } from './styles';
 import { offlineSummary } from './summary';
 import { worldDescription, worldQuestions } from './world';
-import { readWorld } from './world-model';
+import { groundedWorld } from './grounded';
 
 export interface OfflineOptions {
   onUsage?: (usage: Usage) => void;
@@ -127,7 +127,11 @@ export class OfflineStoryAI implements StoryAI {
     const level = clampReadingLevel(input.readingLevel);
     let written: ReturnType<typeof writeChapter>;
     try {
-      written = writeChapter(input.continueFrom ? continuationInput(input) : input, level);
+      written = input.continueFrom
+        ? withoutRepeats(writeChapter(continuationInput(input), level), input.continueFrom)
+        : input.differentFrom
+          ? anotherTake(input, level)
+          : writeChapter(input, level);
     } catch (e) {
       throw new AppError('GENERATION_FAILED', 'The offline storyteller could not write this chapter.', { cause: e instanceof Error ? e.message : String(e) });
     }
@@ -150,9 +154,10 @@ export class OfflineStoryAI implements StoryAI {
   async generateMission(input: MissionInput, opts?: CallOptions): Promise<MissionResult> {
     checkAborted(opts);
     const t = performance.now();
-    const world = readWorld(input.worldDescription);
+    const world = groundedWorld(input.worldDescription, input.world, input.character.name);
     const rng = new Rng(mixSeed('mission', input.seed ?? 0, world.key, input.character.name, input.previousMission ?? ''));
-    const out = this.validate(missionSchema, { objective: nextMission(world, rng, input.previousMission) }, 'mission');
+    const past = [...(input.pastMissions ?? []), ...(input.previousMission ? [input.previousMission] : [])];
+    const out = this.validate(missionSchema, { objective: nextMission(world, rng, past) }, 'mission');
     this.usage('mission', input.worldDescription, out.objective, t);
     return out;
   }
@@ -192,5 +197,59 @@ function continuationInput(input: ChapterInput): ChapterInput {
     continueFrom: input.continueFrom,
   };
 }
+/**
+ * A continuation's sentences that the part it continues already says (a person's habit, a stock
+ * line) are left out: the reader has just read them. A paragraph keeps at least its first sentence.
+ */
+function withoutRepeats(written: ReturnType<typeof writeChapter>, old: string): ReturnType<typeof writeChapter> {
+  const seen = old.replace(/\s+/g, ' ');
+  const paragraphs = written.paragraphs.map((p) => {
+    const kept = p.filter((sentence) => sentence.trim().length <= 30 || !seen.includes(sentence.trim()));
+    return kept.length > 0 ? kept : p.slice(0, 1);
+  });
+  if (paragraphs.every((p, i) => p.length === written.paragraphs[i]?.length)) return written;
+  return { ...written, paragraphs, result: { ...written.result, text: paragraphs.map((p) => p.join(' ')).join('\n\n') } };
+}
+
+/**
+ * Another take of a chapter (Regenerate): its sentence picks are scheduled by chapter number, so the
+ * take is written from a number no real chapter has and its own seed — a different encounter, other
+ * wordings — while the story, mission and action it answers stay the same.
+ */
+function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writeChapter> {
+  // How many takes came before is unknown offline; the opening of the one it replaces tells takes
+  // apart. A step that would write that very take again (its opening) is passed over.
+  const replaced = (input.differentFrom ?? '').slice(0, 120);
+  const salt = [...(input.differentFrom ?? '')].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  let written: ReturnType<typeof writeChapter> | null = null;
+  for (let k = 0; k < TAKE_STEPS.length; k++) {
+    const step = TAKE_STEPS[(salt + k) % TAKE_STEPS.length] as number;
+    written = writeChapter({ ...input, chapterNumber: input.chapterNumber + TAKE_CHAPTER_OFFSET * step, seed: mixSeed(input.seed, 'take', step) }, level);
+    if (!replaced || words8(written.result.text) !== words8(replaced)) return written;
+  }
+  return written as ReturnType<typeof writeChapter>;
+}
+/**
+ * A take's first eight words, punctuation and names aside: two takes of one schedule may join their
+ * sentences differently and recall a different person ("the look on Thorne's face" / "…Corvin's…").
+ */
+function words8(text: string): string {
+  const words = text.match(/[\p{L}'’]+/gu) ?? [];
+  return words
+    .filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w))
+    .slice(0, 8)
+    .join(' ')
+    .toLowerCase();
+}
+
+/**
+ * A take moves every sentence family's schedule by 1009 × a step from 1 to 10. Each family picks its
+ * variant by a permutation of the chapter number modulo its size (10 to 60 variants) coprime to it,
+ * so two takes pick alike only if the size divides 1009 × (the steps' difference) — never, as 1009
+ * is prime and the difference is under 10.
+ */
+const TAKE_CHAPTER_OFFSET = 1009;
+const TAKE_STEPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
 /** See continuationInput: beyond any story's length, and a multiple of 3 apart (plot-essential recalls keep their turn). */
 const CONTINUATION_CHAPTER_OFFSET = 999;

@@ -134,7 +134,7 @@ function isWordChar(c: number, text: string, i: number): boolean {
 
 export type ActionKind = 'combat' | 'social' | 'investigate' | 'stealth' | 'travel' | 'rest' | 'craft' | 'bold';
 
-const KIND_VERBS: Record<Exclude<ActionKind, 'bold'>, string[]> = {
+export const KIND_VERBS: Record<Exclude<ActionKind, 'bold'>, string[]> = {
   combat: [
     'attack',
     'fight',
@@ -359,7 +359,7 @@ const KIND_VERBS: Record<Exclude<ActionKind, 'bold'>, string[]> = {
 const VERB_KIND = new Map<string, ActionKind>();
 for (const [kind, verbs] of Object.entries(KIND_VERBS) as Array<[ActionKind, string[]]>) for (const v of verbs) if (!VERB_KIND.has(v)) VERB_KIND.set(v, kind);
 
-const EXTRA_VERBS = new Set(
+export const EXTRA_VERBS = new Set(
   'give grab pull push throw catch break smash lift carry drop hold keep let put show turn raise lower knock shout yell whisper scream laugh cry run open close lock unlock shut pay send bring get do be become save rescue protect guard free release destroy burn kiss hug dance play order command demand sacrifice surrender obey ignore deny admit reveal hand pour drink taste smell touch feel grab gather collect pack wake warn report'.split(
     ' ',
   ),
@@ -491,7 +491,7 @@ function extractObject(rest: string): string | null {
 }
 /** A determiner and up to three words, stopping at a preposition, conjunction or adverb. */
 const OBJECT_PHRASE =
-  /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|before|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above|against|among|along|between|beside|beyond|up|down|off|out|away|back|instead)\b)[\p{L}'’-]+){0,2}/giu;
+  /\b(?:the|a|an|their|this|that|some)\s+[\p{L}'’-]+(?:\s+(?!(?:and|to|with|about|what|who|before|after|while|so|then|under|past|into|onto|through|over|behind|near|for|from|at|in|on|by|without|unseen|quietly|quickly|carefully|again|now|if|or|but|until|toward|towards|across|around|inside|outside|beneath|below|above|against|among|along|between|beside|beyond|up|down|off|out|away|back|instead)\b)[\p{L}'’-]+){0,2}/giu;
 
 export function joinList(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';

@@ -20,8 +20,8 @@ export interface WorldModel {
   namedInText: string[];
 }
 
-const TITLES = new Set(
-  'king queen lord lady captain sir dame doctor dr detective sheriff prince princess emperor empress admiral professor mayor father mother sister brother baron baroness duke duchess count countess commander agent general marshal inspector chief saint st archmage high priest priestess warlord governor senator chancellor elder master mistress commodore vicar councilman councilwoman constable reverend abbot abbess magistrate warden sergeant lieutenant colonel major officer'.split(
+export const TITLES: ReadonlySet<string> = new Set(
+  'king queen lord lady captain sir dame doctor dr director detective sheriff prince princess emperor empress admiral professor mayor father mother sister brother baron baroness duke duchess count countess commander agent general marshal inspector chief saint st archmage high priest priestess warlord governor senator chancellor elder master mistress commodore vicar councilman councilwoman constable reverend abbot abbess magistrate warden sergeant lieutenant colonel major officer'.split(
     ' ',
   ),
 );
@@ -138,6 +138,9 @@ function buildWorldModel(description: string): WorldModel {
       initial = false;
     }
     if (words.length === 0) continue;
+    // "Director Imani Oduya of the Tidewell Institute": the person is the part before "of".
+    const ofAt = words.indexOf('of');
+    if (ofAt > 1 && TITLES.has((words[0] as string).toLowerCase())) words.splice(ofAt);
     const name = words.join(' ');
     if (name.length < 3 || name.length > 40) continue;
     const key = name.toLowerCase();

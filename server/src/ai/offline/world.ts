@@ -55,6 +55,50 @@ function cleanIdea(idea: string): string {
     .trim();
 }
 
+/** Words of an idea that are about nothing in particular (they name no thing to build on). */
+const IDEA_STOP = new Set(
+  'a an the of in on at to into inside under over with without and or but where who which that this these those is are was were be been its it their there here city world land place realm story about for from by my your our his her very old new dead great small big little full whole some all every each one two many much far near deep high low long dark bright strange last first ancient living lost hidden broken'.split(
+    ' ',
+  ),
+);
+/** What the player's idea is about: its own nouns, most telling first ("a dead god's skeleton" → skeleton, god). */
+function ideaNouns(idea: string): string[] {
+  const words = (idea.toLowerCase().match(/[a-z][a-z'’-]+/g) ?? []).map((w) => w.replace(/['’]s$/, ''));
+  return [...new Set(words.filter((w) => w.length >= 3 && !IDEA_STOP.has(w)))].reverse();
+}
+/** People's names that belong to no one genre's culture: a world built on the player's idea gets these. */
+const PLAIN_FIRST = ['Ash', 'Wren', 'Tamsin', 'Orrin', 'Mara', 'Cael', 'Brannoc', 'Isk', 'Sefa', 'Hollis', 'Ione', 'Ketter', 'Rook', 'Lune'];
+const PLAIN_LAST = ['Vale', 'Marrow', 'Quell', 'Harrow', 'Stane', 'Loame', 'Tarrant', 'Fenn', 'Corrick', 'Sallow'];
+const ROLES = ['a keeper of the old ways', 'a scavenger who knows every passage', 'a healer with too many patients', 'a guard captain who trusts no one'];
+const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+
+/**
+ * The world's names built on the player's own words (issue 32): places named for what the idea is
+ * about, people with names of no borrowed culture — so "a city inside a dead god's skeleton" is not
+ * turned into a Greek temple town.
+ */
+function namesFromIdea(
+  idea: string,
+  rng: Rng,
+): { world: string; placeA: string; placeB: string; person: string; role: string; threat: string; artifact: string; faction: string; faction2: string } | null {
+  const nouns = ideaNouns(idea);
+  const proper = /([A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})?)/.exec(idea.replace(/^\S+\s*/, ''))?.[1];
+  if (nouns.length === 0) return null;
+  const n1 = cap(nouns[0] as string);
+  const n2 = cap((nouns[1] ?? nouns[0]) as string);
+  return {
+    world: proper ?? `${n1}${rng.pick(['hold', 'reach', 'fall', 'deep', 'mouth', 'wake'])}`,
+    placeA: `the ${n1} ${rng.pick(['Gate', 'Stair', 'Market', 'Ward', 'Hollow', 'Reach'])}`,
+    placeB: `the ${rng.pick(['Low', 'Old', 'High', 'Deep', 'Far'])} ${n2}`,
+    person: `${rng.pick(PLAIN_FIRST)} ${rng.pick(PLAIN_LAST)}`,
+    role: rng.pick(ROLES),
+    threat: `something that has begun to stir in the ${nouns[0]}`,
+    artifact: `the heart of the ${nouns[1] ?? nouns[0]}`,
+    faction: `the Keepers of the ${n1}`,
+    faction2: `the ${n2} Wardens`,
+  };
+}
+
 export function worldDescription(ideaRaw: string, maxLength: number | undefined): string {
   const max = clampMaxLength(maxLength);
   const idea = cleanIdea(ideaRaw);
@@ -63,20 +107,22 @@ export function worldDescription(ideaRaw: string, maxLength: number | undefined)
   const rng = new Rng(mixSeed('world', idea));
   const [placeA, placeB] = model.places as [string, string];
   const [faction, faction2] = model.factions as [string, string];
+  // An idea with substance is built on in its own words; a bare genre word gets the genre's world.
+  const own = idea.split(/\s+/).length >= 4 && model.namedInText.length === 0 ? namesFromIdea(idea, rng.fork('idea')) : null;
   const slots = {
-    world: inventWorldName(model, rng),
+    world: own?.world ?? inventWorldName(model, rng),
     label: g.label,
-    placeA,
-    placeB,
+    placeA: own?.placeA ?? placeA,
+    placeB: own?.placeB ?? placeB,
     sky: rng.pick(g.sky),
-    faction,
-    factionCap: upperFirst(faction),
-    faction2,
-    person: model.people[0] as string,
-    role: rng.pick(g.allies),
+    faction: own?.faction ?? faction,
+    factionCap: upperFirst(own?.faction ?? faction),
+    faction2: own?.faction2 ?? faction2,
+    person: own?.person ?? (model.people[0] as string),
+    role: own?.role ?? rng.pick(g.allies),
     they: 'they',
-    threat: rng.pick(g.threats),
-    artifact: rng.pick(g.artifacts),
+    threat: own?.threat ?? rng.pick(g.threats),
+    artifact: own?.artifact ?? rng.pick(g.artifacts),
   };
   // The idea comes first, in the player's own words (as one or more sentences) when it has any
   // substance; a one-word idea ("pirates") is better served by the generated opening alone.

@@ -37,6 +37,7 @@ const recordShape = z.object({
   itemsGained: z.array(z.object({ name: z.string().min(1).max(60), description: z.string().min(1).max(300) })).max(3),
   itemsLost: z.array(z.string().min(1).max(60)).max(3),
   healthRestored: z.number().int().min(0).max(10),
+  choiceChecks: z.array(z.object({ choice: z.number().int().min(1).max(4), stat: z.enum(STAT_NAMES), difficulty: z.number().int().min(1).max(30) })).max(4),
 });
 
 export const wire = {
@@ -98,6 +99,8 @@ export function recordFromWire(w: z.infer<typeof wire.record> & { choices?: stri
     itemsGained: w.itemsGained.map((i) => ({ name: i.name.trim(), description: i.description.trim() })),
     itemsLost: w.itemsLost.map((n) => n.trim()),
     healthRestored: w.healthRestored,
+    // A difficulty outside 8–20 is brought within it (the engine's bounds), not refused.
+    choiceChecks: w.choiceChecks.map((c) => ({ choice: c.choice, stat: c.stat, difficulty: Math.min(20, Math.max(8, c.difficulty)) })),
     ...(w.choices ? { choices: w.choices.map((c) => c.trim()) } : {}),
   };
 }
@@ -118,6 +121,7 @@ export function chapterFromWire(w: z.infer<typeof wire.chapter>): ChapterResult 
     itemsGained: [],
     itemsLost: [],
     healthRestored: 0,
+    choiceChecks: [],
   };
 }
 
@@ -146,6 +150,7 @@ export function normaliseWire(name: keyof typeof wire, value: unknown): unknown 
     v.itemsGained = Array.isArray(v.itemsGained) ? v.itemsGained.filter(isObject).slice(0, 3) : [];
     v.itemsLost = Array.isArray(v.itemsLost) ? v.itemsLost.filter((x) => typeof x === 'string' && x.trim()).slice(0, 3) : [];
     v.healthRestored = Math.max(0, Math.min(10, numberOf(v.healthRestored) ?? 0));
+    v.choiceChecks = choiceChecksOf(v.choiceChecks);
   } else if (name === 'character') {
     if (isObject(v.stats)) v.stats = statsOf(v.stats);
     for (const [k, max] of [
@@ -164,6 +169,21 @@ export function normaliseWire(name: keyof typeof wire, value: unknown): unknown 
  * The cast as a list of people with a name (a model that leaves it out, or sends a name list or a
  * map of name → description, still reports who was there); over-long fields are cut, not refused.
  */
+/** Proposals with a stat of ours and numbers (sent as strings too); anything else is left out. */
+function choiceChecksOf(v: unknown): unknown[] {
+  if (!Array.isArray(v)) return [];
+  const out: unknown[] = [];
+  for (const x of v) {
+    if (!isObject(x)) continue;
+    const stat = statName(x.stat);
+    const choice = numberOf(x.choice);
+    const difficulty = numberOf(x.difficulty);
+    if (!stat || choice === null || difficulty === null || choice < 1 || choice > 4) continue;
+    out.push({ choice: Math.round(choice), stat, difficulty: Math.round(difficulty) });
+  }
+  return out.slice(0, 4);
+}
+
 function castOf(v: unknown): unknown {
   const entries: unknown[] = Array.isArray(v)
     ? v

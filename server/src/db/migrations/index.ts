@@ -16,6 +16,7 @@ import { AccountRecovery1795673738675 } from './1795673738675-AccountRecovery';
 import { AccountSecurity1795681203336 } from './1795681203336-AccountSecurity';
 import { AccountSafety1795701868315 } from './1795701868315-AccountSafety';
 import { MemoryBank1795705177364 } from './1795705177364-MemoryBank';
+import { Stakes1795710000000 } from './1795710000000-Stakes';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AccountSecurity1795681203336,
   AccountSafety1795701868315,
   MemoryBank1795705177364,
+  Stakes1795710000000,
 ];

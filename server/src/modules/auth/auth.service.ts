@@ -28,6 +28,8 @@ import { User } from './user.entity';
 export interface RequestMeta {
   ip?: string;
   userAgent?: string;
+  /** The browser page's origin (the Origin header), for links back to where the player is. */
+  origin?: string;
 }
 
 export interface IssuedSession {

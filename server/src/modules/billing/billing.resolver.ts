@@ -37,7 +37,7 @@ export class BillingResolver {
     description: "Manage Subscription: the returned url is Stripe's Customer Portal for a Stripe subscription, otherwise this app's /subscription/manage page.",
   })
   manageSubscription(@Ctx() ctx: GraphQLContext): Promise<CheckoutSession> {
-    return ctx.services.billing.manageUrl(requireUser(ctx));
+    return ctx.services.billing.manageUrl(requireUser(ctx), ctx.meta.origin);
   }
 
   @Authorized()
@@ -49,7 +49,7 @@ export class BillingResolver {
   @Authorized()
   @Mutation(() => CheckoutSession, { description: 'Starts paying for a paid tier: send the browser to the returned url.' })
   createCheckout(@Ctx() ctx: GraphQLContext, @Arg('tierId', () => ID) tierId: string): Promise<CheckoutSession> {
-    return ctx.services.billing.createCheckout(requireUser(ctx), tierId);
+    return ctx.services.billing.createCheckout(requireUser(ctx), tierId, ctx.meta.origin);
   }
 
   @Authorized()

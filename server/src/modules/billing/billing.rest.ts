@@ -1,5 +1,5 @@
 import express, { type Request } from 'express';
-import { jsonBody } from '../../common/http';
+import { jsonBody, requestMeta } from '../../common/http';
 import { AppError } from '../../common/app-error';
 import { bearerToken } from '../../graphql/context';
 import type { Services } from '../../services';
@@ -42,13 +42,13 @@ export function billingRestRouter(services: Services, bodyLimit: number): expres
 
   r.post('/create-checkout', async (req, res) => {
     const user = await authenticated(services, req);
-    res.json(await services.billing.createCheckout(user, body(req).tierId));
+    res.json(await services.billing.createCheckout(user, body(req).tierId, requestMeta(req).origin));
   });
 
   // Manage Subscription: Stripe's Customer Portal, or this app's own page for the built-in checkout.
   r.post('/manage', async (req, res) => {
     const user = await authenticated(services, req);
-    res.json(await services.billing.manageUrl(user));
+    res.json(await services.billing.manageUrl(user, requestMeta(req).origin));
   });
 
   r.get('/payments', async (req, res) => {

@@ -3,6 +3,7 @@
  * demo checkout), the webhook, renewals and the live status feed. About 400 lines because these share
  * one provider choice, one status cache and one event path; event parsing lives in provider-event.ts.
  */
+import { publicBase } from '../shared/public-base';
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
@@ -64,7 +65,7 @@ export class BillingService {
     localSecret: string,
   ) {
     const { config } = deps;
-    this.local = new LocalProvider(deps.dataSource, localSecret, config.publicUrl);
+    this.local = new LocalProvider(deps.dataSource, localSecret);
     this.stripe =
       config.stripe.secretKey && config.stripe.webhookSecret
         ? new StripeProvider({ ...config.stripe, secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret })
@@ -164,9 +165,9 @@ export class BillingService {
    * The Account tab's Manage Subscription: Stripe's Customer Portal for a Stripe subscription (payment
    * method, invoices, cancel), otherwise this app's own page (cancel at period end, resume, payments).
    */
-  async manageUrl(user: AuthUser): Promise<{ url: string }> {
+  async manageUrl(user: AuthUser, origin?: string): Promise<{ url: string }> {
     const row = await this.deps.subscriptions.get(user.id);
-    const base = this.deps.config.publicUrl;
+    const base = publicBase(this.deps.config, origin);
     if (row.provider === 'stripe' && row.providerCustomerId && this.stripe) {
       return { url: await this.stripe.portalUrl(row.providerCustomerId, `${base}/profile`) };
     }
@@ -195,8 +196,11 @@ export class BillingService {
     }));
   }
 
-  /** A hosted checkout for a paid tier (Stripe Checkout, or the local checkout page). */
-  async createCheckout(user: AuthUser, tierIdInput: unknown): Promise<{ url: string }> {
+  /**
+   * A hosted checkout for a paid tier (Stripe Checkout, or the local checkout page). Its links lead
+   * back to `origin` (the page that asked) when that is one of ours, else to PUBLIC_URL.
+   */
+  async createCheckout(user: AuthUser, tierIdInput: unknown, origin?: string): Promise<{ url: string }> {
     const tier = await this.deps.subscriptions.tier(tierIdInput);
     if (tier.priceCents === 0) throw new AppError('BAD_USER_INPUT', 'The Free tier needs no payment: choose it directly.', { field: 'tierId' });
     const row = await this.deps.subscriptions.get(user.id);
@@ -204,7 +208,7 @@ export class BillingService {
       throw new AppError('CONFLICT', 'You are already subscribed to this tier.', { field: 'tierId' });
     }
     const provider = this.checkoutProvider;
-    const base = this.deps.config.publicUrl;
+    const base = publicBase(this.deps.config, origin);
     const { url, customerId } = await provider.createCheckout({
       userId: user.id,
       email: user.email,
@@ -212,6 +216,7 @@ export class BillingService {
       customerId: provider.name === 'stripe' ? row.providerCustomerId : null,
       successUrl: `${base}/subscription?checkout=success`,
       cancelUrl: `${base}/subscription?checkout=cancelled`,
+      baseUrl: base,
     });
     if (customerId && customerId !== row.providerCustomerId) {
       await this.deps.dataSource.query(`UPDATE subscriptions SET provider_customer_id = $1 WHERE user_id = $2 AND provider_customer_id IS NULL`, [

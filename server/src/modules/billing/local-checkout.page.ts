@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { ourOrigin } from '../shared/public-base';
 import express from 'express';
 import { isAppError } from '../../common/app-error';
 import type { Services } from '../../services';
@@ -33,8 +34,9 @@ export function localCheckoutRouter(services: Services): express.Router {
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${STYLE_HASH}'`,
-    // The confirmation redirects to PUBLIC_URL, which browsers also check against form-action.
-    `form-action 'self' ${new URL(publicUrl).origin}`,
+    // The confirmation redirects to this page's own origin ('self'): links are relative, so a browser
+    // that came in at 127.0.0.1 stays there, with its session.
+    "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
@@ -48,11 +50,9 @@ export function localCheckoutRouter(services: Services): express.Router {
       .type('html')
       .send(page(title, body));
   };
-  const back = `<a class="button" href="${escapeHtml(`${publicUrl}/subscription`)}">Back to subscriptions</a>`;
+  const back = `<a class="button" href="/subscription">Back to subscriptions</a>`;
 
   const secure = new URL(publicUrl).protocol === 'https:';
-  /** Form posts must come from a page of ours: the public origin or an allow-listed one. */
-  const allowedOrigins = new Set([new URL(publicUrl).origin, ...services.config.ops.corsOrigins]);
   const browserSecret = (req: express.Request) => readCookie(req.headers.cookie, COOKIE);
   const otherBrowser = (res: express.Response) =>
     send(res, 403, 'Checkout unavailable', `<h1>Checkout unavailable</h1><p class="muted">${escapeHtml(CHECKOUT_OTHER_BROWSER)}</p>${back}`);
@@ -91,14 +91,15 @@ export function localCheckoutRouter(services: Services): express.Router {
 <ul>${tier.features.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>
 <p class="note">Test checkout: this server has no payment provider configured, so no card is needed and nothing is charged.</p>
 <form method="post" action="${escapeHtml(action)}"><button type="submit">Pay ${escapeHtml(formatPrice(tier))} (test payment)</button></form>
-<a class="button" href="${escapeHtml(`${publicUrl}/subscription?checkout=cancelled`)}">Cancel</a>`,
+<a class="button" href="/subscription?checkout=cancelled">Cancel</a>`,
     );
   });
 
   r.post('/:sessionId/confirm', async (req, res) => {
     // A cross-site form (or a script elsewhere) must not pay: browsers always send Origin on POST.
     const origin = req.headers.origin;
-    if (!origin || !allowedOrigins.has(origin)) {
+    // A page of ours: the public origin, an allow-listed one, or a loopback alias of a loopback PUBLIC_URL.
+    if (!ourOrigin(services.config, origin)) {
       return send(res, 403, 'Checkout failed', `<h1>Checkout failed</h1><p class="muted">This payment was not sent from Taleforge's checkout page.</p>${back}`);
     }
     try {
@@ -110,7 +111,7 @@ export function localCheckoutRouter(services: Services): express.Router {
       return send(res, status, 'Checkout failed', `<h1>Checkout failed</h1><p class="muted">${escapeHtml(e.message)}</p>${back}`);
     }
     // 303: the browser follows with a GET, so a reload never re-posts the payment.
-    res.redirect(303, `${publicUrl}/subscription?checkout=success`);
+    res.redirect(303, '/subscription?checkout=success');
   });
 
   return r;

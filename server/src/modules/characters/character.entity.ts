@@ -1,5 +1,5 @@
-import type { PointOfView } from '../../ai/story-ai';
-import { Field, ID, ObjectType } from 'type-graphql';
+import type { Difficulty, PointOfView } from '../../ai/story-ai';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { User } from '../auth/user.entity';
@@ -19,6 +19,8 @@ export interface WorldSnapshot {
   name?: string;
   description?: string;
   questions?: string[];
+  /** The player's answers to the questions when the character was made, in their order (issue 32). */
+  answers?: string[];
 }
 
 @ObjectType({ description: 'A saved character, owned by one player, living in one world.' })
@@ -104,6 +106,23 @@ export class Character {
   /** The narration's person and tense (second person by default). */
   @Column({ type: 'varchar', length: 8, default: 'second' })
   pointOfView: PointOfView;
+
+  /**
+   * The hero's health now (issue 31: stories/stakes/hero-state.ts). Written only by chapter takes
+   * (commit_chapter, and undo/takes/rewind from the take's recorded stakes), so it is always the
+   * selected story's.
+   */
+  @Field(() => Int, { description: 'Health now (0: the latest chapter was a defeat).' })
+  @Column({ type: 'integer', default: 10 })
+  health: number;
+
+  @Field(() => Int, { description: 'The most health the hero can have (a defeat the player goes on from lowers it).' })
+  @Column({ type: 'integer', default: 10 })
+  healthMax: number;
+
+  /** How hard the story is on the hero: story, balanced or hard (Story Memory). */
+  @Column({ type: 'varchar', length: 8, default: 'balanced' })
+  difficulty: Difficulty;
 
   @Field()
   @CreateDateColumn({ type: 'timestamptz' })

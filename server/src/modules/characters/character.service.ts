@@ -31,6 +31,8 @@ export interface SaveCharacterInput {
   strengths: unknown;
   weaknesses: unknown;
   special: unknown;
+  /** The answers to the world's questions the character was made from (optional; not in SPEC's payload). */
+  answers?: unknown;
 }
 
 /**
@@ -113,7 +115,14 @@ export class CharacterService {
     };
     // NOT_FOUND for a world the player cannot see: the same answer as for one that does not exist.
     const world = await this.deps.worlds.visible(userId, raw.world_id);
-    const worldSnapshot = { name: world.name, description: world.description, questions: world.questions };
+    // The answers go with the questions they answer: the story returns to them as threads (issue 32).
+    const answers = textList(raw.answers, 'answers', LIST_MAX_ITEMS, { max: ANSWER_MAX }).slice(0, world.questions.length);
+    const worldSnapshot = {
+      name: world.name,
+      description: world.description,
+      questions: world.questions,
+      ...(answers.some((a) => a.trim()) ? { answers: answers.map((a) => a.trim()) } : {}),
+    };
     return this.repo.create({ userId, worldId: world.id, worldSnapshot, name, description, stats, traits, strengths, weaknesses, special });
   }
 

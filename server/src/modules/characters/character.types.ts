@@ -84,4 +84,10 @@ export class SaveCharacterInput {
 
   @Field(() => SpecialAbilityInput)
   special: SpecialAbilityInput;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: "The player's answers to the world's questions, in their order: the story keeps them as threads to return to.",
+  })
+  answers?: string[] | null;
 }

@@ -67,6 +67,7 @@ export function profileRestRouter(services: Services): express.Router {
       strengths: b.strengths,
       weaknesses: b.weaknesses,
       special: b.special,
+      answers: b.answers,
     });
     res.status(201).json({ success: true, id: c.id });
   });

@@ -1,7 +1,9 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { CastMember, MemoryKind, PromptReport, StoryCardKind } from '../../ai/story-ai';
+import type { CastMember, CheckOutcome, CheckOutcomeKind, MemoryKind, PromptReport, StatName, StoryCardKind } from '../../ai/story-ai';
+import type { TakeStakes } from './stakes/hero-state';
+import type { ChoiceCheck } from './stakes/checks';
 import { Character } from '../characters/character.entity';
 
 /** A story card's whole state, as a take's card effect records it (see story-cards.ts). */
@@ -17,6 +19,8 @@ export interface CardSnapshot {
   source: string;
   edited: boolean;
   lastSeenIndex: number | null;
+  /** An item the hero carries (the inventory); false for every other card. Absent in takes recorded before items. */
+  held?: boolean;
   revision: string;
 }
 export interface CardEffect {
@@ -34,6 +38,54 @@ class CastMemberType {
   description: string | null;
   @Field(() => String, { nullable: true })
   status: string | null;
+}
+
+@ObjectType('ChapterCheck', {
+  description: 'The check the engine rolled for the action before the chapter was written: total = roll + modifier + itemBonus against difficulty.',
+})
+class ChapterCheckType implements CheckOutcome {
+  @Field({ description: 'What the action attempted, as the engine read it.' })
+  attempt: string;
+  @Field(() => String, { description: 'The stat tested (strength, agility, endurance, intellect, wisdom, charisma).' })
+  stat: StatName;
+  @Field(() => Int, { description: 'The number to reach (8–20, after the story difficulty).' })
+  difficulty: number;
+  @Field(() => Int, { description: 'The d20 as it fell (1–20).' })
+  roll: number;
+  @Field(() => Int, { description: 'From the stat: ⌊(stat − 10) / 2⌋.' })
+  modifier: number;
+  @Field(() => Int, { description: 'From an item the action used (+2), else 0.' })
+  itemBonus: number;
+  @Field(() => String, { nullable: true, description: 'The item the action used.' })
+  item: string | null;
+  @Field(() => Int)
+  total: number;
+  @Field(() => String, { description: 'critical_success, success, success_at_cost, failure or critical_failure.' })
+  outcome: CheckOutcomeKind;
+  @Field(() => Int, { description: 'Health the outcome cost.' })
+  healthLost: number;
+  @Field({ description: 'The item was used up by it.' })
+  itemUsedUp: boolean;
+}
+
+@ObjectType('ChapterStakes', { description: "What the chapter did to the hero's health and belongings (recorded with the take)." })
+export class ChapterStakesType {
+  @Field(() => Int)
+  healthBefore: number;
+  @Field(() => Int)
+  healthAfter: number;
+  @Field(() => Int, { description: 'The most health after the chapter.' })
+  healthMax: number;
+  @Field({ description: 'Health reached 0: the hero was defeated (the player rewinds or goes on).' })
+  defeat: boolean;
+  @Field(() => Int, { description: 'Going on after a defeat cost this much of the most health, for good.' })
+  lastingCost: number;
+  @Field(() => Int, { description: 'Health given back by rest or help.' })
+  healthRestored: number;
+  @Field(() => [String], { description: 'Things the hero came to carry.' })
+  itemsGained: string[];
+  @Field(() => [String], { description: 'Things the hero no longer carries (lost, given, used up).' })
+  itemsLost: string[];
 }
 
 export type ChapterStatus = 'generating' | 'complete' | 'failed';
@@ -162,6 +214,38 @@ export class Chapter {
    */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   cardEffects: CardEffect[];
+
+  /** The check rolled for the action before the take was written (null: routine, or before issue 31). */
+  @Field(() => ChapterCheckType, { nullable: true, name: 'check', description: 'The check rolled for the action (null: a routine action, no roll).' })
+  @Column({ type: 'jsonb', nullable: true })
+  checkOutcome: CheckOutcome | null;
+
+  /**
+   * The storyteller's proposals for this chapter's choices that could fail: the choice as offered, its
+   * stat and difficulty (stakes/checks.ts judgeAction uses one, within bounds, when it is chosen).
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  choiceChecks: ChoiceCheck[];
+
+  /** What the take did to health and items, before and after (stakes/hero-state.ts); null before issue 31. */
+  @Column({ type: 'jsonb', nullable: true })
+  stakes: TakeStakes | null;
+
+  @Field(() => ChapterStakesType, { nullable: true, name: 'stakes', description: "The chapter's health and item changes (null for chapters before stakes)." })
+  get stakesView(): ChapterStakesType | null {
+    const s = this.stakes;
+    if (!s) return null;
+    return {
+      healthBefore: s.healthBefore,
+      healthAfter: s.healthAfter,
+      healthMax: s.healthMaxAfter,
+      defeat: s.defeat,
+      lastingCost: s.lastingCost,
+      healthRestored: s.healthRestored,
+      itemsGained: s.itemsGained,
+      itemsLost: s.itemsLost,
+    };
+  }
 
   /** The memories this take left in the memory bank (see TakeMemory). */
   @Column({ type: 'jsonb', default: () => "'[]'" })

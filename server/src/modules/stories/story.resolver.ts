@@ -371,6 +371,25 @@ export class CharacterStoryResolver {
     return ctx.services.stories.storyCardsOf(c, ctx.loaders);
   }
 
+  @FieldResolver(() => [Chapter], {
+    description:
+      "The latest `limit` chapters, oldest first, as `storyline` pages them — asked for their `check` and `stakes` (the dice beside a story page's text; issue 31).",
+  })
+  chapterStakes(
+    @Root() c: Character,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: 50, description: `1–${STORYLINE_PAGE_MAX}` }) limit: number,
+  ): Promise<Chapter[]> {
+    assertOwnedBy(c, ctx.user?.id);
+    return ctx.services.stories.chapterStakesOf(c, { limit }, ctx.loaders);
+  }
+
+  @FieldResolver(() => [StoryCard], { description: 'What the hero carries: the item cards held by the hero, by name (issue 31).' })
+  async inventory(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<StoryCard[]> {
+    assertOwnedBy(c, ctx.user?.id);
+    return (await ctx.services.stories.storyCardsOf(c, ctx.loaders)).filter((k) => k.kind === 'item' && k.held).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
   @FieldResolver(() => [MemoryEntry], {
     description: "The memory bank: pinned first, then the player's own, then the newest chapters'. Also GET /api/stories/memories/{characterId}.",
   })

@@ -13,7 +13,18 @@ const numberOrNone = (v: string | undefined) => (v === undefined || v === '' ? u
 
 /** SPEC §3 chapter, plus its place in the story. */
 function chapterBody(c: Chapter) {
-  return { id: c.id, index: c.index, take: c.take, text: c.text, playerChoice: c.playerChoice, choices: c.choices, setting: c.setting };
+  return {
+    id: c.id,
+    index: c.index,
+    take: c.take,
+    text: c.text,
+    playerChoice: c.playerChoice,
+    choices: c.choices,
+    setting: c.setting,
+    // The check rolled before the chapter (null: routine) and what it did to health and items (issue 31).
+    check: c.checkOutcome ?? null,
+    stakes: c.stakesView,
+  };
 }
 
 /** SPEC §3 mission, plus when and at which chapter it was completed (the mission log). */
@@ -54,6 +65,7 @@ function outcomeBody(o: ChapterOutcome) {
     settingText: o.settingText,
     newMission: o.newMission ? missionBody(o.newMission) : null,
     missionCompleted: o.missionCompleted,
+    health: o.chapter.stakes ? { current: o.chapter.stakes.healthAfter, max: o.chapter.stakes.healthMaxAfter } : null,
   };
 }
 
@@ -198,6 +210,19 @@ export function storiesRestRouter(services: Services): express.Router {
       },
       mission_history: s.missions.map(missionBody),
     });
+  });
+
+  // The hero's stakes (issue 31): health, the story's difficulty and what the hero carries.
+  r.get('/stakes/:characterId', async (req, res) => {
+    const user = await restUser(services, req);
+    res.json({ error: null, ...(await services.stories.heroStakes(user.id, req.params.characterId)) });
+  });
+
+  r.post('/difficulty', async (req, res) => {
+    const user = await restUser(services, req);
+    const b = body(req);
+    const memory = await services.stories.updateStoryMemory(user.id, b.characterId, { difficulty: b.difficulty });
+    res.json({ error: null, difficulty: memory.difficulty });
   });
 
   // The memory bank (Story Memory): list, write, change, forget.

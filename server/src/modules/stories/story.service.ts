@@ -25,7 +25,7 @@ import type { Embedder } from '../../ai/embeddings';
 import { MemoryVectors } from './memory/memory-vectors';
 import { rememberedFor, type Remembered } from './memory/remembered';
 import type { DataSource } from 'typeorm';
-import type { PromptReport, StoryAI, StyleSet } from '../../ai/story-ai';
+import type { Difficulty, PromptReport, StoryAI, StyleSet } from '../../ai/story-ai';
 import { createLogger, type Logger } from '../../common/logger';
 import type { RateLimiter } from '../../common/rate-limiter';
 import type { Config } from '../../config/env';
@@ -228,6 +228,24 @@ export class StoryService {
     return this.memory.update(userId, characterId, input);
   }
 
+  /** The hero's health, the story's difficulty and what the hero carries (REST /stories/stakes). */
+  async heroStakes(
+    userId: string,
+    characterId: unknown,
+  ): Promise<{ health: number; healthMax: number; difficulty: Difficulty; inventory: Array<{ id: string; name: string; description: string }> }> {
+    const c = await findOwnedCharacter(this.dataSource, userId, characterId);
+    const cards = await this.cards.list(userId, c.id);
+    return {
+      health: c.health,
+      healthMax: c.healthMax,
+      difficulty: c.difficulty,
+      inventory: cards
+        .filter((k) => k.kind === 'item' && k.held)
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((k) => ({ id: k.id, name: k.name, description: k.description })),
+    };
+  }
+
   /** The story cards of a character already owner-checked (GraphQL field), batched per request. */
   storyCardsOf(c: Character, requestScope: object): Promise<StoryCard[]> {
     return this.reads.storyCardsOf(c, requestScope);
@@ -280,6 +298,11 @@ export class StoryService {
   // Reads
 
   /** The storyline of a character already owner-checked (GraphQL field), batched per request. */
+  /** The selected chapters of a page, for their checks and stakes (Character.chapterStakes). */
+  chapterStakesOf(c: Character, page: { limit?: unknown }, requestScope: object): Promise<Chapter[]> {
+    return this.reads.chapterPageOf(c, parseStorylinePage(page), requestScope);
+  }
+
   storylineOf(c: Character, page: { limit?: unknown; beforeIndex?: unknown }, requestScope: object): Promise<StorylineView> {
     return this.reads.storylineOf(c, parseStorylinePage(page), requestScope);
   }

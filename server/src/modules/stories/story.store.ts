@@ -12,6 +12,7 @@ import { isUuid } from '../shared/input';
 import { Chapter, type CardSnapshot } from './chapter.entity';
 import { hydrate } from './hydrate';
 import { Mission } from './missions/mission.entity';
+import type { ChoiceCheck } from './stakes/checks';
 import type { ParsedGenerate } from './story-input';
 
 /** Free-tier context when a player somehow has no subscription row (SPEC §9: "2k tokens"). */
@@ -30,6 +31,8 @@ export interface LatestChapter {
   index: number;
   playerChoice: string | null;
   completedAt: Date | null;
+  /** The storyteller's proposals for its choices that could fail (the next action's check may use one). */
+  choiceChecks: ChoiceCheck[];
 }
 
 export interface RunningRow {
@@ -65,6 +68,8 @@ export interface StoryContext {
   previousMission: string | null;
   /** How many missions the story has completed. */
   missionsCompleted: number;
+  /** Every objective the story has had, oldest first (a new mission must be none of them). */
+  pastMissions: string[];
   /**
    * Selected chapters the rolling summary does not cover yet, oldest first — and the one before the
    * latest even if it does (a new take of the latest chapter continues from it verbatim).
@@ -99,7 +104,7 @@ const HISTORY_JSON = `COALESCE(json_agg(json_build_object('i', h."index", 't', h
 
 /** A story's cards as one JSON list (over `story_cards k`), in CardSnapshot's shape. */
 const CARDS_JSON = `COALESCE(json_agg(json_build_object('id', k.id, 'kind', k.kind, 'name', k.name, 'aliases', k.aliases, 'description', k.description,
-   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index,
+   'role', k.role, 'status', k.status, 'pinned', k.pinned, 'source', k.source, 'edited', k.edited, 'lastSeenIndex', k.last_seen_index, 'held', k.held,
    'revision', k.revision) ORDER BY k.name), '[]'::json)`;
 
 function chaptersOf(raw: unknown): UnsummarizedChapter[] {
@@ -112,6 +117,7 @@ function chaptersOf(raw: unknown): UnsummarizedChapter[] {
 const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description', ''), w.description) AS x_world_description,
         t.max_context_tokens AS x_max_context_tokens, t.id AS x_tier_id,
         l.id AS x_latest_id, l."index" AS x_latest_index, l.player_choice AS x_latest_choice, l.completed_at AS x_latest_completed_at,
+        l.choice_checks AS x_latest_choice_checks,
         g.id AS x_run_id, g."index" AS x_run_index, g.take AS x_run_take, g.player_choice AS x_run_choice, g.updated_at AS x_run_touched,
         m.id AS x_mission_id, m.objective AS x_mission, m.started_at_chapter AS x_mission_started,
         -- Only read when there is no active mission (a new one must differ from it): CASE runs
@@ -119,7 +125,7 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
         CASE WHEN m.id IS NULL THEN
           (SELECT objective FROM missions WHERE character_id = c.id AND status = 'completed' ORDER BY completed_at DESC LIMIT 1)
         END AS x_previous_mission,
-        m.done AS x_missions_completed,
+        m.done AS x_missions_completed, m.objectives AS x_objectives,
         (SELECT ${HISTORY_JSON}
            FROM chapters h WHERE h.character_id = c.id AND h.is_selected
                 AND (h."index" > c.summary_through_index OR h."index" = l."index" - 1)) AS x_history,
@@ -128,7 +134,7 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
    LEFT JOIN worlds w ON w.id = c.world_id
    LEFT JOIN subscriptions s ON s.user_id = c.user_id
    LEFT JOIN tiers t ON t.id = s.tier_id
-   LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at FROM chapters
+   LEFT JOIN LATERAL (SELECT id, "index", player_choice, completed_at, choice_checks FROM chapters
                        WHERE character_id = c.id AND is_selected ORDER BY "index" DESC LIMIT 1) l ON true
    LEFT JOIN LATERAL (SELECT id, "index", take, player_choice, updated_at FROM chapters
                        WHERE character_id = c.id AND status = 'generating' LIMIT 1) g ON true
@@ -136,7 +142,9 @@ const CONTEXT_SQL = `SELECT c.*, COALESCE(NULLIF(c.world_snapshot->>'description
    LEFT JOIN LATERAL (SELECT (array_agg(id) FILTER (WHERE status = 'active'))[1] AS id,
                              (array_agg(objective) FILTER (WHERE status = 'active'))[1] AS objective,
                              (array_agg(started_at_chapter) FILTER (WHERE status = 'active'))[1] AS started_at_chapter,
-                             COUNT(*) FILTER (WHERE status = 'completed') AS done
+                             COUNT(*) FILTER (WHERE status = 'completed') AS done,
+                             -- Every objective the story has had: a new mission is never one of them.
+                             array_agg(objective ORDER BY started_at) AS objectives
                         FROM missions WHERE character_id = c.id) m ON true
   WHERE c.id = $1 AND c.user_id = $2`;
 
@@ -207,6 +215,7 @@ export class StoryStore {
               index: row.x_latest_index as number,
               playerChoice: row.x_latest_choice as string | null,
               completedAt: row.x_latest_completed_at ? new Date(row.x_latest_completed_at as string | Date) : null,
+              choiceChecks: (row.x_latest_choice_checks as ChoiceCheck[] | null) ?? [],
             }
           : null,
       running: row.x_run_id
@@ -223,6 +232,7 @@ export class StoryStore {
       missionStartedAt: (row.x_mission_started as number | null) ?? null,
       previousMission: (row.x_previous_mission as string | null) ?? null,
       missionsCompleted: Number(row.x_missions_completed ?? 0),
+      pastMissions: ((row.x_objectives as Array<string | null> | null) ?? []).filter((o): o is string => typeof o === 'string'),
       unsummarized: chaptersOf(row.x_history),
       cards: (typeof row.x_cards === 'string' ? JSON.parse(row.x_cards) : (row.x_cards ?? [])) as CardSnapshot[],
       claimed: row.x_claimed_id ? { id: row.x_claimed_id as string, take: row.x_claimed_take as number, createdAt: claimedAt } : null,

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { MemoryKind, PointOfView, StoryCardKind } from '../../ai/story-ai';
+import type { Difficulty, MemoryKind, PointOfView, StoryCardKind } from '../../ai/story-ai';
 import { Chapter } from './chapter.entity';
 import { MemoryKindEnum } from './memory/memory.entity';
 import { StoryCardKindEnum } from './memory/story-card.entity';
@@ -9,6 +9,16 @@ import { Mission } from './missions/mission.entity';
 /** Values are the stored ones (POINTS_OF_VIEW). */
 const PointOfViewEnum = { second: 'second', first: 'first', third: 'third' } as const satisfies Record<PointOfView, PointOfView>;
 registerEnumType(PointOfViewEnum, { name: 'PointOfView', description: 'Narration person: second (you), first (I) or third (by name).' });
+const DifficultyEnum = { story: 'story', balanced: 'balanced', hard: 'hard' } as const satisfies Record<Difficulty, Difficulty>;
+registerEnumType(DifficultyEnum, {
+  name: 'Difficulty',
+  description: 'How hard the story is on the hero.',
+  valuesConfig: {
+    story: { description: 'Checks are easier (−3) and easy ones are routine; no critical failures; failures hurt less.' },
+    balanced: { description: 'Checks as judged; the default.' },
+    hard: { description: 'Checks are harder (+2) and failures hurt more.' },
+  },
+});
 
 @InputType({ description: 'SPEC §7 generate-chapter.' })
 export class GenerateChapterInput {
@@ -260,6 +270,9 @@ export class StoryMemory {
 
   @Field(() => PointOfViewEnum, { description: 'The narration: second person present (default), first person past or third person past.' })
   pointOfView: PointOfView;
+
+  @Field(() => DifficultyEnum, { description: 'How hard the story is on the hero: story, balanced (default) or hard.' })
+  difficulty: Difficulty;
 }
 
 @InputType()
@@ -275,6 +288,9 @@ export class StoryMemoryInput {
 
   @Field(() => PointOfViewEnum, { nullable: true })
   pointOfView?: PointOfView | null;
+
+  @Field(() => DifficultyEnum, { nullable: true })
+  difficulty?: Difficulty | null;
 }
 
 /** A new story card; kind defaults to character. */
@@ -294,6 +310,8 @@ export class StoryCardInput {
   status?: string | null;
   @Field(() => Boolean, { nullable: true })
   pinned?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'An item the hero carries (items only; a new item is carried unless false).' })
+  held?: boolean | null;
 }
 
 @InputType({ description: 'A memory of the memory bank to add or change; fields left out keep their value.' })

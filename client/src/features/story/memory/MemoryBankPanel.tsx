@@ -81,7 +81,13 @@ export function MemoryBankPanel({ characterId }: { characterId: string }) {
         {memories.map((m) =>
           editing === m.id ? (
             <li key={m.id} className="story-card">
-              <MemoryForm initial={{ kind: m.kind, text: m.text }} label="Edit memory" saving={saving} onSave={(d) => void save(m, d)} onCancel={() => setEditing(null)} />
+              <MemoryForm
+                initial={{ kind: m.kind, text: m.text }}
+                label="Edit memory"
+                saving={saving}
+                onSave={(d) => void save(m, d)}
+                onCancel={() => setEditing(null)}
+              />
             </li>
           ) : (
             <li key={m.id} className="story-card memory-item" data-testid="memory">
@@ -119,7 +125,13 @@ export function MemoryBankPanel({ characterId }: { characterId: string }) {
         )}
       </ul>
       {adding ? (
-        <MemoryForm initial={{ kind: 'fact', text: '' }} label="New memory" saving={saving} onSave={(d) => void save(null, d)} onCancel={() => setAdding(false)} />
+        <MemoryForm
+          initial={{ kind: 'fact', text: '' }}
+          label="New memory"
+          saving={saving}
+          onSave={(d) => void save(null, d)}
+          onCancel={() => setAdding(false)}
+        />
       ) : (
         <button type="button" className="story-button" onClick={() => setAdding(true)}>
           Add Memory

@@ -32,13 +32,19 @@ function RememberedView({ r }: { r: Remembered }) {
       <h3 id={`${ids}-title`}>What the storyteller remembered</h3>
       <p className="memory-help">
         For chapter {r.chapterIndex + 1}
-        {r.take > 1 ? ` (take ${r.take})` : ''}: {n(r.promptTokens)} of {n(room)} tokens the {r.provider === 'offline' ? 'offline storyteller' : r.model} could read
+        {r.take > 1 ? ` (take ${r.take})` : ''}: {n(r.promptTokens)} of {n(room)} tokens the {r.provider === 'offline' ? 'offline storyteller' : r.model} could
+        read
         {r.reservedTokens > 0 ? ` (${n(r.reservedTokens)} more kept for its answer)` : ''}.
       </p>
       {/* The context bar: one segment per part, as wide as its share of the room. */}
       <div className="context-bar" aria-hidden="true">
         {r.sections.map((s) => (
-          <span key={s.key} className={`context-part context-${s.key}`} style={{ flexGrow: Math.max(s.tokens, 1) }} title={`${s.title}: ${n(s.tokens)} tokens`} />
+          <span
+            key={s.key}
+            className={`context-part context-${s.key}`}
+            style={{ flexGrow: Math.max(s.tokens, 1) }}
+            title={`${s.title}: ${n(s.tokens)} tokens`}
+          />
         ))}
         {room > used && <span className="context-part context-free" style={{ flexGrow: room - used }} title="Unused" />}
       </div>

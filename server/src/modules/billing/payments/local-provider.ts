@@ -20,7 +20,6 @@ export class LocalProvider implements PaymentProvider {
   constructor(
     private readonly dataSource: DataSource,
     readonly webhookSecret: string,
-    private readonly publicUrl: string,
   ) {}
 
   /**
@@ -43,7 +42,7 @@ export class LocalProvider implements PaymentProvider {
         expiresAt: new Date(Date.now() + CHECKOUT_TTL_MS),
       });
     });
-    return { url: `${this.publicUrl}/checkout/local/${encodeURIComponent(id)}?handoff=${handoff}`, customerId: null };
+    return { url: `${input.baseUrl}/checkout/local/${encodeURIComponent(id)}?handoff=${handoff}`, customerId: null };
   }
 
   /**

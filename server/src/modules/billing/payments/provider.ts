@@ -37,6 +37,8 @@ export interface CheckoutInput {
   /** Where the provider sends the browser afterwards. */
   successUrl: string;
   cancelUrl: string;
+  /** This app's base URL as the buyer's browser knows it (the local checkout page is served there). */
+  baseUrl: string;
 }
 
 export interface PaymentProvider {

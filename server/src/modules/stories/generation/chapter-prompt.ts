@@ -10,7 +10,10 @@
  * background, for the chapters that follow.
  */
 import { fixedChapterTokens, planFold } from '../../../ai/prompt-plan';
-import type { ChapterInput, PastChapter, StoryAI } from '../../../ai/story-ai';
+import type { ChapterInput, CheckOutcome, PastChapter, StoryAI } from '../../../ai/story-ai';
+import { buildWorldMaterial } from '../../../ai/world-material';
+import { itemUsed, judgeAction, proposalFor, rollCheck } from '../stakes/checks';
+import { healthAfterCheck, healthGoingOn, inventoryOf, type Health } from '../stakes/hero-state';
 import { AppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
 import type { Character } from '../../characters/character.entity';
@@ -35,6 +38,13 @@ export interface PreparedChapter {
   cards: CardSnapshot[];
   /** Continue: the take being continued (its text comes first, its effects are kept). */
   continued: Chapter | null;
+  /**
+   * The check rolled for the action before a word is written (null: routine). A new take or a
+   * continuation keeps the take's recorded roll: writing a chapter again never rerolls it.
+   */
+  check: CheckOutcome | null;
+  /** The hero's health before the chapter (before a new take: before the take it replaces). */
+  health: Health;
 }
 
 /** What foldAfter needs of the chapter just committed and the prompt it was written from. */
@@ -55,6 +65,7 @@ export class ChapterPrompter {
     private readonly log: Logger,
     private readonly memories: MemoryBank,
     private readonly vectors: MemoryVectors,
+    private readonly dice: (seed: number) => number,
   ) {}
 
   async prepare(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, signal: AbortSignal): Promise<PreparedChapter> {
@@ -73,12 +84,18 @@ export class ChapterPrompter {
     let cards = ctx.cards;
     let missionStartedAt = ctx.missionStartedAt;
     let missionsCompleted = ctx.missionsCompleted;
+    let health: Health = { current: c.health, max: c.healthMax };
+    let check: CheckOutcome | null = null;
+    let rolled = false;
     const continued = mode === 'continue' ? await this.store.selectedChapter(this.store.dataSource, c.id, live.index) : null;
     /** A new take is asked to differ from the one it replaces (its opening lines). */
     let differentFrom: string | null = null;
     if (mode === 'regenerate') {
       const prev = await this.store.selectedChapter(this.store.dataSource, c.id, live.index);
       differentFrom = openingOf(prev.text);
+      if (prev.stakes) health = { current: prev.stakes.healthBefore, max: prev.stakes.healthMaxBefore };
+      check = prev.checkOutcome ?? null;
+      rolled = true;
       // Written over the state before the take: a mission the take completed was not done yet.
       if (prev.missionEffects?.completedMissionId) missionsCompleted = Math.max(0, missionsCompleted - 1);
       stats = prev.statsBefore;
@@ -92,6 +109,24 @@ export class ChapterPrompter {
       if (!mission && ctx.missionId) previousMission = await this.store.lastCompletedObjective(c.id);
     }
     const seed = seedOf(live.chapterId);
+    if (continued) {
+      check = continued.checkOutcome ?? null;
+      rolled = true;
+    }
+    // Decide, then narrate: the action's check is rolled before the storyteller is called.
+    const inventory = inventoryOf(cards);
+    if (!rolled) {
+      // A suggested choice the storyteller proposed a check for is rolled on its proposal (within
+      // bounds); anything else — typed actions, offline stories — is judged by the rules.
+      const plan = judgeAction(live.action, c.difficulty, mode === 'next' ? proposalFor(live.action, ctx.latest?.choiceChecks ?? []) : null);
+      check = plan ? rollCheck(plan, stats, itemUsed(live.action, inventory), c.difficulty, this.dice(seed)) : null;
+    }
+    // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).
+    const hit = continued ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) } : healthAfterCheck(healthGoingOn(health), check);
+    // The world's own material and the player's answers, from the story's copy of its world.
+    const snap = c.worldSnapshot ?? {};
+    const world = buildWorldMaterial({ name: snap.name ?? null, description: worldDescription, questions: snap.questions ?? [], answers: snap.answers ?? [] });
+    const pastMissions = ctx.pastMissions;
 
     // SPEC §4: no current mission → one is generated first; if that fails the story goes on without.
     // A model that proposes it inside the chapter (missionInChapter) is told there is none instead.
@@ -101,7 +136,7 @@ export class ChapterPrompter {
       try {
         preMission = (
           await this.ai.generateMission(
-            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed },
+            { worldDescription, character: { name: c.name, description: c.description, traits: c.traits }, previousMission, seed, world, pastMissions },
             { signal, tier: ctx.tierId },
           )
         ).objective;
@@ -173,12 +208,21 @@ export class ChapterPrompter {
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
         ...(differentFrom ? { differentFrom } : {}),
         missionsCompleted,
+        world,
+        pastMissions,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
+        check,
+        inventory,
+        health: { current: hit.current, max: hit.max },
+        defeat: hit.defeat,
+        difficulty: c.difficulty,
       },
       preMission,
       summary: null,
       cards,
       continued,
+      check,
+      health,
     };
   }
 

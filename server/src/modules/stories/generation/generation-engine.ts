@@ -28,6 +28,8 @@ import type { StoryGate } from './story-gate';
 import { parseGenerate, type GenerateMode, type ParsedGenerate } from '../story-input';
 import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteState, type RunningRow, type StoryContext, type StoryStore } from '../story.store';
 import { TextWriter } from './text-writer';
+import { continuedStakes, earnedGrowth } from '../stakes/hero-state';
+import { choiceChecksOf, rollD20 } from '../stakes/checks';
 
 export interface StoryServiceOptions {
   /**
@@ -42,13 +44,15 @@ export interface StoryServiceOptions {
   staleAfterMs: number;
   /** How often a reader polls a chapter that another instance is writing. */
   pollIntervalMs: number;
+  /** The d20 of a check from the take's seed (stakes/checks.ts rollD20; tests script the dice). */
+  dice: (seed: number) => number;
 }
 /**
  * 250 ms: a chapter's commit waits for its turn in the background lane (GenerationLane), and under
  * load that can take longer than 100 ms; with a shorter window most chapters would be written twice
  * (once for the first chunk, once by the commit) exactly when the server has the least time for it.
  */
-export const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100 };
+export const DEFAULT_OPTIONS: StoryServiceOptions = { flushIntervalMs: 250, heartbeatMs: 5000, staleAfterMs: 30_000, pollIntervalMs: 100, dice: rollD20 };
 /**
  * Background work of chapter generations per loop turn (see GenerationLane): the turn a player's
  * request or subscribe waits behind is at most this plus the requests that arrived with it.
@@ -107,7 +111,7 @@ export class GenerationEngine {
       vectors: MemoryVectors;
     },
   ) {
-    this.prompter = new ChapterPrompter(store, ai, log, hooks.memories, hooks.vectors);
+    this.prompter = new ChapterPrompter(store, ai, log, hooks.memories, hooks.vectors, options.dice);
   }
 
   /**
@@ -200,8 +204,22 @@ export class GenerationEngine {
       }
       const { result: written, report } = await this.write(live, writer, lane, prepared.chapterInput, abort.signal, ctx.tierId);
       await writer.stop();
-      const merged = continued ? continuedResult(continued, written) : { result: written, preMission: prepared.preMission };
-      const result = merged.result;
+      // Growth is the engine's: a stat grows from what the chapter achieved, not from what the
+      // storyteller proposes (stakes/hero-state.ts). A continuation keeps its take's growth.
+      const mission = prepared.chapterInput.mission;
+      const grown = {
+        ...written,
+        statIncreases: continued
+          ? {}
+          : earnedGrowth(
+              prepared.chapterInput.character.stats,
+              prepared.check,
+              written.missionCompleted || (Boolean(mission) && Boolean(written.newMission)),
+              written.statIncreases,
+            ),
+      };
+      const merged = continued ? continuedResult(continued, grown) : { result: grown, preMission: prepared.preMission };
+      const result = continued ? { ...merged.result, ...continuedStakes(continued, grown) } : merged.result;
       // A continued take keeps what the take it continues remembered (under ids of its own), then adds its part.
       const memories = continued
         ? [...continued.memories.map((mem) => ({ ...mem, id: crypto.randomUUID() })), ...takeMemories(written, null)]
@@ -227,9 +245,20 @@ export class GenerationEngine {
           heroName: c.name,
           memories,
           promptReport,
+          check: prepared.check,
+          // The proposals are about the choices this take offers (a continuation's: its own).
+          choiceChecks: choiceChecksOf(written),
         },
         // The state the context read (and the claim guards): a next chapter commits in one call.
-        mode === 'next' ? { stats: c.stats, setting: c.currentSetting, activeMissionId: ctx.missionId, cards: prepared.cards } : null,
+        mode === 'next'
+          ? {
+              stats: c.stats,
+              setting: c.currentSetting,
+              activeMissionId: ctx.missionId,
+              cards: prepared.cards,
+              health: { current: c.health, max: c.healthMax },
+            }
+          : null,
       );
       this.registry.remember(outcome, c.userId);
       live.end('complete', outcome.chapter.text);

@@ -84,6 +84,11 @@ export class StoryCard {
   @Column({ type: 'boolean', default: false })
   edited: boolean;
 
+  /** An item the hero carries (the Inventory): kind item only; chapters set it as the hero gains and loses things. */
+  @Field({ description: 'The hero carries it (an item card in the inventory).' })
+  @Column({ type: 'boolean', default: false })
+  held: boolean;
+
   /** 0-based index of the chapter whose cast last named it. */
   @Column({ type: 'integer', nullable: true })
   lastSeenIndex: number | null;

@@ -43,6 +43,8 @@ export class StoryCardService {
         source: 'player',
         edited: true,
         lastSeenIndex: null,
+        // An item the player adds is one the hero carries unless they say otherwise.
+        held: input.kind === 'item' && (input.held ?? true),
         revision: randomUUID(),
       };
       await applyCardEffects(m, c.id, [{ before: null, after: snap }], 'forward');
@@ -60,6 +62,8 @@ export class StoryCardService {
       const before = cards.find((x) => x.id === card.id);
       if (!before) throw AppError.notFound('Story card');
       const after: CardSnapshot = { ...before, ...input, revision: randomUUID() };
+      // Only items are carried.
+      after.held = after.kind === 'item' && Boolean(after.held);
       // Pinning alone does not make a card the player's: its text is still the model's.
       if (Object.keys(input).some((k) => k !== 'pinned')) after.edited = true;
       assertNameFree(cards, after.name, after.aliases, card.id);
@@ -92,7 +96,7 @@ function assertNameFree(cards: readonly CardSnapshot[], name: string, aliases: r
   }
 }
 
-type CardInput = Partial<Pick<CardSnapshot, 'kind' | 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned'>>;
+type CardInput = Partial<Pick<CardSnapshot, 'kind' | 'name' | 'aliases' | 'description' | 'role' | 'status' | 'pinned' | 'held'>>;
 
 function cardInput(raw: unknown, creating: boolean): CardInput {
   const o = object(raw, 'input');
@@ -110,5 +114,6 @@ function cardInput(raw: unknown, creating: boolean): CardInput {
   if (o.role !== undefined) out.role = text(o.role, 'role', { max: STORY_CARD_LINE_MAX }) || null;
   if (o.status !== undefined) out.status = text(o.status, 'status', { max: STORY_CARD_LINE_MAX }) || null;
   if (o.pinned !== undefined) out.pinned = bool(o.pinned, 'pinned');
+  if (o.held !== undefined) out.held = bool(o.held, 'held');
   return out;
 }

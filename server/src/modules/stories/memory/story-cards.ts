@@ -41,6 +41,7 @@ function snapshotOf(c: StoryCard): CardSnapshot {
     source: c.source,
     edited: c.edited,
     lastSeenIndex: c.lastSeenIndex,
+    held: c.held,
     revision: c.revision,
   };
 }
@@ -155,6 +156,7 @@ export function castEffects(cards: readonly CardSnapshot[], cast: readonly CastM
           source: 'model',
           edited: false,
           lastSeenIndex: index,
+          held: false,
           revision: randomUUID(),
         },
       });
@@ -232,6 +234,7 @@ export async function importCards(m: EntityManager, characterId: string, entries
         source: 'import',
         edited: true,
         lastSeenIndex: null,
+        held: false,
         revision: randomUUID(),
       },
     });

@@ -13,6 +13,7 @@ import { escapeHtml } from '../../../common/html';
 import type { Character } from '../../characters/character.entity';
 import type { CardSnapshot, Chapter } from '../chapter.entity';
 import type { Mission } from '../missions/mission.entity';
+import { checkText, stakesText } from '../stakes/stakes-text';
 
 export interface StoryExport {
   filename: string;
@@ -84,6 +85,8 @@ export function renderStoryMarkdown(story: ExportableStory): StoryExport {
   for (const ch of story.chapters) {
     out.push(`## Chapter ${ch.index + 1}${ch.textEditedAt ? ' *(edited by the player)*' : ''}`, '');
     if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}${ch.choiceEditedAt ? ' *(edited)*' : ''}`, '');
+    const dice = [checkText(ch.checkOutcome ?? null), stakesText(ch.stakes ?? null)].filter(Boolean).join(' ');
+    if (dice) out.push(`*${escapeMarkdown(dice)}*`, '');
     out.push(...ch.text.split(/\n{2,}/).flatMap((p) => [escapeMarkdown(p.trim()), '']));
     out.push('---', '');
   }
@@ -110,14 +113,15 @@ hr { border: 0; border-top: 1px solid ${s.borderColor}; margin: 2rem 0; }
 }
 
 /** One chapter: its heading, the action that led to it, its paragraphs; everything escaped. */
-function chapterHtml(n: number, ch: { choice: string | null; text: string; choiceEdited?: boolean; textEdited?: boolean }): string {
+function chapterHtml(n: number, ch: { choice: string | null; text: string; choiceEdited?: boolean; textEdited?: boolean; dice?: string }): string {
   const choice = ch.choice ? `<p><span class="choice">${escapeHtml(ch.choice)}</span>${ch.choiceEdited ? ' <small>(edited)</small>' : ''}</p>` : '';
+  const dice = ch.dice ? `<p class="dice"><small>${escapeHtml(ch.dice)}</small></p>` : '';
   const paras = ch.text
     .split(/\n{2,}/)
     .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
     .join('\n');
   const edited = ch.textEdited ? ' <small>(edited by the player)</small>' : '';
-  return `<section>\n<h2>Chapter ${n}${edited}</h2>\n${choice}\n${paras}\n</section>\n<hr>`;
+  return `<section>\n<h2>Chapter ${n}${edited}</h2>\n${choice}\n${dice}${paras}\n</section>\n<hr>`;
 }
 
 export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): StoryExport {
@@ -135,7 +139,13 @@ export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): St
     .join('');
   const chapters = story.chapters
     .map((ch) =>
-      chapterHtml(ch.index + 1, { choice: ch.playerChoice, text: ch.text, choiceEdited: ch.choiceEditedAt !== null, textEdited: ch.textEditedAt !== null }),
+      chapterHtml(ch.index + 1, {
+        choice: ch.playerChoice,
+        text: ch.text,
+        choiceEdited: ch.choiceEditedAt !== null,
+        textEdited: ch.textEditedAt !== null,
+        dice: [checkText(ch.checkOutcome ?? null), stakesText(ch.stakes ?? null)].filter(Boolean).join(' '),
+      }),
     )
     .join('\n');
   const title = escapeHtml(c.name);

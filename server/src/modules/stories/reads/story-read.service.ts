@@ -74,6 +74,11 @@ export class StoryReadService {
     };
   }
 
+  /** A page of the story's chapters alone (their dice: Character.chapterStakes), batched per request. */
+  chapterPageOf(c: Character, page: StorylinePage, requestScope: object): Promise<Chapter[]> {
+    return storyLoaders(requestScope, this.store.dataSource).page.load(`${c.id}|${page.limit}|${page.beforeIndex ?? ''}`);
+  }
+
   missionHistoryOf(c: Character, requestScope: object): Promise<Mission[]> {
     return storyLoaders(requestScope, this.store.dataSource).missions.load(c.id);
   }

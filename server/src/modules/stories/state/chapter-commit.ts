@@ -17,7 +17,7 @@
  * text and five JSON columns encoded, and this thread their decoding).
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CastMember, ChapterResult, PromptReport } from '../../../ai/story-ai';
+import type { CastMember, ChapterResult, CheckOutcome, PromptReport } from '../../../ai/story-ai';
 import { AppError } from '../../../common/app-error';
 import { Chapter, type CardEffect, type CardSnapshot, type MissionEffects, type TakeMemory } from '../chapter.entity';
 import { outcomeOf, type ChapterOutcome } from './chapter-outcome';
@@ -25,6 +25,8 @@ import type { GenerateMode } from '../story-input';
 import { castEffects, cardsOf } from '../memory/story-cards';
 import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './take-effects';
 import { sqlState } from '../story.store';
+import { itemEffects, planHealth, type Health, type TakeStakes } from '../stakes/hero-state';
+import type { ChoiceCheck } from '../stakes/checks';
 
 export interface SummaryUpdate {
   summary: string;
@@ -43,7 +45,12 @@ export interface CommitInput {
   action: string | null;
   createdAt: Date;
   mode: GenerateMode;
-  result: Pick<ChapterResult, 'text' | 'choices' | 'statIncreases' | 'newSetting' | 'missionCompleted' | 'newMission' | 'cast'>;
+  result: Pick<ChapterResult, 'text' | 'choices' | 'statIncreases' | 'newSetting' | 'missionCompleted' | 'newMission' | 'cast'> &
+    Partial<Pick<ChapterResult, 'itemsGained' | 'itemsLost' | 'healthRestored'>>;
+  /** The check rolled for the action before the take was written (null: routine). */
+  check?: CheckOutcome | null;
+  /** The storyteller's proposals for the take's choices that could fail (stakes/checks.ts choiceChecksOf). */
+  choiceChecks?: ChoiceCheck[];
   /** An objective generated before the chapter because the character had none. */
   preMission: string | null;
   summary: SummaryUpdate | null;
@@ -66,6 +73,8 @@ export interface StateBefore {
    * stale one is skipped, never written over the player's change.
    */
   cards: CardSnapshot[];
+  /** The hero's health (0: the chapter before was a defeat, and this one goes on from it). */
+  health: Health;
 }
 
 /** commit_chapter's document: everything a take writes, decided once. */
@@ -88,10 +97,15 @@ interface CommitPlan {
   cardEffects: CardEffect[];
   memories: TakeMemory[];
   promptReport: PromptReport | null;
+  check: CheckOutcome | null;
+  stakes: TakeStakes;
+  choiceChecks: ChoiceCheck[];
 }
 
 function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitPlan {
   const { after, applied } = raiseStats(before.stats, input.result.statIncreases);
+  const check = input.check ?? null;
+  const items = itemEffects(before.cards, input.result.itemsGained ?? [], input.result.itemsLost ?? [], check, input.index);
   return {
     characterId: input.characterId,
     chapterId: input.chapterId,
@@ -108,9 +122,12 @@ function planCommit(input: CommitInput, before: StateBefore, now: Date): CommitP
     missionEffects: decideMissionEffects(before.activeMissionId ? { id: before.activeMissionId } : null, input.preMission, input.result, now),
     summary: input.summary,
     cast: input.result.cast,
-    cardEffects: castEffects(before.cards, input.result.cast, input.index, input.heroName),
+    cardEffects: [...castEffects(before.cards, input.result.cast, input.index, input.heroName), ...items.effects],
     memories: input.memories,
     promptReport: input.promptReport,
+    check,
+    stakes: { ...planHealth(before.health, check, input.result.healthRestored ?? 0), itemsGained: items.gained, itemsLost: items.lost },
+    choiceChecks: input.choiceChecks ?? [],
   };
 }
 
@@ -142,7 +159,7 @@ export async function commitChapter(dataSource: DataSource, input: CommitInput, 
  */
 async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<StateBefore> {
   const [ch] = (await m.query(
-    `SELECT c.stats, c.current_setting,
+    `SELECT c.stats, c.current_setting, c.health, c.health_max,
             (SELECT status FROM chapters WHERE id = $2) AS chapter_status,
             (SELECT COALESCE(MAX("index"), -1) FROM chapters WHERE character_id = c.id AND is_selected) AS latest_index,
             (SELECT id FROM missions WHERE character_id = c.id AND status = 'active' LIMIT 1) AS active_mission
@@ -151,6 +168,8 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
   )) as Array<{
     stats: Record<string, number>;
     current_setting: string | null;
+    health: number;
+    health_max: number;
     chapter_status: string | null;
     latest_index: number | string;
     active_mission: string | null;
@@ -160,7 +179,13 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
   const expectedLatest = input.mode === 'next' ? input.index - 1 : input.index;
   if (Number(ch.latest_index) !== expectedLatest) throw new AppError('CONFLICT', CHANGED);
   if (input.mode === 'next') {
-    return { stats: ch.stats, setting: ch.current_setting, activeMissionId: ch.active_mission, cards: await cardsOf(m, input.characterId) };
+    return {
+      stats: ch.stats,
+      setting: ch.current_setting,
+      activeMissionId: ch.active_mission,
+      cards: await cardsOf(m, input.characterId),
+      health: { current: ch.health, max: ch.health_max },
+    };
   }
   const prev = await m.getRepository(Chapter).findOneByOrFail({ characterId: input.characterId, index: input.index, isSelected: true });
   await unapplyTake(m, prev);
@@ -170,6 +195,7 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
     setting: prev.settingBefore,
     activeMissionId: (await activeMission(m, input.characterId))?.id ?? null,
     cards: await cardsOf(m, input.characterId),
+    health: prev.stakes ? { current: prev.stakes.healthBefore, max: prev.stakes.healthMaxBefore } : { current: ch.health, max: ch.health_max },
   };
 }
 
@@ -212,7 +238,11 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     // What commit_chapter applied may be fewer (a card the player changed meanwhile); undo reads the row.
     cardEffects: plan.cardEffects,
     memories: plan.memories,
-    promptReport: plan.promptReport,
+    // Not here: the report is written by the commit but never read with a chapter (select: false), and
+    // the answer must be exactly what a later read finds.
+    checkOutcome: plan.check,
+    stakes: plan.stakes,
+    choiceChecks: plan.choiceChecks,
     completedAt: now,
     createdAt: input.createdAt,
     updatedAt: now,

@@ -1,7 +1,7 @@
 /**
  * How a chapter take changes a character, written so that every change can be taken back exactly.
  *
- * A take records the state before it (`statsBefore`, `settingBefore`) and what it did to missions
+ * A take records the state before it (`statsBefore`, `settingBefore`, health in `stakes`) and what it did to missions
  * (`missionEffects`, with the ids and times of missions it created). Only the selected take of the
  * latest chapter is ever "unapplied" (undo, switching takes), so restoring is: put the before-state
  * back, delete the missions it created, reactivate the one it completed. Re-selecting a take applies
@@ -111,6 +111,14 @@ export async function unapplyTake(m: EntityManager, take: Chapter): Promise<void
     take.settingBefore,
   ]);
   await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'backward');
+  // Health as it was before the take (takes recorded before stakes left it alone).
+  if (take.stakes) {
+    await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [
+      take.characterId,
+      take.stakes.healthBefore,
+      take.stakes.healthMaxBefore,
+    ]);
+  }
 }
 
 /** Re-applies a complete take recorded earlier (switching back to it): its exact after-state. */
@@ -118,6 +126,9 @@ export async function applyTake(m: EntityManager, take: Chapter): Promise<void> 
   await applyMissionEffects(m, take.characterId, take.index, take.missionEffects ?? {});
   await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'forward');
   await m.query(`UPDATE characters SET stats = $2, current_setting = $3 WHERE id = $1`, [take.characterId, JSON.stringify(take.statsAfter), take.setting]);
+  if (take.stakes) {
+    await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [take.characterId, take.stakes.healthAfter, take.stakes.healthMaxAfter]);
+  }
 }
 
 /**

@@ -1,0 +1,88 @@
+/**
+ * Actions answered (issue 32, item 3): the attempt is told by its verb and what it was done to, the
+ * outcome is about what the action named and follows the engine's check when there is one, a person
+ * the action names is there, and a mission ends only by an outcome that concerns it.
+ */
+import { FEATURED_WORLDS } from '../../db/seed-data';
+import { collectChapter, type ChapterInput, type CheckOutcome } from '../story-ai';
+import { buildWorldMaterial } from '../world-material';
+import { OfflineStoryAI } from './offline-story-ai';
+
+const ai = new OfflineStoryAI();
+const hollowmere = FEATURED_WORLDS.find((w) => w.name === 'Hollowmere') as (typeof FEATURED_WORLDS)[number];
+const base: ChapterInput = {
+  worldDescription: hollowmere.description,
+  world: buildWorldMaterial(hollowmere),
+  character: {
+    name: 'Edmund Hale',
+    description: 'A clerk.',
+    stats: { strength: 9, agility: 10, endurance: 10, intellect: 13, wisdom: 12, charisma: 9 },
+    traits: ['Wary'],
+  },
+  mission: 'Find out what the Drowned Choir wants with Ravenscar Hall',
+  missionAge: 4,
+  summary: 'Edmund came to Hollowmere with a letter.',
+  recentChapters: [{ text: 'Edmund stood at the gate of Ravenscar Hall while the fog came in off the mere.', playerChoice: null }],
+  chapterNumber: 5,
+  action: 'I search the study for a hidden door',
+  readingLevel: 8,
+  seed: 17,
+  maxContextTokens: 4000,
+};
+const check = (outcome: CheckOutcome['outcome'], over: Partial<CheckOutcome> = {}): CheckOutcome => ({
+  attempt: 'search the study',
+  stat: 'intellect',
+  difficulty: 12,
+  roll: 10,
+  modifier: 1,
+  itemBonus: 0,
+  item: null,
+  total: 11,
+  outcome,
+  healthLost: 0,
+  itemUsedUp: false,
+  ...over,
+});
+const write = async (over: Partial<ChapterInput>) => (await collectChapter(ai.streamChapter({ ...base, ...over }))).result;
+const firstParagraph = (text: string) => text.split('\n\n')[0] as string;
+
+describe('an action is answered, not pasted back', () => {
+  it('tells the attempt by its verb and object and answers what it was after, without the whole sentence', async () => {
+    const r = await write({ check: check('success') });
+    const p = firstParagraph(r.text);
+    expect(p).toMatch(/\byou search the study\b/i);
+    expect(p).toContain('a hidden door');
+    expect(r.text).not.toContain('search the study for a hidden door');
+  });
+
+  it("follows the engine's check: a failure is told as one, hurts when it costs health, and completes nothing", async () => {
+    const failed = await write({ check: check('failure', { healthLost: 3 }), action: 'I find out what the Drowned Choir wants with Ravenscar Hall' });
+    const p = firstParagraph(failed.text);
+    expect(p).toMatch(/went wrong|goes wrong|did not work|does not work|Nothing comes of it|fails/i);
+    expect(p).toMatch(/hurt/);
+    expect(failed.missionCompleted).toBe(false);
+    const won = await write({ check: check('success'), action: 'I find out what the Drowned Choir wants with Ravenscar Hall' });
+    expect(won.missionCompleted).toBe(true);
+    expect(won.newMission).not.toBe(base.mission);
+  });
+
+  it('a success at a cost is told with its price, and an item used is named', async () => {
+    const r = await write({ check: check('success_at_cost', { item: 'the iron key', itemBonus: 2 }) });
+    const p = firstParagraph(r.text);
+    expect(p).toContain('the iron key');
+    expect(p).toMatch(/price|not cleanly|not for free|after a fashion/);
+  });
+
+  it('a person the action names is in the chapter', async () => {
+    const r = await write({ action: 'I show Vicar Thorne the letter from Clara', check: null });
+    expect(r.text).toContain('Thorne');
+    expect(r.cast.map((c) => c.name)).toContain('Vicar Thorne');
+  });
+
+  it('an action that has nothing to do with the mission never completes it, however old', async () => {
+    for (let seed = 0; seed < 40; seed++) {
+      const r = await write({ seed, missionAge: 7, action: 'I light a fire and tend my wounds', check: null });
+      expect(r.missionCompleted).toBe(false);
+    }
+  });
+});

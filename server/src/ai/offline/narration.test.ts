@@ -1,0 +1,93 @@
+/**
+ * Point of view and tense offline (issue 32): second person present by default, first person past,
+ * third person past by name — sentence by sentence, and over whole 30-chapter stories.
+ */
+import { FEATURED_WORLDS } from '../../db/seed-data';
+import type { PointOfView } from '../story-ai';
+import { pastOf } from './answer';
+import { HERO, narrate } from './narration';
+import { EXTRA_VERBS, KIND_VERBS } from './text';
+import { OfflineStoryAI } from './offline-story-ai';
+import { playOfflineStory } from './test-worlds';
+
+const names = ['Edmund Hale', 'Edmund'];
+const second = (s: string) => narrate(s, 'second', names);
+
+describe('narrate', () => {
+  it.each([
+    [`Edmund wiped the grime from ${HERO.their} face and pressed on.`, 'You wipe the grime from your face and press on.'],
+    [`${HERO.they} had a gift called Blood-craft.`, 'You have a gift called Blood-craft.'],
+    ['Thorne was small, and most people in Ravenscar Hall knew it.', 'Thorne is small, and most people in Ravenscar Hall know it.'],
+    ['Edmund recalled an old tale, and frowned at the memory.', 'You recall an old tale, and frown at the memory.'],
+    ['Before long, Garran called Edmund’s name.', 'Before long, Garran calls your name.'],
+    ['Little went as planned, and yet it half worked.', 'Little goes as planned, and yet it half works.'],
+    [`Something in ${HERO.them} had changed, and Amos noticed it too.`, 'Something in you has changed, and Amos notices it too.'],
+    ['The door slammed shut behind Edmund, and the stars were hidden.', 'The door slams shut behind you, and the stars are hidden.'],
+    ['Edmund stopped, tried the latch, and hoped.', 'You stop, try the latch, and hope.'],
+  ])('second person present: %s', (from, to) => {
+    expect(second(from)).toBe(to);
+  });
+
+  it('every verb a player types comes back in the present after the storyteller put it in the past', () => {
+    const verbs = [...new Set([...Object.values(KIND_VERBS).flat(), ...EXTRA_VERBS])].filter((v) => !v.includes(' ') && v !== 'be');
+    const wrong = verbs.filter((v) => second(`Edmund ${pastOf(v)} the thing.`) !== `You ${v} the thing.`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('leaves speech as it was spoken, and an objective as the player reads it', () => {
+    expect(second('“Edmund, you came,” Thorne said.')).toBe('“Edmund, you came,” Thorne says.');
+    expect(second('Edmund kept the task in mind: \u0004find out what the presence took\u0005.')).toBe(
+      'You keep the task in mind: find out what the presence took.',
+    );
+  });
+
+  it('first person past: I for the subject, me for the object, my for the possessive', () => {
+    expect(narrate(`Garran called Edmund’s name and handed Edmund ${HERO.their} knife; Edmund thanked him.`, 'first', names)).toBe(
+      'Garran called my name and handed me my knife; I thanked him.',
+    );
+  });
+
+  it('third person past by name: the text as composed', () => {
+    expect(narrate(`Edmund wiped ${HERO.their} face.`, 'third', names)).toBe('Edmund wiped their face.');
+  });
+});
+
+describe('whole stories keep their point of view', () => {
+  const hero = {
+    name: 'Edmund Hale',
+    description: 'A clerk.',
+    stats: { strength: 9, agility: 10, endurance: 10, intellect: 13, wisdom: 12, charisma: 9 },
+    traits: ['Wary', 'Kind'],
+  };
+  const play = (world: (typeof FEATURED_WORLDS)[number], pointOfView?: PointOfView) =>
+    playOfflineStory(new OfflineStoryAI(), {
+      world,
+      hero,
+      chapters: 30,
+      seed: 9,
+      ...(pointOfView ? { pointOfView } : {}),
+      choose: (n, last) => (last ? (last.choices[n % last.choices.length] as string) : null),
+    });
+  const narration = (text: string) => text.replace(/“[^”]*”/g, '');
+
+  it.each(['Hollowmere', 'The Glass Reef', 'Neon Requiem', 'Saltbone Crossing'])('%s: second person present by default, over 30 chapters', async (name) => {
+    const story = await play(FEATURED_WORLDS.find((w) => w.name === name) as (typeof FEATURED_WORLDS)[number]);
+    const text = narration(story.chapters.map((c) => c.result.text).join('\n'));
+    expect(text).not.toMatch(/\bEdmund\b/);
+    const sentences = text.split(/(?<=[.!?])\s+/);
+    // Past tense left in the narration: at most one sentence in fifty.
+    const past = sentences.filter((s) => /\b(?:was|were|had|did)\b/.test(s));
+    expect(past.length / sentences.length).toBeLessThanOrEqual(0.02);
+    expect(sentences.filter((s) => /\byou\b/i.test(s)).length / sentences.length).toBeGreaterThan(0.4);
+  });
+
+  it('first person past and third person past when the player chose them', async () => {
+    const world = FEATURED_WORLDS[3] as (typeof FEATURED_WORLDS)[number];
+    const first = narration((await play(world, 'first')).chapters.map((c) => c.result.text).join('\n'));
+    expect(first).toMatch(/\bI (?:was|had|stood|noticed)\b/);
+    expect(first).not.toMatch(/\bEdmund\b|\byou (?:are|have)\b/);
+    const third = narration((await play(world, 'third')).chapters.map((c) => c.result.text).join('\n'));
+    expect(third).toMatch(/\bEdmund (?:was|had)\b/);
+    expect(third).not.toMatch(/\u0002/);
+  });
+});

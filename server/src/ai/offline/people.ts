@@ -1,0 +1,258 @@
+/**
+ * A cast that holds (issue 32, item 2): each person in a story has one look, one manner of speech,
+ * one want and one habit, kept for the whole story (derived from their name and the world, so every
+ * chapter finds the same person), and no two people of a world share a look. What they say is written
+ * for the moment — the hero's last attempt, the mission, what they want — in their own manner, rather
+ * than drawn from a list of stock lines.
+ *
+ * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
+ */
+import { breaksWorld, type ConstraintKey } from '../world-material';
+import { schedule, type OutcomeClass } from './answer';
+import type { GroundedWorld } from './grounded';
+import { affinePermutation, hashString, mixSeed } from './prng';
+import { shortName } from './world-model';
+
+const LOOKS = [
+  'had a burn scar along one jaw',
+  'wore a coat patched at both elbows',
+  'was tall and stooped, with ink-stained fingers',
+  "had close-cropped grey hair and a soldier's stillness",
+  'was small and quick, always half a step from leaving',
+  'had tired eyes that missed nothing',
+  'wore three rings on one hand',
+  'had a voice like gravel',
+  'was young, with careful, steady hands',
+  'had one milky eye and one sharp one',
+  'was broad as a door and moved softly for it',
+  'had hair braided tight and a chipped front tooth',
+  'smelled of smoke and cheap soap',
+  'was thin as a rail, with a nervous laugh',
+  'had a crooked nose, broken more than once',
+  'wore black, neatly mended',
+  'had freckles and a frown that never quite left',
+  'was old, with a straight back and a slow way of looking',
+  'had a limp and refused to mention it',
+  'had ink tattoos climbing both wrists',
+  'kept a scarf wound high, even indoors',
+  'had calloused hands and clean nails',
+  'was heavy-lidded and wide awake',
+  'had a loud laugh and quiet eyes',
+];
+const HABITS = [
+  'turned a coin over and over between two fingers',
+  'kept glancing at the nearest way out',
+  'hummed under their breath between sentences',
+  'never once sat down',
+  'counted something silently on their fingers',
+  'rubbed at an old scar when thinking',
+  'spoke to the floor more than to faces',
+  'smiled at the wrong moments',
+  'kept both hands where they could be seen',
+  'cracked their knuckles one by one',
+  'watched everyone’s hands, never their faces',
+  'tapped a boot as if keeping time',
+];
+
+interface Manner {
+  tags: readonly string[];
+  open: readonly string[];
+  close: readonly string[];
+}
+/** Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence each). */
+const MANNERS: readonly Manner[] = [
+  {
+    tags: ['said flatly', 'said', 'said, not unkindly'],
+    open: ['', 'Listen: ', 'Plainly, '],
+    close: ['', ', and that is all', ', and I will not say it twice'],
+  },
+  { tags: ['said gently', 'said softly', 'murmured'], open: ['Oh, my dear, ', '', 'Forgive me, but '], close: ['', ', so be careful', ', please'] },
+  {
+    tags: ['said with a crooked smile', 'drawled', 'said, amused'],
+    open: ['Well, well: ', '', 'Funny thing, '],
+    close: ['', ', or so the story goes', ', for what it is worth'],
+  },
+  {
+    tags: ['whispered', 'said under their breath', 'breathed'],
+    open: ['I should not say this, but ', '', 'Quietly, now: '],
+    close: ['', ', and you did not hear it from me', ', but not here'],
+  },
+  { tags: ['growled', 'grunted', 'said roughly'], open: ['', 'Hah, ', 'Right, '], close: ['', ', and that is all I will say', ', now go'] },
+  {
+    tags: ['said precisely', 'said, choosing each word', 'observed'],
+    open: ['Consider this: ', '', 'To be exact, '],
+    close: ['', ', and the rest follows', ', so think on it'],
+  },
+];
+
+/** What a person wants, from the world's own conflicts. */
+const WANTS = [
+  'to see {threat} gone from {place}',
+  'to learn what {faction} is hiding',
+  'to keep {place} standing',
+  'to get free of a debt to {faction}',
+  'to find someone {threat} took',
+  'to be left alone, and never is',
+];
+
+export interface Persona {
+  look: string;
+  habit: string;
+  manner: Manner;
+  want: string;
+}
+
+/**
+ * The person as the story keeps them. The world's people take distinct looks in their order; anyone
+ * else (a card's person) gets one by name, never one of theirs.
+ */
+export function personaOf(world: GroundedWorld, fullName: string, keys: readonly ConstraintKey[]): Persona {
+  const looks = LOOKS.filter((l) => !breaksWorld(l, keys));
+  const idx = world.people.indexOf(fullName);
+  const h = hashString(`${world.key}:${fullName}`);
+  const n = world.people.length;
+  // The world's people: a permutation of the looks by position. Others: the looks after theirs.
+  const perm = affinePermutation(world.key, looks.length);
+  const lookAt = idx >= 0 ? perm(idx) : perm(n + (h % Math.max(1, looks.length - n)));
+  const want = (WANTS[h % WANTS.length] as string)
+    .replace('{threat}', world.genre.threats[h % world.genre.threats.length] as string)
+    .replace('{faction}', (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string)
+    .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
+  return {
+    look: looks[lookAt % looks.length] as string,
+    habit: HABITS[(h >>> 5) % HABITS.length] as string,
+    manner: MANNERS[(h >>> 9) % MANNERS.length] as Manner,
+    want,
+  };
+}
+
+export interface Moment {
+  hero: string;
+  /** The hero's attempt this chapter and how it went (null: no action). */
+  attempt: { thing: string; outcome: OutcomeClass } | null;
+  mission: string | null;
+  place: string;
+  threat: string;
+  faction: string;
+  chapter: number;
+  storyKey: number;
+}
+
+/**
+ * A line written for the moment, in the speaker's manner: about what the hero just tried, about the
+ * mission, or about what the speaker wants — then tagged the way they talk.
+ */
+export function lineFor(speaker: string, persona: Persona, m: Moment): string {
+  const short = shortName(speaker);
+  const key = mixSeed(m.storyKey, speaker, 'line');
+  const about: string[] = [];
+  // Several phrasings of each thing a person might say, so no phrasing becomes a refrain.
+  const v = (list: string[]) => list[((m.chapter * 7 + short.length) >>> 0) % list.length] as string;
+  if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
+    const t = m.attempt.thing;
+    if (m.attempt.outcome === 'success')
+      about.push(
+        v([
+          `so ${t} gave way for you, and ${m.faction} will hear of it by morning`,
+          `${t}, of all things; I would not have bet on it`,
+          `well done with ${t}, though someone will want to know how`,
+        ]),
+        v([
+          `you got what you wanted from ${t}; now be ready to pay for it`,
+          `${t} was the easy part, believe me`,
+          `I saw what you did with ${t}, and so did others`,
+        ]),
+      );
+    else if (m.attempt.outcome === 'cost')
+      about.push(
+        v([
+          `you came out of ${t} with something and lost something, which is how it goes here`,
+          `${t} took its price from you, I see`,
+          `half a win at ${t} is still half a loss`,
+        ]),
+        v([`${t} cost you; I hope it was worth it`, `was ${t} worth what you paid`, `I would not go back to ${t} soon`]),
+      );
+    else
+      about.push(
+        v([
+          `${t} was never going to be that easy, not with ${m.threat} about`,
+          `${t} beat you this time`,
+          `you went at ${t} like someone who had never been warned`,
+        ]),
+        v([`next time you go at ${t}, go at it with me`, `forget ${t} for a night, it will still be there`, `${m.threat} knew you were coming to ${t}`]),
+      );
+  }
+  if (m.mission) {
+    const mission = lower(m.mission.replace(/[.!?]+$/, ''));
+    about.push(
+      v([
+        `if you mean to ${mission}, start at ${m.place}`,
+        `you want to ${mission}; then ${m.place} is where I would look`,
+        `to ${mission} you will need more friends than you have`,
+      ]),
+      v([
+        `people who tried to ${mission} did not come back the same`,
+        `nobody has yet found how to ${mission}, you know`,
+        `I know why you are here, and it will not be easy`,
+      ]),
+    );
+  }
+  about.push(
+    v([
+      `what I want is ${persona.want}; help me, and you will have a friend here`,
+      `I have my own reasons to be here: ${persona.want}`,
+      `you and I want different things, and mine is ${persona.want}`,
+    ]),
+    v([
+      `watch ${m.threat}, because it moves when ${m.place} sleeps`,
+      `${m.threat} has been closer to ${m.place} than anyone admits`,
+      `stay away from ${m.place} after dark, for ${m.threat} is about`,
+    ]),
+  );
+  // The line's parts in the story's schedule for this person: no two chapters say it alike.
+  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
+  return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
+}
+
+/** How a person looks, told once, when they are first met. */
+export function lookLine(speaker: string, persona: Persona): string {
+  return `${shortName(speaker)} ${persona.look}.`;
+}
+
+/** What a person keeps doing, told when they are met again (frame and aside turn with the chapter). */
+export function habitLine(speaker: string, persona: Persona, chapter: number, storyKey: number): string {
+  const frames = [
+    '{npc} {habit}',
+    'Now and then {npc} {habit}',
+    'All the while, {npc} {habit}',
+    'While they talked, {npc} {habit}',
+    'Once again {npc} {habit}',
+  ];
+  const asides = [
+    '',
+    ', as always',
+    ', and did not seem to know it',
+    ', which was almost a comfort',
+    ', same as the last time',
+    ', a little faster than before',
+  ];
+  const i = affinePermutation(mixSeed(storyKey, speaker, 'habit'), frames.length * asides.length)(chapter);
+  const out =
+    (frames[i % frames.length] as string).replace('{npc}', shortName(speaker)).replace('{habit}', persona.habit) +
+    (asides[Math.floor(i / frames.length)] as string);
+  return `${cap(out)}.`;
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+/** An objective goes on in lower case ("if you mean to keep Elias safe…"): it begins with a verb, not a name. */
+function lower(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}

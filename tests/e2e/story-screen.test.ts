@@ -1,0 +1,168 @@
+/**
+ * The story screen for long play (issue 33) in Debian's chromium: the Stop button stays the same
+ * element while a chapter streams, a checkout opened at 127.0.0.1 while PUBLIC_URL says localhost.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser';
+import { newIdentity, type TestApp } from '../support/test-app';
+import { AuthPage, openPage } from './pages/app';
+import { startAppWithPublicUrl } from './pages/server';
+import { StoryPage } from './pages/story';
+import { WorldsPage } from './pages/worlds';
+
+let t: TestApp;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Pause between streamed pieces of prose (0: as fast as the offline storyteller writes). */
+let pace = 250;
+/** Screenshots of the story screen after many chapters (issue 33's artifacts; git-ignored here). */
+const ARTIFACTS = process.env.SCREEN_ARTIFACTS_DIR ?? path.resolve(__dirname, '..', '.artifacts', 'story-screen');
+
+jest.setTimeout(180_000);
+
+beforeAll(async () => {
+  t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });
+  // Prose paced like a model's, so a chapter is seen while it is written.
+  const ai = t.app.services.ai as unknown as { streamChapter: (...a: unknown[]) => AsyncIterable<{ type: string }> };
+  const original = ai.streamChapter.bind(ai);
+  ai.streamChapter = async function* paced(...args: unknown[]) {
+    for await (const event of original(...args)) {
+      if (event.type === 'delta' && pace) await sleep(pace);
+      yield event;
+    }
+  };
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await t?.close();
+});
+
+async function storyOf(prefix: string, viewport?: { width: number; height: number }) {
+  const { context, page, errors } = await openPage(browser, viewport);
+  await new AuthPage(page).signUp(t.url, newIdentity(prefix));
+  const worlds = new WorldsPage(page);
+  await worlds.goto(t.url);
+  await worlds.openFeatured('Aethermoor');
+  await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
+  await worlds.popup.getByLabel('Character name').fill('Wren');
+  await worlds.popup.getByRole('button', { name: /Generate Character/ }).click();
+  await page.getByRole('heading', { name: 'Your Character Profile' }).waitFor({ timeout: 30_000 });
+  await worlds.saveCharacter();
+  await page.getByRole('button', { name: 'Story' }).click();
+  await page.waitForURL('**/storychat/*');
+  return { context, page, errors, story: new StoryPage(page) };
+}
+
+describe('the story screen', () => {
+  it('the Stop button is one element for the whole chapter: it is never detached while the chapter streams', async () => {
+    const { context, page, errors, story } = await storyOf('stop');
+    await page.getByRole('button', { name: 'Start your adventure!' }).click();
+    await story.waitForChapters(1);
+    // A later chapter, as a player stops one: after an action, with the tools of the latest chapter on screen.
+    await story.actionBox.fill('I row out toward the reef.');
+    await story.send.click();
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor();
+    const handle = await stop.elementHandle();
+    // Watch it for as long as the chapter is written (a removal is counted even if it comes back).
+    await page.evaluate((el) => {
+      const w = window as unknown as { stopDetached: number };
+      w.stopDetached = 0;
+      new MutationObserver(() => {
+        if (!el!.isConnected) w.stopDetached++;
+      }).observe(document.body, { childList: true, subtree: true });
+    }, handle);
+    await page.waitForFunction(() => (document.querySelector('[data-testid="live-chapter"] .chapter-text')?.textContent ?? '').length > 40, null, {
+      timeout: 30_000,
+    });
+    expect(await page.evaluate(() => (window as unknown as { stopDetached: number }).stopDetached)).toBe(0);
+    // And it stays put on screen while the text grows (a moving target is as hard to press).
+    const tops: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      tops.push(Math.round((await stop.boundingBox())!.y));
+      await sleep(100);
+    }
+    expect(new Set(tops).size).toBe(1);
+    expect(await handle!.evaluate((el) => el.isConnected)).toBe(true);
+    await stop.click({ timeout: 2000 });
+    await page.getByText('Chapter stopped.', { exact: false }).waitFor();
+    await story.live.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a 20-chapter story opens at its latest chapter, then where the player was reading; the tools are beside the action box', async () => {
+    pace = 0;
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const { context, page, errors, story } = await storyOf('long', { width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Start your adventure!' }).click();
+    await story.waitForChapters(1);
+    for (let n = 2; n <= 20; n++) {
+      await story
+        .choices()
+        .nth(n % 2)
+        .click();
+      await story.send.click();
+      await story.waitForChapters(n);
+    }
+    const url = page.url();
+    const viewTop = (p: Page, index: number) => p.evaluate((i) => document.querySelector(`[data-chapter-index="${i}"]`)!.getBoundingClientRect().top, index);
+
+    // Opened in a browser that has not read it (no position kept): at the latest chapter, not at chapter 1.
+    const characterId = url.split('/').pop()!;
+    // Away from the story first: its page keeps saving the position as it scrolls.
+    const forget = async () => {
+      await page.goto(`${t.url}/characters`);
+      await page.evaluate((id) => localStorage.removeItem(`taleforge.reading.${id}`), characterId);
+    };
+    await forget();
+    await page.goto(url);
+    await story.chapters.last().waitFor();
+    await page.waitForFunction(() => window.scrollY > 1000);
+    const top = await viewTop(page, 19);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(200);
+    // The tools panel sits beside the story, on screen while the player is at the action box.
+    await page.getByRole('tab', { name: /^Memory/ }).click();
+    await story.actionBox.scrollIntoViewIfNeeded();
+    const panel = (await page.getByRole('tabpanel').boundingBox())!;
+    const box = (await story.actionBox.boundingBox())!;
+    expect(panel.x).toBeGreaterThan(box.x + box.width - 1);
+    expect(panel.y).toBeLessThan(800);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'story-20-chapters-1280.png') });
+
+    // Scrolled back to chapter 12 and reopened: chapter 12 is where it opens.
+    await page.evaluate(() => document.querySelector('[data-chapter-index="11"]')!.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await sleep(300);
+    await page.goto(url);
+    await story.chapters.last().waitFor();
+    await page.waitForFunction(() => Math.abs(document.querySelector('[data-chapter-index="11"]')!.getBoundingClientRect().top) < 120);
+
+    // The phone: a bar of tools under the action box, a tool in a bottom sheet.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await forget();
+    await page.goto(url);
+    await story.chapters.last().waitFor();
+    await page.waitForFunction(() => window.scrollY > 1000);
+    const bar = page.getByRole('navigation', { name: 'Story tools' });
+    await bar.waitFor();
+    const barBox = (await bar.boundingBox())!;
+    expect(barBox.y + barBox.height).toBeLessThanOrEqual(844 + 1); // on screen, at the bottom
+    await page.screenshot({ path: path.join(ARTIFACTS, 'story-20-chapters-390.png') });
+    await bar.getByRole('button', { name: /^Cards/ }).click();
+    await page.getByRole('dialog', { name: 'Cards' }).waitFor();
+    await sleep(300);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'story-20-chapters-390-cards-sheet.png') });
+    await page.keyboard.press('Escape');
+    await bar.getByRole('button', { name: /^Memory/ }).click();
+    await page.getByRole('dialog', { name: 'Memory' }).waitFor();
+    await sleep(300);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'story-20-chapters-390-memory-sheet.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
