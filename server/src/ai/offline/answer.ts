@@ -258,7 +258,7 @@ const SETBACKS = [
   'the way back was no longer safe',
 ];
 /** Closing asides of an outcome sentence. */
-const TAILS = ['', ', as it turned out', ' in the end', ', for better or worse', ', this time'];
+const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough'];
 const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
 const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
 
