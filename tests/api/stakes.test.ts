@@ -142,8 +142,8 @@ it('a risky action is rolled before the chapter: the storyteller is told the fai
   // The storyteller was told before it wrote a word, and the chapter reads as a failure.
   expect(s.ai.calls[1]!.check).toMatchObject({ outcome: 'failure', roll: 4 });
   expect(s.ai.calls[1]!.health).toEqual({ current: 8, max: 10 });
-  // The attempt, then how it failed (the offline storyteller's answer, in the story's present tense).
-  expect(attack.newChapter.text).toMatch(/attack the guard at the gate[^.]*[.;,] (?:it goes wrong|it does not work|nothing comes of it|it fails, plainly)/i);
+  // The attempt (its verb and what it was done to: the typed sentence is not pasted back), then how it failed (in the story's present tense).
+  expect(attack.newChapter.text).toMatch(/attack the guard[^.]*[.;,] (?:it goes wrong|it does not work|nothing comes of it|it fails, plainly)/i);
   expect(await s.hero()).toMatchObject({ health: 8 });
 
   // A routine action is not rolled.
