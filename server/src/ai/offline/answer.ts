@@ -257,8 +257,17 @@ const SETBACKS = [
   '{npc} saw the failure and said nothing, which was worse',
   'the way back was no longer safe',
 ];
+/** How being hurt is told. */
+const HURT = [
+  '{name} was hurt in it, and felt every step afterwards',
+  'It left its mark on {name}: a wound that would ache for days',
+  'Blood, and a sharp pain that did not fade quickly',
+  '{name} came away bruised and bleeding',
+  'The hurt of it caught up with {name} a moment later',
+  'Something tore, and {name} bit back a cry',
+];
 /** Closing asides of an outcome sentence. */
-const TAILS = ['', ', as it turned out', ' in the end', ', for better or worse', ', this time'];
+const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough'];
 const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
 const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
 
@@ -365,7 +374,8 @@ export function answerAction(
     const [a, b, c] = schedule(key, t, [FAILURE, SETBACKS, TAILS]) as [string, string, string];
     out.push(fill(`${a} ${b}${c}`));
   }
-  if (outcome.hurt) out.push(fill(`${slots.name} was hurt in it, and felt every step afterwards`));
+  // The harm, said a different way each chapter (a story with many risky actions is hurt often).
+  if (outcome.hurt) out.push(fill(schedule(mixSeed(slots.key, 'hurt'), t, [HURT])[0] as string));
   return { sentences: out, thing };
 }
 

@@ -511,7 +511,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ? 120 + rng.int(60)
       : note.length === 'long'
         ? 260 + rng.int(100)
-        : rng.pick([120, 150, 200, 270, 350]) + rng.int(level <= 4 ? 40 : 60);
+        : rng.pick([120, 150, 210, 290, 380]) + rng.int(level <= 4 ? 40 : 60);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],

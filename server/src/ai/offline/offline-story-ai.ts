@@ -234,7 +234,8 @@ function anotherTake(input: ChapterInput, level: number): ReturnType<typeof writ
  * sentences differently and recall a different person ("the look on Thorne's face" / "…Corvin's…").
  */
 function words8(text: string): string {
-  const words = text.match(/[\p{L}'’]+/gu) ?? [];
+  // The first sentence only (what follows may be joined to it by ";" in one take and not the other).
+  const words = (text.split(/[.;!?]/)[0] ?? '').match(/[\p{L}'’]+/gu) ?? [];
   return words
     .filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w))
     .slice(0, 8)

@@ -62,26 +62,30 @@ interface Manner {
 /** Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence each). */
 const MANNERS: readonly Manner[] = [
   {
-    tags: ['said flatly', 'said', 'said, not unkindly'],
+    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly'],
     open: ['', 'Listen: ', 'Plainly, '],
-    close: ['', ', and that is all', ', and I will not say it twice'],
+    close: ['', '', ', and that is all', ', and I will not say it twice'],
   },
-  { tags: ['said gently', 'said softly', 'murmured'], open: ['Oh, my dear, ', '', 'Forgive me, but '], close: ['', ', so be careful', ', please'] },
   {
-    tags: ['said with a crooked smile', 'drawled', 'said, amused'],
+    tags: ['said', 'said', 'said gently', 'said softly', 'murmured'],
+    open: ['Oh, my dear, ', '', 'Forgive me, but '],
+    close: ['', '', ', so be careful', ', please'],
+  },
+  {
+    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused'],
     open: ['Well, well: ', '', 'Funny thing, '],
-    close: ['', ', or so the story goes', ', for what it is worth'],
+    close: ['', '', ', or so the story goes', ', for what it is worth'],
   },
   {
-    tags: ['whispered', 'said under their breath', 'breathed'],
+    tags: ['said', 'said', 'whispered', 'said under their breath', 'breathed'],
     open: ['I should not say this, but ', '', 'Quietly, now: '],
-    close: ['', ', and you did not hear it from me', ', but not here'],
+    close: ['', '', ', and you did not hear it from me', ', but not here'],
   },
-  { tags: ['growled', 'grunted', 'said roughly'], open: ['', 'Hah, ', 'Right, '], close: ['', ', and that is all I will say', ', now go'] },
+  { tags: ['said', 'said', 'growled', 'grunted', 'said roughly'], open: ['', 'Hah, ', 'Right, '], close: ['', '', ', and that is all I will say', ', now go'] },
   {
-    tags: ['said precisely', 'said, choosing each word', 'observed'],
+    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed'],
     open: ['Consider this: ', '', 'To be exact, '],
-    close: ['', ', and the rest follows', ', so think on it'],
+    close: ['', '', ', and the rest follows', ', so think on it'],
   },
 ];
 

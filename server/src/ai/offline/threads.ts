@@ -218,7 +218,7 @@ export function endingLine(d: NoteDirectives, chapter: number, storyKey: number,
       .replace(/\{threat\}/g, slots.threat);
   const at = <T>(list: readonly T[]) => list[affinePermutation(mixSeed(storyKey, 'ending'), list.length)(chapter % list.length)] as T;
   const openers = ['Then, in the dark, a sound:', 'And out of the dark came', 'Last of all, in the dark,', 'Then the dark gave back'];
-  if (d.ending === 'sound') return `${openers[Math.floor(chapter / SOUNDS.length) % openers.length]} ${fill(at(SOUNDS))}.`;
+  if (d.ending === 'sound') return `${openers[(chapter + Math.floor(chapter / SOUNDS.length)) % openers.length]} ${fill(at(SOUNDS))}.`;
   if (d.ending === 'question') return `${slots.name} was left with one question: ${fill(at(QUESTIONS))}.`;
   if (d.ending === 'cliffhanger') return `And then ${slots.name} understood: ${fill(at(CLIFFS))}.`;
   return `${fill(at(QUIETS))}.`;
