@@ -34,7 +34,8 @@ export function CheckLine({ check, stakes }: { check: Check | null; stakes: Stak
   return (
     <div className="stakes-lines" data-testid="check-line">
       {check && (
-        <p className={`check-line outcome-${check.outcome}`} aria-label={`Dice: ${checkSentence(check)}`} title={checkSentence(check)}>
+        // role="img": the line is read as one labelled picture of the roll (aria-label is not allowed on a plain paragraph).
+        <p role="img" className={`check-line outcome-${check.outcome}`} aria-label={`Dice: ${checkSentence(check)}`} title={checkSentence(check)}>
           {/* A die drawn in CSS: no emoji font is needed to see it. */}
           <span className="check-die" aria-hidden="true">
             <span className="check-die-face">d20</span> {check.roll}
