@@ -101,6 +101,11 @@ it('A shares a world; anonymous B finds it in Community, opens it, signs up and 
   for (const choice of ['', 'Follow the lantern down the steps'])
     await t.app.services.stories.generateChapter(aUser, { characterId: hero.id, userChoice: choice });
   await a.page.goto(`${t.url}/storychat/${hero.id}`);
+  // Publishing is one of the story tools (a tab beside the story on a wide screen).
+  await a.page
+    .getByRole('tablist', { name: 'Story tools' })
+    .getByRole('tab', { name: /^Publish/ })
+    .click();
   const publish = a.page.getByTestId('story-publish');
   await publish.locator('summary').click();
   await publish.getByRole('button', { name: 'Publish story' }).click();
