@@ -26,6 +26,8 @@ jest.setTimeout(120_000);
 
 const AETHERMOOR = '00000000-0000-4000-a000-000000000001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds between a chapter's sentences (the Stop step slows it so the chapter is still being written when Stop is pressed). */
+let pace = 45;
 
 beforeAll(async () => {
   t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });
@@ -35,7 +37,7 @@ beforeAll(async () => {
   const original = ai.streamChapter.bind(ai);
   ai.streamChapter = async function* paced(...args: unknown[]) {
     for await (const event of original(...args)) {
-      if (event.type === 'delta') await sleep(45);
+      if (event.type === 'delta') await sleep(pace);
       yield event;
     }
   };
@@ -253,7 +255,9 @@ describe('player journeys', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Undo Chapter' }).click();
     await story.waitForChapters(2);
 
-    // Stop a chapter while it is written: nothing of it stays, the action is back in the box.
+    // Stop a chapter while it is written: nothing of it stays, the action is back in the box. Paced
+    // slowly here: at 45 ms a sentence a busy machine could finish the chapter before Stop is pressed.
+    pace = 1500;
     await story.actionBox.fill('I row out toward the reef.');
     await story.send.click();
     await page.waitForFunction(() => (document.querySelector('[data-testid="live-chapter"] .chapter-text')?.textContent ?? '').length > 10);
@@ -261,6 +265,7 @@ describe('player journeys', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByText('Chapter stopped. Nothing of it was kept; your action is back in the box.').waitFor();
     await story.live.waitFor({ state: 'detached' });
+    pace = 45;
     expect(await story.chapters.count()).toBe(2);
     expect(await story.actionBox.inputValue()).toBe('I row out toward the reef.');
 

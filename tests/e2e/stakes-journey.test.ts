@@ -109,9 +109,7 @@ async function journey(width: number, height: number, tag: string) {
   // A roll, and a failure: the dice line with the chapter, health lost.
   await play(story, 'Attack the guard at the gate', 2);
   const fail = story.chapters.nth(1).getByTestId('check-line');
-  expect(await fail.getByRole('paragraph').first().getAttribute('aria-label')).toBe(
-    'Dice: Strength check against 14: rolled 3 + 1 for Strength, total 4. Failure.',
-  );
+  expect(await fail.getByRole('img').first().getAttribute('aria-label')).toBe('Dice: Strength check against 14: rolled 3 + 1 for Strength, total 4. Failure.');
   expect(await fail.textContent()).toContain('Health 10 → 8 of 10');
   // The attempt, then how it failed (the offline storyteller's answer, in the story's present tense).
   expect(await story.chapters.nth(1).textContent()).toMatch(
@@ -123,7 +121,7 @@ async function journey(width: number, height: number, tag: string) {
   // An item used: +2 on the roll, and the potion is used up.
   await play(story, 'Drink the healing potion and climb the sea wall', 3);
   const used = story.chapters.nth(2).getByTestId('check-line');
-  expect(await used.getByRole('paragraph').first().getAttribute('aria-label')).toBe(
+  expect(await used.getByRole('img').first().getAttribute('aria-label')).toBe(
     'Dice: Agility check against 12: rolled 15 + 2 for the Healing Potion, total 17. Success.',
   );
   expect(await used.textContent()).toContain('No longer carried: Healing Potion');
