@@ -62,6 +62,9 @@ describe('the story screen', () => {
     const { context, page, errors, story } = await storyOf('stop');
     await page.getByRole('button', { name: 'Start your adventure!' }).click();
     await story.waitForChapters(1);
+    // Slow enough that the chapter is still being written through every look below on a busy machine
+    // (at 250 ms a sentence the chapter could end mid-test and take the Stop button with it).
+    pace = 1500;
     // A later chapter, as a player stops one: after an action, with the tools of the latest chapter on screen.
     await story.actionBox.fill('I row out toward the reef.');
     await story.send.click();
