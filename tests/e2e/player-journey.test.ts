@@ -160,7 +160,6 @@ describe('player journeys', () => {
     await memory.getByRole('button', { name: 'Save Memory' }).click();
     await page.getByText('Story memory saved.').waitFor();
     await shot(page, '09b-story-memory');
-    await memory.getByText('Story Memory').click(); // fold it away again
 
     // Story cards: the people the chapters met are there; the player adds a place and pins it.
     await page.getByRole('tab', { name: /^Cards/ }).click();
