@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from '../icons';
 import './modal.css';
@@ -23,6 +23,37 @@ export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {
     event.preventDefault();
     first.focus();
   }
+}
+
+/**
+ * What every overlay does while it is open (the modal, the story tools' bottom sheet): Escape
+ * closes it, Tab stays inside `root`, the page behind does not scroll. `onOpen` runs first (it
+ * places focus) and may return what to do on close (give focus back).
+ */
+export function useOverlay(root: RefObject<HTMLElement | null>, onClose: () => void, onOpen: () => (() => void) | void): void {
+  const onCloseRef = useRef(onClose);
+  useLayoutEffect(() => {
+    onCloseRef.current = onClose;
+  });
+  useEffect(() => {
+    const onClosed = onOpen();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onCloseRef.current();
+      } else trapTab(e, root.current);
+    };
+    document.addEventListener('keydown', onKey);
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+      onClosed?.();
+    };
+    // Once per opening: the overlay mounts open and unmounts closed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 }
 
 export interface ModalProps {
@@ -59,31 +90,16 @@ export function Modal({
 }: ModalProps) {
   const id = useId();
   const dialog = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  useLayoutEffect(() => {
-    onCloseRef.current = onClose;
-  });
 
-  useEffect(() => {
+  useOverlay(dialog, onClose, () => {
     const opener = document.activeElement as HTMLElement | null;
     const root = dialog.current;
     const auto = root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>(FOCUSABLE);
     (auto ?? root)?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        onCloseRef.current();
-      } else trapTab(e, dialog.current);
-    };
-    document.addEventListener('keydown', onKey);
-    const { overflow } = document.body.style;
-    document.body.style.overflow = 'hidden';
     return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = overflow;
       if (opener && document.contains(opener)) opener.focus();
     };
-  }, []);
+  });
 
   // At the end of body: a fixed layer inside an ancestor with a transform or backdrop-filter (the
   // blurred top bar) would be sized and placed by that ancestor instead of the viewport.

@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useId, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from '../../../components/icons';
-import { trapTab } from '../../../components/ui/Modal';
+import { useOverlay } from '../../../components/ui/Modal';
 import './tools.css';
 
 /**
@@ -149,26 +149,7 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
 function Sheet({ tool, onClose }: { tool: StoryTool; onClose: () => void }) {
   const ids = useId();
   const sheet = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  });
-  useEffect(() => {
-    sheet.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        onCloseRef.current();
-      } else trapTab(e, sheet.current);
-    };
-    document.addEventListener('keydown', onKey);
-    const { overflow } = document.body.style;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = overflow;
-    };
-  }, []);
+  useOverlay(sheet, onClose, () => sheet.current?.focus());
   // At the end of body, like every overlay (see Modal): no ancestor's transform or filter places it.
   return createPortal(
     <div className="sheet-root">
