@@ -9,7 +9,7 @@
  */
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
-import { affinePermutation, mixSeed, type Rng } from './prng';
+import { affinePermutation, mixSeed, spreadIndices, type Rng } from './prng';
 import type { ActionKind, NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
@@ -282,17 +282,16 @@ const FINDINGS = [
 ];
 
 /**
- * Picks one variant from each list for a chapter: the chapter number, permuted by the story's key,
- * read in mixed radix, so a story walks through every combination before one comes round again.
+ * Picks one variant from each list for a chapter (prng.ts spreadIndices): a story walks through every
+ * combination before one comes round again, and each list's entries come round evenly.
  */
 export function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
-  const n = lists.reduce((a, l) => a * l.length, 1);
-  let i = affinePermutation(key, n)(turn);
-  return lists.map((l) => {
-    const v = l[i % l.length] as string;
-    i = Math.floor(i / l.length);
-    return v;
-  });
+  const at = spreadIndices(
+    key,
+    turn,
+    lists.map((l) => l.length),
+  );
+  return lists.map((l, k) => l[at[k] as number] as string);
 }
 
 /** The answer to the action: the attempt, the outcome about what it named, and its consequence (and the thing it was about). */

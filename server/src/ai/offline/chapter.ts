@@ -7,7 +7,7 @@
 import { MEMORIES_PER_CHAPTER_MAX, STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
-import { Rng, affinePermutation, mixSeed } from './prng';
+import { Rng, affinePermutation, mixSeed, spreadIndices } from './prng';
 import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type NormalisedAction, type Slots } from './text';
 import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
 import { groundedWorld, type GroundedWorld } from './grounded';
@@ -62,17 +62,17 @@ interface Ctx {
 function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): string {
   if (ctx.used.has(name)) throw new Error(`sentence family ${name} used twice in one chapter`);
   ctx.used.add(name);
-  const n = fam.cores.length * fam.mods.length;
-  const perm = affinePermutation(mixSeed(ctx.storyKey, name), n);
+  const key = mixSeed(ctx.storyKey, name);
   // Core and modifier render apart (each is a whole template: its tiers and slots never span the
   // join), so each is looked up in the compiled-template cache as the constant it is.
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
   let first = '';
   // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
-  for (let k = 0; k < n; k++) {
-    const idx = perm(ctx.input.chapterNumber + k * 997);
-    const core = fam.cores[idx % fam.cores.length] as string;
-    const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+  for (let k = 0; k < fam.cores.length * fam.mods.length; k++) {
+    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain.
+    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
+    const core = fam.cores[c] as string;
+    const mod = fam.mods[m] as string;
     const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
     if (!breaksWorld(out, ctx.world.constraints)) return out;
     if (!first) first = out;

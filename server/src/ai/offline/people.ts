@@ -59,33 +59,103 @@ interface Manner {
   open: readonly string[];
   close: readonly string[];
 }
-/** Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence each). */
+/**
+ * Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence
+ * each). A manner is a register, not a catchphrase: each has many forms that share its flavour and
+ * no four words (and two or three verbs of its own, dressed differently), and about half of a person's lines carry none, so the person stays recognisable
+ * without any one form turning up in more than a tenth of a story's chapters (lint:story counts them).
+ */
 const MANNERS: readonly Manner[] = [
   {
-    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly'],
-    open: ['', 'Listen: ', 'Plainly, '],
-    close: ['', '', ', and that is all', ', and I will not say it twice'],
+    // Blunt.
+    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly', 'said shortly', 'said, without a smile', 'said bluntly'],
+    open: ['', '', '', '', 'Listen: ', 'Plainly, ', 'No use dressing it up: ', 'Straight out, ', 'Hear it once: ', 'Here it is: '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      ', and that is all',
+      ', and I will not repeat myself',
+      ', full stop',
+      ', no more to it',
+      ', like it or not',
+      ', take it or leave it',
+    ],
   },
   {
-    tags: ['said', 'said', 'said gently', 'said softly', 'murmured'],
-    open: ['Oh, my dear, ', '', 'Forgive me, but '],
-    close: ['', '', ', so be careful', ', please'],
+    // Gentle.
+    tags: ['said', 'said', 'said gently', 'said softly', 'murmured', 'said kindly', 'said, with a sad smile', 'said warmly'],
+    open: ['', '', '', '', 'Oh, my dear, ', 'Forgive me, but ', 'Child, ', 'I am sorry to say it, but ', 'Gently now: ', 'Sit a moment: '],
+    close: ['', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
   },
   {
-    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused'],
-    open: ['Well, well: ', '', 'Funny thing, '],
-    close: ['', '', ', or so the story goes', ', for what it is worth'],
+    // Wry.
+    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused', 'said dryly', 'said, half laughing', 'remarked'],
+    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha. ', 'Between friends, '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      ', or so the story goes',
+      ', for what it is worth',
+      ', which is almost funny',
+      ', if you can believe it',
+      ', and I am only half joking',
+      ', go figure',
+    ],
   },
   {
-    tags: ['said', 'said', 'whispered', 'said under their breath', 'breathed'],
-    open: ['I should not say this, but ', '', 'Quietly, now: '],
-    close: ['', '', ', and you did not hear it from me', ', but not here'],
+    // Secretive.
+    tags: ['said', 'said', 'whispered', 'said, barely above a whisper', 'breathed', 'said, low', 'said behind a hand', 'whispered, glancing round'],
+    open: [
+      '',
+      '',
+      '',
+      '',
+      'I should not say this, but ',
+      'Quietly, now: ',
+      'Between us, ',
+      'Lean closer. ',
+      'Keep this close: ',
+      'Not a word of it to anyone: ',
+    ],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      ', and you did not hear it from me',
+      ', but not here',
+      ', so keep it to yourself',
+      ', and then forget I spoke',
+      ', if anyone asks, I was asleep',
+      ', not that I told you',
+    ],
   },
-  { tags: ['said', 'said', 'growled', 'grunted', 'said roughly'], open: ['', 'Hah, ', 'Right, '], close: ['', '', ', and that is all I will say', ', now go'] },
   {
-    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed'],
-    open: ['Consider this: ', '', 'To be exact, '],
-    close: ['', '', ', and the rest follows', ', so think on it'],
+    // Gruff.
+    tags: ['said', 'said', 'growled', 'grunted', 'said roughly', 'growled, scowling', 'grunted, not looking up', 'said, jaw tight'],
+    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah. ', 'Look here, ', 'Fine, ', 'Ach, '],
+    close: ['', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
+  },
+  {
+    // Precise.
+    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed', 'noted', 'said, measuring the words', 'observed drily'],
+    open: ['', '', '', '', 'Consider this: ', 'To be exact, ', 'In short, ', 'Strictly speaking, ', 'Let me be accurate: ', 'First things first: '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      ', so think on it',
+      ', and the rest follows',
+      ', to put it precisely',
+      ', as the facts stand',
+      ', and I have checked twice',
+      ', no more and no less',
+    ],
   },
 ];
 
@@ -150,8 +220,9 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const short = shortName(speaker);
   const key = mixSeed(m.storyKey, speaker, 'line');
   const about: string[] = [];
-  // Several phrasings of each thing a person might say, so no phrasing becomes a refrain.
-  const v = (list: string[]) => list[((m.chapter * 7 + short.length) >>> 0) % list.length] as string;
+  // Several phrasings of each thing a person might say, taken in a per-speaker order by chapter, so
+  // no phrasing becomes a refrain.
+  const v = (list: string[]) => list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)(m.chapter % list.length)] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
@@ -160,11 +231,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `so ${t} gave way for you, and ${m.faction} will hear of it by morning`,
           `${t}, of all things; I would not have bet on it`,
           `well done with ${t}, though someone will want to know how`,
+          `word of ${t} is already going round`,
         ]),
         v([
           `you got what you wanted from ${t}; now be ready to pay for it`,
           `${t} was the easy part, believe me`,
           `I saw what you did with ${t}, and so did others`,
+          `do not let ${t} go to your head`,
         ]),
       );
     else if (m.attempt.outcome === 'cost')
@@ -173,8 +246,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `you came out of ${t} with something and lost something, which is how it goes here`,
           `${t} took its price from you, I see`,
           `half a win at ${t} is still half a loss`,
+          `nothing comes free, and ${t} least of all`,
         ]),
-        v([`${t} cost you; I hope it was worth it`, `was ${t} worth what you paid`, `I would not go back to ${t} soon`]),
+        v([
+          `${t} cost you; I hope it was worth it`,
+          `was ${t} worth what you paid`,
+          `I would not go back to ${t} soon`,
+          `count what ${t} cost you before you go on`,
+        ]),
       );
     else
       about.push(
@@ -182,8 +261,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `${t} was never going to be that easy, not with ${m.threat} about`,
           `${t} beat you this time`,
           `you went at ${t} like someone who had never been warned`,
+          `${t} will not fall to the same try twice`,
         ]),
-        v([`next time you go at ${t}, go at it with me`, `forget ${t} for a night, it will still be there`, `${m.threat} knew you were coming to ${t}`]),
+        v([
+          `next time you go at ${t}, go at it with me`,
+          `forget ${t} for a night, it will still be there`,
+          `${m.threat} knew you were coming to ${t}`,
+          `somebody warned them about ${t} before you got there`,
+        ]),
       );
   }
   if (m.mission) {
@@ -193,11 +278,15 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
         `if you mean to ${mission}, start at ${m.place}`,
         `you want to ${mission}; then ${m.place} is where I would look`,
         `to ${mission} you will need more friends than you have`,
+        `nobody at ${m.place} will help you ${mission} for free`,
+        `try ${m.place} first, if you are set on it`,
       ]),
       v([
         `people who tried to ${mission} did not come back the same`,
         `nobody has yet found how to ${mission}, you know`,
-        `I know why you are here, and it will not be easy`,
+        `I can guess what brings you, and it will not be easy`,
+        `others have had that same idea, and look where it got them`,
+        `you are not the first to try it, only the latest`,
       ]),
     );
   }
@@ -206,11 +295,15 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `what I want is ${persona.want}; help me, and you will have a friend here`,
       `I have my own reasons to be here: ${persona.want}`,
       `you and I want different things, and mine is ${persona.want}`,
+      `all I ask of this life is ${persona.want}`,
+      `ask me what keeps me going and I will tell you: ${persona.want}`,
     ]),
     v([
       `watch ${m.threat}, because it moves when ${m.place} sleeps`,
       `${m.threat} has been closer to ${m.place} than anyone admits`,
       `stay away from ${m.place} after dark, for ${m.threat} is about`,
+      `${m.threat} was seen near ${m.place} again`,
+      `they say ${m.threat} is waiting for someone at ${m.place}`,
     ]),
   );
   // The line's parts in the story's schedule for this person: no two chapters say it alike.
