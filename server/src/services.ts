@@ -1,4 +1,6 @@
 import { OpenAIEmbedder } from './ai/embeddings';
+import { OpenAISpeaker } from './ai/speech';
+import { ReadAloudService } from './modules/stories/read-aloud/read-aloud.service';
 import type { DataSource } from 'typeorm';
 import { createStoryAI, type StoryAI } from './ai';
 import { createLogger } from './common/logger';
@@ -54,6 +56,8 @@ export interface Services {
   support: SupportService;
   /** Storylines: streamed chapters, missions, takes, undo, styles, export. */
   stories: StoryService;
+  /** Chapters read aloud by the server voice (cached, 1 credit each the first time). */
+  readAloud: ReadAloudService;
   /** Published stories and reports of shared content. */
   community: CommunityService;
   /** Password reset by mail. */
@@ -91,12 +95,15 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     logger,
   );
   const worlds = new WorldService(dataSource, { config, ai, credits, media, limiter, moderation });
-  const profile = new ProfileService(dataSource, auth);
+  const profile = new ProfileService(dataSource, auth, config.tts.apiKey ? config.tts.voices : []);
   const embeddings = config.embeddings;
   const embedder = embeddings.model
     ? new OpenAIEmbedder({ model: embeddings.model, baseUrl: embeddings.baseUrl, apiKey: embeddings.apiKey, timeoutMs: embeddings.timeoutMs })
     : null;
   const stories = new StoryService(dataSource, { config, ai, limiter, logger, onPromptReport: metrics.observePrompt, embedder });
+  const tts = config.tts;
+  const speaker = tts.apiKey ? new OpenAISpeaker({ model: tts.model, baseUrl: tts.baseUrl, apiKey: tts.apiKey, timeoutMs: tts.timeoutMs }) : null;
+  const readAloud = new ReadAloudService(dataSource, { speaker, voices: tts.voices, credits, media, logger: logger.child({ component: 'read-aloud' }) });
   const mailLog = logger.child({ component: 'mail' });
   const mailer = budgetedMailer(createMailer(config, mailLog), { dataSource, budgets, config, logger: mailLog });
   return {
@@ -116,6 +123,7 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     profile,
     support: new SupportService(dataSource, limiter),
     stories,
+    readAloud,
     community: new CommunityService(dataSource, { config, worlds, stories, limiter, mailer, logger: logger.child({ component: 'community' }) }),
     mailer,
     recovery: new PasswordRecovery(dataSource, { config, auth, mailer, limiter, budgets, logger }),

@@ -120,6 +120,15 @@ export type SaveCharacterInput = {
 /** Only the fields given change. */
 export type SettingsInput = {
   immersiveUi?: boolean | null | undefined;
+  readAloudAuto?: boolean | null | undefined;
+  /** 'browser' or 'server'. */
+  readAloudEngine?: string | null | undefined;
+  /** 0.5–2. */
+  readAloudRate?: number | null | undefined;
+  /** One of the server's voices (readAloud.voices), or '' for its first. */
+  readAloudServerVoice?: string | null | undefined;
+  /** A browser voice's name ('' = the browser's default); at most 200 characters. */
+  readAloudVoice?: string | null | undefined;
   /** 1–12. */
   readingLevel?: number | null | undefined;
 };

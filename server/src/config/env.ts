@@ -85,6 +85,12 @@ export interface Config {
    * The server and key default to the story AI's (OPENAI_BASE_URL, OPENAI_API_KEY).
    */
   embeddings: { model?: string; baseUrl?: string; apiKey?: string; timeoutMs: number };
+  /**
+   * Read-aloud's server voice (an OpenAI-compatible `/audio/speech`): offered only when a key is
+   * configured (TTS_API_KEY, else OPENAI_API_KEY; a local speech server takes any key) and TTS_MODEL
+   * is not `off`. The server defaults to the story AI's (OPENAI_BASE_URL).
+   */
+  tts: { model: string; baseUrl?: string; apiKey?: string; voices: string[]; timeoutMs: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiHost?: string; apiPort?: number; apiProtocol?: 'http' | 'https' };
   /** How often each instance grants due Free-tier and local-checkout renewals (0 = only lazily on reads). */
   billingSweepSeconds: number;
@@ -284,6 +290,37 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     return out;
   };
 
+  // OpenAI's voices; a local speech server (Kokoro, LocalAI…) names its own in TTS_VOICES.
+  const DEFAULT_TTS_VOICES = ['alloy', 'ash', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer'];
+  const tts = (): Config['tts'] => {
+    const model = str('TTS_MODEL') ?? 'gpt-4o-mini-tts';
+    const apiKey = str('TTS_API_KEY') ?? str('OPENAI_API_KEY');
+    const raw = str('TTS_VOICES');
+    const voices =
+      raw === undefined
+        ? DEFAULT_TTS_VOICES
+        : [
+            ...new Set(
+              raw
+                .split(',')
+                .map((v) => v.trim())
+                .filter(Boolean),
+            ),
+          ];
+    if (voices.length === 0 || voices.some((v) => !/^[A-Za-z0-9_.:-]{1,64}$/.test(v))) {
+      problems.push(`TTS_VOICES must be a comma-separated list of voice names (letters, digits, _ . : -; got "${raw}")`);
+    }
+    return {
+      model,
+      // OPENAI_BASE_URL is checked with the story AI's settings.
+      baseUrl: url('TTS_BASE_URL', ['http:', 'https:']) ?? str('OPENAI_BASE_URL'),
+      // `off` turns the server voice off even with a key (the browser's voice still reads).
+      apiKey: model.toLowerCase() === 'off' ? undefined : apiKey,
+      voices,
+      timeoutMs: int('TTS_TIMEOUT_MS', 60_000, 1000, 600_000),
+    };
+  };
+
   const emailAddress = (name: string): string | undefined => {
     const raw = str(name);
     if (raw === undefined) return undefined;
@@ -424,6 +461,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       apiKey: str('EMBEDDINGS_API_KEY') ?? str('OPENAI_API_KEY'),
       timeoutMs: int('EMBEDDINGS_TIMEOUT_MS', 2000, 100, 60_000),
     },
+    tts: tts(),
     stripe: {
       secretKey: stripeSecretKey,
       webhookSecret: stripeWebhookSecret,

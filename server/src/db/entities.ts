@@ -17,6 +17,7 @@ import { UserSettings } from '../modules/profile/user-settings.entity';
 import { AttemptCounter } from '../modules/shared/attempt-counter.entity';
 import { MemoryEmbedding, PlayerMemory } from '../modules/stories/memory/memory.entity';
 import { Chapter } from '../modules/stories/chapter.entity';
+import { ChapterAudio } from '../modules/stories/read-aloud/chapter-audio.entity';
 import { Mission } from '../modules/stories/missions/mission.entity';
 import { StoryCard } from '../modules/stories/memory/story-card.entity';
 import { StoryBranch } from '../modules/stories/editing/story-branch.entity';
@@ -55,4 +56,5 @@ export const ENTITIES = [
   AttemptCounter,
   PlayerMemory,
   MemoryEmbedding,
+  ChapterAudio,
 ];

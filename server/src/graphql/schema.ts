@@ -8,6 +8,7 @@ import { CreditsResolver } from '../modules/billing/credits.resolver';
 import { CharacterResolver } from '../modules/characters/character.resolver';
 import { ProfileResolver } from '../modules/profile/profile.resolver';
 import { CharacterStoryResolver, StoryResolver } from '../modules/stories/story.resolver';
+import { ReadAloudResolver } from '../modules/stories/read-aloud/read-aloud.resolver';
 import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
 import { AccountResolver } from '../modules/account/account.resolver';
@@ -28,6 +29,7 @@ const RESOLVERS = [
   BillingResolver,
   StoryResolver,
   CharacterStoryResolver,
+  ReadAloudResolver,
 ] as const;
 
 /** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */

@@ -1,6 +1,6 @@
 /**
  * A minimal OpenAI-compatible HTTP server on 127.0.0.1 for tests and the bench: chat completions
- * (JSON and SSE streaming) and image generations, driven by a queue of scripted responses. It records
+ * (JSON and SSE streaming), image generations and speech, driven by a queue of scripted responses. It records
  * every request (body and timings) so tests can assert what we send.
  */
 import http from 'node:http';
@@ -54,6 +54,12 @@ export class FakeOpenAIServer {
    */
   embed: ((text: string) => number[]) | null = null;
   embedFails = false;
+  /**
+   * Answers POST /audio/speech with these bytes as audio/mpeg (the tests' stand-in for a voice);
+   * `speechFailsWith` answers that HTTP status instead. Unset, /audio/speech takes scripts.
+   */
+  speak: ((body: Record<string, unknown>) => Buffer) | null = null;
+  speechFailsWith: number | null = null;
   /** Answers GET /models with these (a local server's list), when set. */
   models: string[] | null = null;
   /** Called when a response's first byte (or first SSE event) has been written (bench timings). */
@@ -90,6 +96,8 @@ export class FakeOpenAIServer {
     this.rejectJsonSchema = false;
     this.embed = null;
     this.embedFails = false;
+    this.speak = null;
+    this.speechFailsWith = null;
     this.models = null;
   }
   async stop(): Promise<void> {
@@ -140,6 +148,17 @@ export class FakeOpenAIServer {
           usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
         }),
       );
+      return;
+    }
+    if (this.speak && rec.url.endsWith('/audio/speech')) {
+      if (this.speechFailsWith) {
+        res
+          .writeHead(this.speechFailsWith, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'fake speech down (key sk-secret-leak)', type: 'server_error' } }));
+        return;
+      }
+      const audio = this.speak(body);
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': String(audio.length) }).end(audio);
       return;
     }
     const script = this.queue.shift() ?? this.respond?.(body) ?? this.fallback;

@@ -4,9 +4,21 @@ import type { Services } from '../../services';
 import { savedCharacter } from '../characters/character.present';
 import { body, isoDate, restUser } from '../shared/rest';
 import type { UserCharacterProfile } from './character-profile.entity';
+import type { UserSettings } from './user-settings.entity';
 
 function profileBody(p: UserCharacterProfile) {
   return { skills: p.skills, personalityTraits: p.personalityTraits, freeTime: p.freeTime, pastTimes: p.pastTimes };
+}
+
+/** Read-aloud's settings, beside the SPEC's (same names as GraphQL's). */
+function readAloudBody(s: UserSettings) {
+  return {
+    readAloudEngine: s.readAloudEngine,
+    readAloudVoice: s.readAloudVoice,
+    readAloudServerVoice: s.readAloudServerVoice,
+    readAloudRate: s.readAloudRate,
+    readAloudAuto: s.readAloudAuto,
+  };
 }
 
 /** SPEC §7 /profile/* — account, character profile, settings and saved characters. */
@@ -35,14 +47,22 @@ export function profileRestRouter(services: Services): express.Router {
 
   r.get('/fetch-settings', async (req, res) => {
     const s = await services.profile.settings((await restUser(services, req)).id);
-    res.json({ immersiveui: s.immersiveUi, readingLevel: s.readingLevel });
+    res.json({ immersiveui: s.immersiveUi, readingLevel: s.readingLevel, ...readAloudBody(s) });
   });
 
   r.post('/save-settings', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    const s = await services.profile.saveSettings(user.id, { immersiveUi: b.immersiveUI, readingLevel: b.readingLevel });
-    res.json({ success: true, immersiveui: s.immersiveUi, readingLevel: s.readingLevel });
+    const s = await services.profile.saveSettings(user.id, {
+      immersiveUi: b.immersiveUI,
+      readingLevel: b.readingLevel,
+      readAloudEngine: b.readAloudEngine,
+      readAloudVoice: b.readAloudVoice,
+      readAloudServerVoice: b.readAloudServerVoice,
+      readAloudRate: b.readAloudRate,
+      readAloudAuto: b.readAloudAuto,
+    });
+    res.json({ success: true, immersiveui: s.immersiveUi, readingLevel: s.readingLevel, ...readAloudBody(s) });
   });
 
   r.get('/fetch-saved-characters', async (req, res) => {

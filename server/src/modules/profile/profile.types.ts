@@ -1,4 +1,4 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, Float, InputType, Int } from 'type-graphql';
 
 @InputType({ description: 'Skills, personality traits and free time are required; pastTimes is optional.' })
 export class CharacterProfileInput {
@@ -22,4 +22,19 @@ export class SettingsInput {
 
   @Field(() => Int, { nullable: true, description: '1–12.' })
   readingLevel?: number | null;
+
+  @Field(() => String, { nullable: true, description: "'browser' or 'server'." })
+  readAloudEngine?: string | null;
+
+  @Field(() => String, { nullable: true, description: "A browser voice's name ('' = the browser's default); at most 200 characters." })
+  readAloudVoice?: string | null;
+
+  @Field(() => String, { nullable: true, description: "One of the server's voices (readAloud.voices), or '' for its first." })
+  readAloudServerVoice?: string | null;
+
+  @Field(() => Float, { nullable: true, description: '0.5–2.' })
+  readAloudRate?: number | null;
+
+  @Field(() => Boolean, { nullable: true })
+  readAloudAuto?: boolean | null;
 }

@@ -192,6 +192,21 @@ export function storiesRestRouter(services: Services): express.Router {
     res.json({ error: null, updatedMissionHistory: history.map(missionBody), updatedMission: missionBody(mission) });
   });
 
+  // Read-aloud's server voice (GraphQL readChapterAloud's twin): the chapter (its id, or its 1-based
+  // number for the selected take) as MP3. 1 credit the first time in a voice; from the cache after.
+  r.get('/:characterId/chapters/:chapter/audio', async (req, res) => {
+    const user = await restUser(services, req);
+    const a = await services.readAloud.chapterAudio(user.id, req.params.characterId, req.params.chapter, queryValue(req, 'voice'));
+    const etag = `"${a.sha256}"`;
+    // The same URL answers new audio after the chapter is edited: caches must ask again (ETag → 304).
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('ETag', etag);
+    res.setHeader('X-Audio-Cached', String(a.cached));
+    res.setHeader('X-Credits-Charged', String(a.creditsCharged));
+    if (req.headers['if-none-match'] === etag) return void res.status(304).end();
+    res.type(a.mime).send(a.bytes);
+  });
+
   r.get('/storyline/:characterId', async (req, res) => {
     const user = await restUser(services, req);
     const s = await services.stories.storyline(user.id, req.params.characterId, {
