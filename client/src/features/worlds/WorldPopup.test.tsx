@@ -69,7 +69,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
     expect(calls.find((c) => c.operationName === 'WorldPopup_generateCharacter')?.variables).toEqual({
-      input: { worldDescription: WORLD.description, questions: WORLD.questions, answers: ['A storm', ''], username: 'Lyra' },
+      input: { worldDescription: WORLD.description, questions: WORLD.questions, answers: ['A storm', ''], username: 'Lyra', worldId: 'w-1' },
     });
     expect(screen.getByText('Mental fortitude')).toBeTruthy();
     expect(screen.getByText('Windcall')).toBeTruthy();
@@ -79,6 +79,31 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     expect(calls.find((c) => c.operationName === 'CharacterResult_saveCharacter')?.variables).toMatchObject({
       input: { name: 'Lyra', worldId: 'w-1', stats: GENERATED.stats },
     });
+  });
+
+  it('the generated character is kept as a draft: the screen says so, and Save Character saves that draft', async () => {
+    const { router, calls } = await renderApp(
+      '/worlds?world=w-1',
+      {
+        ...featured,
+        WorldPopup_generateCharacter: () => ({ data: { generateCharacter: { ...GENERATED, draftId: 'd-7' } } }),
+        CharacterResult_saveCharacterDraft: () => ({
+          data: { saveCharacterDraft: { __typename: 'Character', id: 'c-9', name: 'Lyra', worldId: 'w-1', worldName: 'Aethermoor' } },
+        }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
+    // Before paying, the form says what it costs and that nothing paid for is lost.
+    expect(screen.getByText(/costs 3 credits/).textContent).toContain('kept as a draft');
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: 'Lyra' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
+    expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
+    expect(screen.getByTestId('draft-note').textContent).toContain('draft on your Characters page');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Character' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/characters'));
+    expect(calls.find((c) => c.operationName === 'CharacterResult_saveCharacterDraft')?.variables).toEqual({ id: 'd-7' });
+    expect(calls.some((c) => c.operationName === 'CharacterResult_saveCharacter')).toBe(false);
   });
 
   it('Start Over returns to /worlds', async () => {

@@ -85,6 +85,8 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
             questions: world.questions,
             answers: answers.map((a) => a.trim()),
             username: username.trim(),
+            // Kept as a draft in this world until saved or discarded: paid-for work is never lost.
+            worldId: world.id,
           },
         },
       });
@@ -114,7 +116,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
       return;
     }
     try {
-      const { data } = await spawnFromProfile({ variables: { input: { worldDescription: world.description } } });
+      const { data } = await spawnFromProfile({ variables: { input: { worldDescription: world.description, worldId: world.id } } });
       if (data) onGenerated(data.spawnCharacterFromProfile, []);
     } catch (error) {
       toast.error(errorMessage(error) || MESSAGES.spawnFromProfileFailed);
@@ -185,6 +187,10 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
                 />
               </div>
             ))}
+            <p className="muted cost-note">
+              <GemIcon className="gem" /> Generating a character costs {CHARACTER_GENERATION_COST} credits. Until you save or discard it, it is kept as a draft
+              on your Characters page.
+            </p>
             {formError && (
               <p className="form-error" role="alert">
                 {formError}
