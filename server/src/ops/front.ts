@@ -90,7 +90,8 @@ export function createFront(o: FrontOptions): Handler {
     const rest = o.cache.restLookup(req, url);
     if (rest) {
       const hit = o.cache.get(rest.key);
-      const route = url.split('?')[0];
+      const q = url.indexOf('?');
+      const route = q === -1 ? url : url.slice(0, q);
       if (hit) return answerHit(o, req, res, hit, reqId, start, 'rest', route);
       o.metrics.cache('miss');
       return enter(o, req, res, url, reqId, start, () => {
@@ -111,7 +112,7 @@ export function createFront(o: FrontOptions): Handler {
       if (cacheable) {
         // The featured worlds' usual path: the exact body was answered before, nothing to parse.
         const hit = o.cache.hitForBody(req, raw);
-        if (hit) return answerHit(o, req, res, hit, reqId, start, 'graphql', o.metrics.operationLabel(hit.operation));
+        if (hit) return answerHit(o, req, res, hit, reqId, start, 'graphql', hit.operation);
       }
       enter(o, req, res, url, reqId, start, () => afterBody(o, req, res, raw, reqId, cacheable, lane));
     });
@@ -127,11 +128,11 @@ function answerHit(
   reqId: string,
   start: number,
   surface: 'graphql' | 'rest',
-  operation: string,
+  operation: string | null,
 ): void {
   o.cache.serve(req, res, hit, reqId);
   o.metrics.cache('hit');
-  o.metrics.observeRequest(surface, operation, hit.status, (performance.now() - start) / 1000);
+  (hit.meter ??= o.metrics.requestMeter(surface, operation, hit.status))((performance.now() - start) / 1000);
 }
 
 /**

@@ -121,6 +121,15 @@ export class Metrics {
     this.requestDuration.observe(surface, operation, status, seconds);
   }
 
+  /**
+   * One series' timing, resolved now and observed later without a lookup: a cached answer keeps
+   * its own, so a hit costs an array write (and a GraphQL hit no operation-name check).
+   */
+  requestMeter(surface: 'graphql' | 'rest', operation: string | null, status: number): (seconds: number) => void {
+    const series = this.requestDuration.seriesFor(surface, surface === 'graphql' ? this.operationLabel(operation) : (operation ?? 'unmatched'), status);
+    return (seconds) => this.requestDuration.add(series, seconds);
+  }
+
   cache(result: 'hit' | 'miss'): void {
     // Hits are the cheapest requests there are: one addition each (prom-client's inc is ~10× that).
     if (result === 'hit') this.unreportedHits++;
@@ -203,12 +212,20 @@ class RequestHistogram {
   }
 
   observe(surface: string, operation: string, status: number, seconds: number): void {
+    this.add(this.seriesFor(surface, operation, status), seconds);
+  }
+
+  seriesFor(surface: string, operation: string, status: number): Series {
     const key = `${surface}\n${status}\n${operation}`;
     let s = this.series.get(key);
     if (!s) {
       s = { labels: { surface, operation, status: String(status) }, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
       this.series.set(key, s);
     }
+    return s;
+  }
+
+  add(s: Series, seconds: number): void {
     let i = 0;
     while (i < this.bounds.length && seconds > this.bounds[i]) i++;
     s.counts[i]++;

@@ -35,6 +35,8 @@ interface Entry {
   gzipHead: Head | null;
   operation: string | null;
   expiresAt: number;
+  /** The front's request timing for this answer's hits, resolved on the first one (see Metrics.requestMeter). */
+  meter?: (seconds: number) => void;
 }
 
 /** Whether an Accept-Encoding value takes gzip, remembered per distinct value (clients send a handful). */
