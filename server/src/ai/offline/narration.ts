@@ -434,8 +434,7 @@ function toPresent(text: string): string {
     // subject of what follows.
     else if (PRONOUN_SUBJECTS.has(lower) && !inPhrase) {
       if (!afterVerb(tokens, i, verbAt)) subject = lower;
-    }
-    else if (!inPhrase && !ADVERBS.has(lower) && !/(?:ly|ing)$/.test(lower) && !clauseHasVerb) {
+    } else if (!inPhrase && !ADVERBS.has(lower) && !/(?:ly|ing)$/.test(lower) && !clauseHasVerb) {
       subject = lower;
       if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);
     }

@@ -8,9 +8,9 @@
  * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
  */
 import { breaksWorld, type ConstraintKey } from '../world-material';
-import { schedule, type OutcomeClass } from './answer';
+import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
-import { affinePermutation, hashString, mixSeed } from './prng';
+import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
 
 const LOOKS = [
@@ -68,9 +68,21 @@ interface Manner {
 const MANNERS: readonly Manner[] = [
   {
     // Blunt.
-    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly', 'said shortly', 'said, without a smile', 'said bluntly'],
+    tags: [
+      'said',
+      'said',
+      'said',
+      'said flatly',
+      'said, not unkindly',
+      'said shortly',
+      'said, without a smile',
+      'said bluntly',
+      'said, arms folded',
+      'said evenly',
+    ],
     open: ['', '', '', '', 'Listen: ', 'Plainly, ', 'No use dressing it up: ', 'Straight out, ', 'Hear it once: ', 'Here it is: '],
     close: [
+      '',
       '',
       '',
       '',
@@ -85,15 +97,27 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gentle.
-    tags: ['said', 'said', 'said gently', 'said softly', 'murmured', 'said kindly', 'said, with a sad smile', 'said warmly'],
+    tags: ['said', 'said', 'said', 'said gently', 'said softly', 'murmured', 'said kindly', 'said, with a sad smile', 'said warmly', 'murmured, almost fondly'],
     open: ['', '', '', '', 'Oh, my dear, ', 'Forgive me, but ', 'Child, ', 'I am sorry to say it, but ', 'Gently now: ', 'Sit a moment: '],
-    close: ['', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
+    close: ['', '', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
   },
   {
     // Wry.
-    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused', 'said dryly', 'said, half laughing', 'remarked'],
-    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha. ', 'Between friends, '],
+    tags: [
+      'said',
+      'said',
+      'said',
+      'said with a crooked smile',
+      'drawled',
+      'said, amused',
+      'said dryly',
+      'said, half laughing',
+      'remarked',
+      'drawled, eyes bright',
+    ],
+    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha, ', 'Between friends, '],
     close: [
+      '',
       '',
       '',
       '',
@@ -108,7 +132,18 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Secretive.
-    tags: ['said', 'said', 'whispered', 'said, barely above a whisper', 'breathed', 'said, low', 'said behind a hand', 'whispered, glancing round'],
+    tags: [
+      'said',
+      'said',
+      'said',
+      'whispered',
+      'said, barely above a whisper',
+      'breathed',
+      'said, low',
+      'said behind a hand',
+      'whispered, glancing round',
+      'breathed, eyes on the door',
+    ],
     open: [
       '',
       '',
@@ -117,11 +152,12 @@ const MANNERS: readonly Manner[] = [
       'I should not say this, but ',
       'Quietly, now: ',
       'Between us, ',
-      'Lean closer. ',
+      'Closer, now: ',
       'Keep this close: ',
       'Not a word of it to anyone: ',
     ],
     close: [
+      '',
       '',
       '',
       '',
@@ -136,15 +172,27 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gruff.
-    tags: ['said', 'said', 'growled', 'grunted', 'said roughly', 'growled, scowling', 'grunted, not looking up', 'said, jaw tight'],
-    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah. ', 'Look here, ', 'Fine, ', 'Ach, '],
-    close: ['', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
+    tags: ['said', 'said', 'said', 'growled', 'grunted', 'said roughly', 'growled, scowling', 'grunted, not looking up', 'said, jaw tight', 'growled low'],
+    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah, ', 'Look here, ', 'Fine, ', 'Ach, '],
+    close: ['', '', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
   },
   {
     // Precise.
-    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed', 'noted', 'said, measuring the words', 'observed drily'],
+    tags: [
+      'said',
+      'said',
+      'said',
+      'said precisely',
+      'said, choosing each word',
+      'observed',
+      'noted',
+      'said, measuring the words',
+      'observed drily',
+      'noted, after a pause',
+    ],
     open: ['', '', '', '', 'Consider this: ', 'To be exact, ', 'In short, ', 'Strictly speaking, ', 'Let me be accurate: ', 'First things first: '],
     close: [
+      '',
       '',
       '',
       '',
@@ -210,6 +258,8 @@ export interface Moment {
   faction: string;
   chapter: number;
   storyKey: number;
+  /** A second line in the chapter: no opener or closer. */
+  plain?: boolean;
 }
 
 /**
@@ -306,14 +356,16 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `they say ${m.threat} is waiting for someone at ${m.place}`,
     ]),
   );
-  // The line's parts in the story's schedule for this person: no two chapters say it alike.
-  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
+  // each form comes round about once in ten chapters, whatever the line is about.
+  // (Each a plain cycle by chapter: a form of ten comes round exactly once in ten chapters; the
+  // closers' cycle is one longer, so opener and closer do not travel in pairs.)
+  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(key, label), list.length)(m.chapter % list.length)] as string;
+  const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
+  const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
+  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most.)
+  if (m.plain) return `“${cap(body)},” ${short} ${tag}.`;
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
 
