@@ -230,6 +230,10 @@ const FINDINGS_SUCCESS = [
   'and something more besides: {finding}',
   'and more than that, {name} learned that {finding}',
   'and it told {name} something else: {finding}',
+  'and, better still, {finding}',
+  'and it brought news as well: {finding}',
+  'and there was a bonus in it: {finding}',
+  'and {name} came away sure that {finding}',
 ];
 const COST = [
   'It half worked: {purpose}, but not cleanly',
@@ -243,12 +247,16 @@ const COSTS = [
   'the time it took was time {name} did not have',
   'the noise carried further than it should have',
   'a promise had to be made that {name} would regret',
+  'a good knife was left behind in the hurry',
+  'an old friend’s trust wore thinner',
 ];
 const FAILURE = [
   'It went wrong: {object} gave {name} nothing but trouble, and',
   'It did not work; {object} held its secret, and worse,',
   'Nothing came of it, and worse,',
   'It failed, plainly and at once, and',
+  'It did not work: {object} would not be moved, and',
+  'Nothing came of it: {object} stayed as it was, and',
 ];
 const SETBACKS = [
   '{threat} had been waiting for exactly this',
@@ -256,6 +264,8 @@ const SETBACKS = [
   '{name} lost the trail and most of an hour',
   '{npc} saw the failure and said nothing, which was worse',
   'the way back was no longer safe',
+  'somebody now knew {name}’s face',
+  'the chance would not return soon',
 ];
 /** How being hurt is told. */
 const HURT = [
@@ -279,6 +289,8 @@ const FINDINGS = [
   '{npc} knew more than {npc} had said',
   'someone in {faction} was paying for silence',
   '{place} was not as empty as it looked',
+  '{faction} had a friend where {name} least expected one',
+  'the answer lay somewhere past {place}',
 ];
 
 /**

@@ -575,8 +575,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       : []),
   ];
   for (const [fname, fam, para] of reserve) {
-    // A margin over the 150-word floor (a quiet chapter stops at the floor).
-    if (words >= (quiet ? 150 : 160)) break;
+    if (words >= 160) break; // a margin over the 150-word floor
     if (ctx.used.has(fname)) continue;
     add(para, fromFamily(ctx, fname, fam));
   }
@@ -718,10 +717,7 @@ function heroPronouns(s: string): string {
  */
 function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memories'] {
   const hero = s.input.character.name.trim() || (s.slots.name as string);
-  const third = (x: string) =>
-    finishSentence(narrate(x, 'third', [hero, s.slots.name as string]))
-      .replace(/[\u0004\u0005]/g, '')
-      .slice(0, 200);
+  const third = (x: string) => clip(finishSentence(narrate(x, 'third', [hero, s.slots.name as string])).replace(/[\u0004\u0005]/g, ''), MEMORY_TEXT_MAX);
   const out: ChapterResult['memories'] = [];
   // The attempt and what came of it, as one memory ("Edmund searched the study; it worked: …").
   if (answer[0] && answer[1]) out.push({ kind: 'event', text: third(`${answer[0]}; ${lowerFirst(answer[1])}`) });
@@ -730,6 +726,21 @@ function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memo
   if (plan.newMission) out.push({ kind: 'promise', text: third(`${hero} took on a new task: ${plan.newMission.replace(/[.!?]+$/, '')}`) });
   if (plan.newSetting && plan.newPlace) out.push({ kind: 'place', text: third(`${hero} came to ${plan.newPlace}`) });
   return out.slice(0, MEMORIES_PER_CHAPTER_MAX);
+}
+
+/** A memory's longest text (the bank's limit, shared/limits.ts). */
+const MEMORY_TEXT_MAX = 200;
+
+/**
+ * A sentence cut to `max` characters where a clause ends (a word at least), ended with a stop: a
+ * memory is recalled in later chapters, and one cut mid-word ("paying for silenc.") shows there.
+ */
+function clip(sentence: string, max: number): string {
+  if (sentence.length <= max) return sentence;
+  const room = sentence.slice(0, max);
+  const clause = Math.max(room.lastIndexOf('; '), room.lastIndexOf(': '), room.lastIndexOf(', '));
+  const cut = clause >= max / 2 ? room.slice(0, clause) : room.slice(0, Math.max(1, room.lastIndexOf(' ')));
+  return `${cut.replace(/[\s,;:—–-]+$/, '')}.`;
 }
 
 /** Whether an action is about a mission: it shares a content word or a name with it. */
@@ -791,10 +802,16 @@ const CONVERGING: Record<ActionKind, string> = {
 };
 
 function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
-  const { rng, slots, level } = ctx;
+  const { rng, level } = ctx;
+  // Someone the mission is about is not asked to help with it ("Ask Abigail how to … Abigail"):
+  // the suggestion goes to someone else the world knows, or is not made.
+  const about = (p: string) => (mission ?? '').includes(shortName(p));
+  const helper = about(ctx.slots.npc as string) ? ctx.world.people.map(shortName).find((p) => !about(p) && p !== ctx.slots.name) : (ctx.slots.npc as string);
+  const slots: Slots = { ...ctx.slots, npc: helper ?? '' };
+  const asks = (t: string) => !helper && t.includes('{npc}');
   if (converge && mission) {
     const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
-    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind)).slice(0, 3);
+    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]))).slice(0, 3);
     return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
   }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
@@ -806,7 +823,7 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   const seen = new Set<string>();
   const out: string[] = [];
   for (const k of picked) {
-    for (const t of rng.shuffle(T.CHOICES[k])) {
+    for (const t of rng.shuffle(T.CHOICES[k].filter((x) => !asks(x)))) {
       // A suggested action is said to the player: the hero's pronouns are theirs ("your gear").
       const c = upperFirst(
         ownPronouns(render(t, slots, level, extra))

@@ -70,8 +70,6 @@ const MANNERS: readonly Manner[] = [
     // Blunt.
     tags: [
       'said',
-      'said',
-      'said',
       'said flatly',
       'said, not unkindly',
       'said shortly',
@@ -79,6 +77,8 @@ const MANNERS: readonly Manner[] = [
       'said bluntly',
       'said, arms folded',
       'said evenly',
+      'said, and meant it',
+      'said plainly',
     ],
     open: ['', '', '', '', 'Listen: ', 'Plainly, ', 'No use dressing it up: ', 'Straight out, ', 'Hear it once: ', 'Here it is: '],
     close: [
@@ -97,15 +97,24 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gentle.
-    tags: ['said', 'said', 'said', 'said gently', 'said softly', 'murmured', 'said kindly', 'said, with a sad smile', 'said warmly', 'murmured, almost fondly'],
+    tags: [
+      'said',
+      'said gently',
+      'said softly',
+      'murmured',
+      'said kindly',
+      'said, with a sad smile',
+      'said warmly',
+      'murmured, almost fondly',
+      'said with quiet care',
+      'murmured, not unkindly',
+    ],
     open: ['', '', '', '', 'Oh, my dear, ', 'Forgive me, but ', 'Child, ', 'I am sorry to say it, but ', 'Gently now: ', 'Sit a moment: '],
     close: ['', '', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
   },
   {
     // Wry.
     tags: [
-      'said',
-      'said',
       'said',
       'said with a crooked smile',
       'drawled',
@@ -114,6 +123,8 @@ const MANNERS: readonly Manner[] = [
       'said, half laughing',
       'remarked',
       'drawled, eyes bright',
+      'remarked, deadpan',
+      'said, grinning',
     ],
     open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha, ', 'Between friends, '],
     close: [
@@ -134,8 +145,6 @@ const MANNERS: readonly Manner[] = [
     // Secretive.
     tags: [
       'said',
-      'said',
-      'said',
       'whispered',
       'said, barely above a whisper',
       'breathed',
@@ -143,6 +152,8 @@ const MANNERS: readonly Manner[] = [
       'said behind a hand',
       'whispered, glancing round',
       'breathed, eyes on the door',
+      'said under the noise',
+      'breathed, hardly moving',
     ],
     open: [
       '',
@@ -172,15 +183,24 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gruff.
-    tags: ['said', 'said', 'said', 'growled', 'grunted', 'said roughly', 'growled, scowling', 'grunted, not looking up', 'said, jaw tight', 'growled low'],
+    tags: [
+      'said',
+      'growled',
+      'grunted',
+      'said roughly',
+      'growled, scowling',
+      'grunted, not looking up',
+      'said, jaw tight',
+      'growled low',
+      'grunted, arms crossed',
+      'said, spitting to one side',
+    ],
     open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah, ', 'Look here, ', 'Fine, ', 'Ach, '],
     close: ['', '', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
   },
   {
     // Precise.
     tags: [
-      'said',
-      'said',
       'said',
       'said precisely',
       'said, choosing each word',
@@ -189,6 +209,8 @@ const MANNERS: readonly Manner[] = [
       'said, measuring the words',
       'observed drily',
       'noted, after a pause',
+      'said, ticking points off on two fingers',
+      'observed, quite calmly',
     ],
     open: ['', '', '', '', 'Consider this: ', 'To be exact, ', 'In short, ', 'Strictly speaking, ', 'Let me be accurate: ', 'First things first: '],
     close: [
@@ -272,7 +294,10 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const about: string[] = [];
   // Several phrasings of each thing a person might say, taken in a per-speaker order by chapter, so
   // no phrasing becomes a refrain.
-  const v = (list: string[]) => list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)(m.chapter % list.length)] as string;
+  // (Turned by chapter, with a step every ten chapters: a tag comes round every ten chapters, and
+  // then the phrasing has moved on, so no line is said twice in a story.)
+  const v = (list: string[]) =>
+    list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
@@ -321,7 +346,8 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
         ]),
       );
   }
-  if (m.mission) {
+  // (A mission about the speaker is not theirs to advise on as if it were about someone else.)
+  if (m.mission && !m.mission.includes(short)) {
     const mission = lower(m.mission.replace(/[.!?]+$/, ''));
     about.push(
       v([
@@ -347,13 +373,19 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `you and I want different things, and mine is ${persona.want}`,
       `all I ask of this life is ${persona.want}`,
       `ask me what keeps me going and I will tell you: ${persona.want}`,
+      `since you ask, I want ${persona.want}, nothing grander`,
+      `what I lie awake wanting is ${persona.want}`,
+      `someday, if I live, I mean ${persona.want}`,
     ]),
     v([
       `watch ${m.threat}, because it moves when ${m.place} sleeps`,
       `${m.threat} has been closer to ${m.place} than anyone admits`,
       `stay away from ${m.place} after dark, for ${m.threat} is about`,
-      `${m.threat} was seen near ${m.place} again`,
+      `there was word of ${m.threat} near ${m.place} again`,
       `they say ${m.threat} is waiting for someone at ${m.place}`,
+      `if trouble from ${m.threat} finds anyone, it will be at ${m.place}`,
+      `keep clear of ${m.place}; there are friends of ${m.threat} there`,
+      `nobody sleeps well near ${m.place} with ${m.threat} so close`,
     ]),
   );
   // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
