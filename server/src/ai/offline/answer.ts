@@ -338,9 +338,14 @@ export function answerAction(
   const forMission = missionHead.length > 0 && clause.toLowerCase().includes(missionHead);
   // The verb, a leading preposition and what it was done to ("follow the fresh tracks", "climb to the highest point").
   const prep = /^(to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s/i.exec(target)?.[1];
+  // A question keeps what it was about ("ask the stranger what they know about the mission" → "asked
+  // the stranger about the mission"): that is what the player asked, in the storyteller's words.
+  const topic = action.kind === 'social' ? /\babout ((?:the|your|my|their|this|that|a|an) [\p{L}'’ -]{2,40}?)\s*$/iu.exec(clause)?.[1] : undefined;
   const told = forMission
     ? 'went after the task'
-    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}`;
+    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}${
+        topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
+      }`;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
   const attempt = known ? `${opener} ${slots.name} ${told}, ${lead}` : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
   const purpose = purposeOf(clause);

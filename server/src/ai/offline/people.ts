@@ -39,19 +39,23 @@ const LOOKS = [
   'was heavy-lidded and wide awake',
   'had a loud laugh and quiet eyes',
 ];
-const HABITS = [
-  'turned a coin over and over between two fingers',
-  'kept glancing at the nearest way out',
-  'hummed under their breath between sentences',
-  'never once sat down',
-  'counted something silently on their fingers',
-  'rubbed at an old scar when thinking',
-  'spoke to the floor more than to faces',
-  'smiled at the wrong moments',
-  'kept both hands where they could be seen',
-  'cracked their knuckles one by one',
-  'watched everyone’s hands, never their faces',
-  'tapped a boot as if keeping time',
+/**
+ * Habits, each in several wordings: the same habit, told every few chapters, is recognisable without
+ * the same words each time (the first wording is the habit's name).
+ */
+const HABITS: ReadonlyArray<readonly string[]> = [
+  ['turned a coin over and over between two fingers', 'walked a coin across the knuckles', 'flipped a coin and caught it without looking'],
+  ['kept glancing at the nearest way out', 'had one eye on the door the whole time', 'checked the exits twice, then again'],
+  ['hummed under their breath between sentences', 'hummed a few bars of something, then stopped', 'kept a tune going, very low'],
+  ['never once sat down', 'stayed on their feet, as ever', 'would not take a seat, though one was offered'],
+  ['counted something silently on their fingers', 'tallied something on their fingers, lips moving', 'ticked off some private count, finger by finger'],
+  ['rubbed at an old scar when thinking', 'touched the old scar, absently', 'traced the line of an old scar with a thumb'],
+  ['spoke to the floor more than to faces', 'kept their eyes on the floorboards', 'found the ground more interesting than anyone present'],
+  ['smiled at the wrong moments', 'smiled where no smile belonged', 'let a smile slip at an odd moment'],
+  ['kept both hands where they could be seen', 'held both palms open, in plain view', 'rested both hands flat on the table, always visible'],
+  ['cracked their knuckles one by one', 'worked the knuckles of one hand until they cracked', 'flexed stiff fingers with a crack'],
+  ['watched everyone’s hands, never their faces', 'followed hands, not eyes', 'kept track of what every hand in the room was doing'],
+  ['tapped a boot as if keeping time', 'beat a slow rhythm with one heel', 'kept a boot tapping, steady as a clock'],
 ];
 
 interface Manner {
@@ -241,7 +245,8 @@ const WANTS = [
 
 export interface Persona {
   look: string;
-  habit: string;
+  /** One habit, in its wordings (the first names it). */
+  habit: readonly string[];
   manner: Manner;
   want: string;
 }
@@ -264,7 +269,7 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
     .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
   return {
     look: looks[lookAt % looks.length] as string,
-    habit: HABITS[(h >>> 5) % HABITS.length] as string,
+    habit: HABITS[(h >>> 5) % HABITS.length] as readonly string[],
     manner: MANNERS[(h >>> 9) % MANNERS.length] as Manner,
     want,
   };
@@ -425,8 +430,9 @@ export function habitLine(speaker: string, persona: Persona, chapter: number, st
   ];
   const i = affinePermutation(mixSeed(storyKey, speaker, 'habit'), frames.length * asides.length)(chapter);
   const out =
-    (frames[i % frames.length] as string).replace('{npc}', shortName(speaker)).replace('{habit}', persona.habit) +
-    (asides[Math.floor(i / frames.length)] as string);
+    (frames[i % frames.length] as string)
+      .replace('{npc}', shortName(speaker))
+      .replace('{habit}', persona.habit[Math.floor(chapter / 3) % persona.habit.length] as string) + (asides[Math.floor(i / frames.length)] as string);
   return `${cap(out)}.`;
 }
 
