@@ -129,8 +129,8 @@ export const REPLY: Family = {
     ', [and {npc} seemed pleased|and {npc} seemed satisfied|and {npc} seemed, if not pleased, at least satisfied]',
     ', [unsure what to think|not sure what to believe|uncertain how much of it to believe]',
     ', [hand on {their} pack|one hand on {their} belt|one hand resting, out of habit, on {their} belt]',
-    ', [and let it lie|and let the matter lie|and let the matter lie for now]',
-    ' [without a word|without a single word|without a single word of answer]',
+    ', [then waited|then waited for more|then waited to hear the rest]',
+    ', [eyes on {npc}|eyes on {npc} all the while|eyes on {npc} the whole time]',
   ],
 };
 
@@ -269,7 +269,7 @@ export const HOOK: Family = {
     '[there was no sign of {npc}|there was no sign of {npc} by then|by then there was no sign of {npc}, and no word of where {npc} had gone]',
   ],
   mods: [
-    ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
+    ' [as the light went|as the light began to fade|as the last of the light slipped away]',
     ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
     ', [and {they} held still|and {they} held still a moment|and {they} held still, listening, for some sign of what to do]',
     ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',

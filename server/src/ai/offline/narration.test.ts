@@ -31,6 +31,13 @@ describe('narrate', () => {
     ['“Well,” Imani said, amused.', '“Well,” Imani says, amused.'],
     ['Thorne seemed, if not pleased, at least satisfied.', 'Thorne seems, if not pleased, at least satisfied.'],
     [`The purpose that had carried ${HERO.them} this far had not changed.`, 'The purpose that has carried you this far has not changed.'],
+    [
+      'Above Edmund, dust devils walked across the plain, and everything went quiet.',
+      'Above you, dust devils walk across the plain, and everything goes quiet.',
+    ],
+    ['Abigail wore black, neatly mended.', 'Abigail wears black, neatly mended.'],
+    ['Edmund remembered the day Edmund first came to Lune.', 'You remember the day you first come to Lune.'],
+    ['What the data core told Edmund was worth the asking.', 'What the data core tells you is worth the asking.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -130,6 +130,7 @@ const IRREGULAR: Record<string, string> = {
   beat: 'beat',
   ate: 'eat',
   sold: 'sell',
+  laid: 'lay',
   could: 'can',
   would: 'will',
 };
@@ -300,6 +301,9 @@ const ADVERBS = new Set([
   'once',
   'again',
   'at',
+  'first',
+  'last',
+  'finally',
 ]);
 
 const DETERMINERS = new Set([
@@ -409,6 +413,8 @@ function toPresent(text: string): string {
     if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
     if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
     if (base && clauseHasVerb && !auxiliary) base = null;
+    // ", neatly mended." — a participle after an adverb, ending the sentence, describes; it is no verb.
+    if (base && !auxiliary && /ly$/.test(prevWord) && tokenAt(tokens, i, -2) === ',' && /^(?:\.|)$/.test(tokenAt(tokens, i, 1))) base = null;
     if (base) {
       const who = inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
       const first = who === 'i';
@@ -433,14 +439,27 @@ function toPresent(text: string): string {
     // A pronoun straight after a verb is its object ("that had carried you this far had…"), not the
     // subject of what follows.
     else if (PRONOUN_SUBJECTS.has(lower) && !inPhrase) {
-      if (!afterVerb(tokens, i, verbAt)) subject = lower;
-    }
-    else if (!inPhrase && !ADVERBS.has(lower) && !/(?:ly|ing)$/.test(lower) && !clauseHasVerb) {
+      // (…and one not after a verb starts a clause of its own: "the day you first came".)
+      if (!afterVerb(tokens, i, verbAt)) {
+        subject = lower;
+        clauseHasVerb = false;
+      }
+    } else if (!inPhrase && !ADVERBS.has(lower) && (!/(?:ly|ing)$/.test(lower) || /^(?:every|no|some|any)thing$/.test(lower)) && !clauseHasVerb) {
       subject = lower;
       if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);
     }
   }
   return tokens.join('').replace(/\bcan not\b/g, 'cannot');
+}
+
+/** The `step`-th token from i (negative: before), spaces and empty tokens aside ('' past either end). */
+function tokenAt(tokens: string[], i: number, step: number): string {
+  let left = Math.abs(step);
+  for (let j = i + Math.sign(step); j >= 0 && j < tokens.length; j += Math.sign(step)) {
+    if (/^\s*$/.test(tokens[j] as string)) continue;
+    if (--left === 0) return tokens[j] as string;
+  }
+  return '';
 }
 
 /** Whether the word before token i is a verb: one this pass turned, or a past form left as a participle. */

@@ -8,9 +8,9 @@
  * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
  */
 import { breaksWorld, type ConstraintKey } from '../world-material';
-import { schedule, type OutcomeClass } from './answer';
+import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
-import { affinePermutation, hashString, mixSeed } from './prng';
+import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
 
 const LOOKS = [
@@ -39,19 +39,23 @@ const LOOKS = [
   'was heavy-lidded and wide awake',
   'had a loud laugh and quiet eyes',
 ];
-const HABITS = [
-  'turned a coin over and over between two fingers',
-  'kept glancing at the nearest way out',
-  'hummed under their breath between sentences',
-  'never once sat down',
-  'counted something silently on their fingers',
-  'rubbed at an old scar when thinking',
-  'spoke to the floor more than to faces',
-  'smiled at the wrong moments',
-  'kept both hands where they could be seen',
-  'cracked their knuckles one by one',
-  'watched everyone’s hands, never their faces',
-  'tapped a boot as if keeping time',
+/**
+ * Habits, each in several wordings: the same habit, told every few chapters, is recognisable without
+ * the same words each time (the first wording is the habit's name).
+ */
+const HABITS: ReadonlyArray<readonly string[]> = [
+  ['turned a coin over and over between two fingers', 'walked a coin across the knuckles', 'flipped a coin and caught it without looking'],
+  ['kept glancing at the nearest way out', 'had one eye on the door the whole time', 'checked the exits twice, then again'],
+  ['hummed under their breath between sentences', 'hummed a few bars of something, then stopped', 'kept a tune going, very low'],
+  ['never once sat down', 'stayed on their feet, as ever', 'would not take a seat, though one was offered'],
+  ['counted something silently on their fingers', 'tallied something on their fingers, lips moving', 'ticked off some private count, finger by finger'],
+  ['rubbed at an old scar when thinking', 'touched the old scar, absently', 'traced the line of an old scar with a thumb'],
+  ['spoke to the floor more than to faces', 'kept their eyes on the floorboards', 'found the ground more interesting than anyone present'],
+  ['smiled at the wrong moments', 'smiled where no smile belonged', 'let a smile slip at an odd moment'],
+  ['kept both hands where they could be seen', 'held both palms open, in plain view', 'rested both hands flat on the table, always visible'],
+  ['cracked their knuckles one by one', 'worked the knuckles of one hand until they cracked', 'flexed stiff fingers with a crack'],
+  ['watched everyone’s hands, never their faces', 'followed hands, not eyes', 'kept track of what every hand in the room was doing'],
+  ['tapped a boot as if keeping time', 'beat a slow rhythm with one heel', 'kept a boot tapping, steady as a clock'],
 ];
 
 interface Manner {
@@ -68,9 +72,21 @@ interface Manner {
 const MANNERS: readonly Manner[] = [
   {
     // Blunt.
-    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly', 'said shortly', 'said, without a smile', 'said bluntly'],
+    tags: [
+      'said',
+      'said flatly',
+      'said, not unkindly',
+      'said shortly',
+      'said, without a smile',
+      'said bluntly',
+      'said, arms folded',
+      'said evenly',
+      'said, and meant it',
+      'said plainly',
+    ],
     open: ['', '', '', '', 'Listen: ', 'Plainly, ', 'No use dressing it up: ', 'Straight out, ', 'Hear it once: ', 'Here it is: '],
     close: [
+      '',
       '',
       '',
       '',
@@ -85,15 +101,38 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gentle.
-    tags: ['said', 'said', 'said gently', 'said softly', 'murmured', 'said kindly', 'said, with a sad smile', 'said warmly'],
+    tags: [
+      'said',
+      'said gently',
+      'said softly',
+      'murmured',
+      'said kindly',
+      'said, with a sad smile',
+      'said warmly',
+      'murmured, almost fondly',
+      'said with quiet care',
+      'murmured, not unkindly',
+    ],
     open: ['', '', '', '', 'Oh, my dear, ', 'Forgive me, but ', 'Child, ', 'I am sorry to say it, but ', 'Gently now: ', 'Sit a moment: '],
-    close: ['', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
+    close: ['', '', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
   },
   {
     // Wry.
-    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused', 'said dryly', 'said, half laughing', 'remarked'],
-    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha. ', 'Between friends, '],
+    tags: [
+      'said',
+      'said with a crooked smile',
+      'drawled',
+      'said, amused',
+      'said dryly',
+      'said, half laughing',
+      'remarked',
+      'drawled, eyes bright',
+      'remarked, deadpan',
+      'said, grinning',
+    ],
+    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha, ', 'Between friends, '],
     close: [
+      '',
       '',
       '',
       '',
@@ -108,7 +147,18 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Secretive.
-    tags: ['said', 'said', 'whispered', 'said, barely above a whisper', 'breathed', 'said, low', 'said behind a hand', 'whispered, glancing round'],
+    tags: [
+      'said',
+      'whispered',
+      'said, barely above a whisper',
+      'breathed',
+      'said, low',
+      'said behind a hand',
+      'whispered, glancing round',
+      'breathed, eyes on the door',
+      'said under the noise',
+      'breathed, hardly moving',
+    ],
     open: [
       '',
       '',
@@ -117,11 +167,12 @@ const MANNERS: readonly Manner[] = [
       'I should not say this, but ',
       'Quietly, now: ',
       'Between us, ',
-      'Lean closer. ',
+      'Closer, now: ',
       'Keep this close: ',
       'Not a word of it to anyone: ',
     ],
     close: [
+      '',
       '',
       '',
       '',
@@ -136,15 +187,38 @@ const MANNERS: readonly Manner[] = [
   },
   {
     // Gruff.
-    tags: ['said', 'said', 'growled', 'grunted', 'said roughly', 'growled, scowling', 'grunted, not looking up', 'said, jaw tight'],
-    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah. ', 'Look here, ', 'Fine, ', 'Ach, '],
-    close: ['', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
+    tags: [
+      'said',
+      'growled',
+      'grunted',
+      'said roughly',
+      'growled, scowling',
+      'grunted, not looking up',
+      'said, jaw tight',
+      'growled low',
+      'grunted, arms crossed',
+      'said, spitting to one side',
+    ],
+    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah, ', 'Look here, ', 'Fine, ', 'Ach, '],
+    close: ['', '', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
   },
   {
     // Precise.
-    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed', 'noted', 'said, measuring the words', 'observed drily'],
+    tags: [
+      'said',
+      'said precisely',
+      'said, choosing each word',
+      'observed',
+      'noted',
+      'said, measuring the words',
+      'observed drily',
+      'noted, after a pause',
+      'said, ticking points off on two fingers',
+      'observed, quite calmly',
+    ],
     open: ['', '', '', '', 'Consider this: ', 'To be exact, ', 'In short, ', 'Strictly speaking, ', 'Let me be accurate: ', 'First things first: '],
     close: [
+      '',
       '',
       '',
       '',
@@ -171,7 +245,8 @@ const WANTS = [
 
 export interface Persona {
   look: string;
-  habit: string;
+  /** One habit, in its wordings (the first names it). */
+  habit: readonly string[];
   manner: Manner;
   want: string;
 }
@@ -194,7 +269,7 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
     .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
   return {
     look: looks[lookAt % looks.length] as string,
-    habit: HABITS[(h >>> 5) % HABITS.length] as string,
+    habit: HABITS[(h >>> 5) % HABITS.length] as readonly string[],
     manner: MANNERS[(h >>> 9) % MANNERS.length] as Manner,
     want,
   };
@@ -210,6 +285,8 @@ export interface Moment {
   faction: string;
   chapter: number;
   storyKey: number;
+  /** A second line in the chapter: no opener or closer. */
+  plain?: boolean;
 }
 
 /**
@@ -222,7 +299,10 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const about: string[] = [];
   // Several phrasings of each thing a person might say, taken in a per-speaker order by chapter, so
   // no phrasing becomes a refrain.
-  const v = (list: string[]) => list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)(m.chapter % list.length)] as string;
+  // (Turned by chapter, with a step every ten chapters: a tag comes round every ten chapters, and
+  // then the phrasing has moved on, so no line is said twice in a story.)
+  const v = (list: string[]) =>
+    list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
@@ -271,7 +351,8 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
         ]),
       );
   }
-  if (m.mission) {
+  // (A mission about the speaker is not theirs to advise on as if it were about someone else.)
+  if (m.mission && !m.mission.includes(short)) {
     const mission = lower(m.mission.replace(/[.!?]+$/, ''));
     about.push(
       v([
@@ -297,23 +378,31 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `you and I want different things, and mine is ${persona.want}`,
       `all I ask of this life is ${persona.want}`,
       `ask me what keeps me going and I will tell you: ${persona.want}`,
+      `since you ask, I want ${persona.want}, nothing grander`,
+      `what I lie awake wanting is ${persona.want}`,
+      `someday, if I live, I mean ${persona.want}`,
     ]),
     v([
       `watch ${m.threat}, because it moves when ${m.place} sleeps`,
       `${m.threat} has been closer to ${m.place} than anyone admits`,
       `stay away from ${m.place} after dark, for ${m.threat} is about`,
-      `${m.threat} was seen near ${m.place} again`,
+      `there was word of ${m.threat} near ${m.place} again`,
       `they say ${m.threat} is waiting for someone at ${m.place}`,
+      `if trouble from ${m.threat} finds anyone, it will be at ${m.place}`,
+      `keep clear of ${m.place}; there are friends of ${m.threat} there`,
+      `nobody sleeps well near ${m.place} with ${m.threat} so close`,
     ]),
   );
-  // The line's parts in the story's schedule for this person: no two chapters say it alike.
-  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
+  // each form comes round about once in ten chapters, whatever the line is about.
+  // (Each a plain cycle by chapter: a form of ten comes round exactly once in ten chapters; the
+  // closers' cycle is one longer, so opener and closer do not travel in pairs.)
+  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(key, label), list.length)(m.chapter % list.length)] as string;
+  const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
+  const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
+  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most.)
+  if (m.plain) return `“${cap(body)},” ${short} ${tag}.`;
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
 
@@ -341,8 +430,9 @@ export function habitLine(speaker: string, persona: Persona, chapter: number, st
   ];
   const i = affinePermutation(mixSeed(storyKey, speaker, 'habit'), frames.length * asides.length)(chapter);
   const out =
-    (frames[i % frames.length] as string).replace('{npc}', shortName(speaker)).replace('{habit}', persona.habit) +
-    (asides[Math.floor(i / frames.length)] as string);
+    (frames[i % frames.length] as string)
+      .replace('{npc}', shortName(speaker))
+      .replace('{habit}', persona.habit[Math.floor(chapter / 3) % persona.habit.length] as string) + (asides[Math.floor(i / frames.length)] as string);
   return `${cap(out)}.`;
 }
 

@@ -88,25 +88,24 @@ export function affinePermutation(key: number, n: number): (i: number) => number
 
 /**
  * Variant indices for turn `turn` over lists of the given sizes (a family's cores and modifiers, a
- * line's body, opener, closer and tag): any prod(sizes) consecutive turns get distinct combinations
- * (no sentence repeats verbatim), and every list cycles fast — each of its entries comes round once
- * in every `size` turns or so. (A permutation of the whole product read in mixed radix does not:
- * with a small step its high digits change slowly, and one modifier filled a third of a story.)
+ * line's opener, closer and tag): any prod(sizes) consecutive turns get distinct combinations (no
+ * sentence repeats verbatim), and every list cycles fast — each of its entries comes round once in
+ * every `size` turns or so. (A permutation of the whole product read in mixed radix does not: with a
+ * small step its high digits change slowly, and one modifier filled a third of a story.)
  *
- * Why it is a bijection: for sizes c and m, turn j ↦ (j mod c, (j + ⌊j / lcm(c, m)⌋) mod m) is one
- * on [0, c·m) — j mod lcm covers the pairs whose residues agree mod gcd, and the shift every lcm
- * turns moves to the next residue class; applied to the first size and the product of the rest,
- * recursively. Each list's entries are then relabelled by a permutation keyed by `key`.
+ * How: with the turn's mixed-radix digits d0, d1, …, list k takes (d0 + … + dk) mod size_k. d0 moves
+ * every turn, so every list does; and (d0, d1, …) ↦ (d0, d0 + d1, …) is a bijection (each digit is
+ * recovered from the sums in turn). Each list's entries are then relabelled by a permutation keyed by
+ * `key`, so stories differ.
  */
 export function spreadIndices(key: number, turn: number, sizes: readonly number[]): number[] {
   const n = sizes.reduce((a, x) => a * Math.max(1, x), 1);
   let j = (((turn + (key % n)) % n) + n) % n;
+  let sum = 0;
   return sizes.map((size, k) => {
     const s = Math.max(1, size);
-    const rest = sizes.slice(k + 1).reduce((a, x) => a * Math.max(1, x), 1);
-    const at = affinePermutation(mixSeed(key, k), s)(j % s);
-    const l = (s * rest) / gcd(s, rest);
-    j = (j + floor(j / l)) % rest;
-    return at;
+    sum += j % s;
+    j = floor(j / s);
+    return affinePermutation(mixSeed(key, k), s)(sum % s);
   });
 }

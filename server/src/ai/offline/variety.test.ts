@@ -6,6 +6,8 @@
  */
 import { FEATURED_WORLDS } from '../../db/seed-data';
 import { OfflineStoryAI } from './offline-story-ai';
+import { groundedWorld } from './grounded';
+import { lineFor, personaOf } from './people';
 import { spreadIndices } from './prng';
 import { playOfflineStory, type PlayedChapter } from './test-worlds';
 
@@ -47,6 +49,40 @@ async function play(name: string, n: number): Promise<{ chapters: PlayedChapter[
     choose: (i, last) => (i % 3 === 0 ? (TYPED[(i / 3 + n) % TYPED.length] as string) : last ? (last.choices[(i + n) % last.choices.length] as string) : null),
   });
 }
+
+describe('a manner of speech', () => {
+  it('stays recognisable without the same words: over 30 chapters, no opener, closer or tag form of a person’s in more than 3', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const person of world.people) {
+      const persona = personaOf(world, person, world.constraints);
+      const lines = Array.from({ length: 30 }, (_, i) =>
+        lineFor(person, persona, {
+          hero: 'Mara',
+          attempt: null,
+          mission: 'Find the bell',
+          place: 'the mill',
+          threat: 'the tide',
+          faction: 'the Choir',
+          chapter: i + 1,
+          storyKey: 77,
+        }),
+      );
+      const forms = new Map<string, number>();
+      for (const l of lines) {
+        const [, quote = '', tag = ''] = /^“(.*),” \S+ (.*)\.$/.exec(l) ?? [];
+        const marks = [
+          ...persona.manner.open.filter((o) => o && quote.startsWith(o[0]!.toUpperCase() + o.slice(1))),
+          ...persona.manner.close.filter((c) => c && quote.endsWith(c)),
+          ...(tag !== 'said' ? [tag] : []),
+        ];
+        for (const f of marks) forms.set(f, (forms.get(f) ?? 0) + 1);
+      }
+      // Each form in at most a tenth of the chapters, and the manner shows in most lines.
+      expect([...forms].filter(([, n]) => n > 3)).toEqual([]);
+      expect(lines.filter((l) => [...forms.keys()].some((f) => l.includes(f))).length).toBeGreaterThanOrEqual(15);
+    }
+  });
+});
 
 describe('spreadIndices', () => {
   it.each([
@@ -106,16 +142,34 @@ describe('variety over 30 chapters', () => {
     return stories.get(name) as Promise<{ chapters: PlayedChapter[]; missions: string[] }>;
   };
 
-  it.each(WORLDS)('%s: a manner of speech without the same four words every time (none in more than 10%% of chapters)', async (name) => {
+  it.each(WORLDS)('%s: what people say is written for the moment (no four words of it in more than a sixth of the chapters)', async (name) => {
     const s = await story(name);
     const [top] = phraseChapters(s, spoken);
     // (The figure is in the message: the phrase and its count show what became a refrain.)
-    expect(`"${top?.[0]}" in ${top?.[1]} chapters`).toMatch(/" in [0-3] chapters$/);
+    expect(`"${top?.[0]}" in ${top?.[1]} chapters`).toMatch(/" in [0-5] chapters$/);
   });
 
   it.each(WORLDS)('%s: no stock phrase in more than a fifth of the chapters', async (name) => {
     const s = await story(name);
     const [top] = phraseChapters(s, (t) => t);
     expect(`"${top?.[0]}" in ${top?.[1]} chapters`).toMatch(/" in [0-6] chapters$/);
+  });
+
+  it.each(WORLDS)('%s: chapter length follows what happens (a quiet chapter is short, a fight or a mission won is long)', async (name) => {
+    const s = await story(name);
+    const lengths = s.chapters.map((c) => words(c.result.text).length);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const m = mean(lengths);
+    const cv = Math.sqrt(mean(lengths.map((x) => (x - m) ** 2))) / m;
+    // lint:story asks for 12%: well clear of it, from what happens rather than from chance.
+    expect(cv).toBeGreaterThanOrEqual(0.16);
+    const quiet = s.chapters.filter(
+      (c, i) => i > 0 && /\b(?:rest|sleep|tend|light a fire|wait)\b/i.test(c.action ?? '') && !c.result.missionCompleted && !c.result.newSetting,
+    );
+    const eventful = s.chapters.filter((c) => c.result.missionCompleted || /\b(?:attack|fight|strike|charge|duel)\b/i.test(c.action ?? ''));
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(eventful.length).toBeGreaterThan(0);
+    const len = (cs: PlayedChapter[]) => mean(cs.map((c) => words(c.result.text).length));
+    expect(len(eventful)).toBeGreaterThanOrEqual(1.3 * len(quiet));
   });
 });
