@@ -3,7 +3,7 @@ import { requireUser } from '../../../graphql/auth-checker';
 import type { GraphQLContext } from '../../../graphql/context';
 import type { ChapterAudioResult, ReadAloudInfo } from './read-aloud.service';
 
-@ObjectType({ description: 'What read-aloud offers on this server (the browser voice needs nothing from it).' })
+@ObjectType('ReadAloudInfo', { description: 'What read-aloud offers on this server (the browser voice needs nothing from it).' })
 class ReadAloudInfoType implements ReadAloudInfo {
   @Field({ description: 'A speech key is configured: chapters can be read by the server voice.' })
   serverVoiceAvailable: boolean;
