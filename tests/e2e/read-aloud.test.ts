@@ -183,12 +183,17 @@ describe('read-aloud', () => {
       // Slow enough to look at while it reads.
       await page.evaluate(() => ((window as unknown as { __speakMs: number }).__speakMs = 400));
       await read.focus();
+      // The control is on screen, clear of the sticky header, when the keyboard reaches it.
+      const box = (await read.boundingBox())!;
+      const headerBottom = await page.evaluate(() => document.querySelector('header')!.getBoundingClientRect().bottom);
+      expect(box.y).toBeGreaterThanOrEqual(headerBottom);
+      // The screen as the player sees it (an element screenshot would scroll the chapter's top under the header).
+      await page.screenshot({ path: path.join(ARTIFACTS, `story-read-aloud-control-${width}x${height}.png`) });
       await page.keyboard.press('Enter');
       await first.getByRole('status').getByText('Reading aloud').waitFor();
       expect(await first.getAttribute('data-reading')).toBe('true');
       const pause = first.getByRole('button', { name: 'Pause reading of chapter 1' });
       expect(await pause.evaluate((el) => el === document.activeElement)).toBe(true);
-      await first.screenshot({ path: path.join(ARTIFACTS, `story-reading-${width}x${height}.png`) });
       await page.screenshot({ path: path.join(ARTIFACTS, `story-screen-reading-${width}x${height}.png`) });
       // Chapters fit the screen with the control: nothing wider than the viewport.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
