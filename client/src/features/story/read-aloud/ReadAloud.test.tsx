@@ -21,12 +21,26 @@ class FakeUtterance {
   constructor(public text: string) {}
 }
 
+interface FakeSynth {
+  spoken: FakeUtterance[];
+  paused: boolean;
+  getVoices(): Array<{ name: string; lang: string; voiceURI: string; default: boolean; localService: boolean }>;
+  speak: jest.Mock<void, [FakeUtterance]>;
+  cancel: jest.Mock<void, []>;
+  pause: jest.Mock<void, []>;
+  resume: jest.Mock<void, []>;
+  addEventListener(type: string, l: () => void): void;
+  removeEventListener(type: string, l: () => void): void;
+  loadVoices(): void;
+  endCurrent(): void;
+}
+
 /** A speech engine that speaks nothing: it records utterances, and the test says when each ends. */
-function installSpeech(voiceNames: string[]) {
+function installSpeech(voiceNames: string[]): FakeSynth {
   const listeners = new Set<() => void>();
   let voices: Array<{ name: string; lang: string; voiceURI: string; default: boolean; localService: boolean }> = [];
-  const synth = {
-    spoken: [] as FakeUtterance[],
+  const synth: FakeSynth = {
+    spoken: [],
     paused: false,
     getVoices: () => voices,
     speak: jest.fn((u: FakeUtterance) => void synth.spoken.push(u)),
@@ -242,7 +256,7 @@ describe('read-aloud on the story screen', () => {
     const second = screen.getAllByTestId('chapter')[1]!;
     await waitFor(() => expect(within(second).getByRole('status').textContent).toBe('Reading aloud'));
     // The audio ends: the mark goes.
-    act(() => audio.dispatchEvent(new Event('ended')));
+    act(() => void audio.dispatchEvent(new Event('ended')));
     expect(second.getAttribute('data-reading')).toBeNull();
 
     // Out of credits: the server says so, and the player is told.

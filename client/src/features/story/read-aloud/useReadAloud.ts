@@ -13,7 +13,7 @@ export interface ReadableChapter {
 }
 
 /** The chapter being read aloud (one at a time), and how far. */
-export interface Reading {
+interface Reading {
   chapterId: string;
   status: 'loading' | 'playing' | 'paused';
 }
@@ -56,6 +56,8 @@ export function useReadAloud(characterId: string): ReadAloud {
   const serverOffered = data?.readAloud.serverVoiceAvailable ?? false;
   const engine = settings?.readAloudEngine === 'server' && serverOffered ? 'server' : 'browser';
   const rate = settings?.readAloudRate ?? 1;
+  const browserVoice = settings?.readAloudVoice ?? '';
+  const serverVoice = settings?.readAloudServerVoice || null;
   // Offered once the player's settings are known (a chapter read before would use the wrong voice),
   // or with the defaults when they cannot be loaded.
   const available = (data !== undefined || error !== undefined) && (engine === 'server' || browserSpeech() !== null);
@@ -73,7 +75,7 @@ export function useReadAloud(characterId: string): ReadAloud {
       const synth = browserSpeech();
       if (!synth) return;
       const pieces = speechPieces(chapter.text);
-      const voice = voices.find((v) => v.name === settings?.readAloudVoice) ?? null;
+      const voice = voices.find((v) => v.name === browserVoice) ?? null;
       let next = 0;
       let over = false;
       const me: Session = {
@@ -121,7 +123,7 @@ export function useReadAloud(characterId: string): ReadAloud {
       setReading({ chapterId: chapter.id, status: 'playing' });
       speakNext();
     },
-    [voices, settings?.readAloudVoice, rate, stop],
+    [voices, browserVoice, rate, stop],
   );
 
   const readWithServer = useCallback(
@@ -150,7 +152,7 @@ export function useReadAloud(characterId: string): ReadAloud {
         try {
           const { data: read } = await client.mutate({
             mutation: ReadAloud_readChapterDocument,
-            variables: { characterId, chapterId: chapter.id, voice: settings?.readAloudServerVoice || null },
+            variables: { characterId, chapterId: chapter.id, voice: serverVoice },
           });
           if (!read) throw new Error('no audio returned');
           // The audio is a plain fetch, outside the auth link: one GraphQL request first lets the link
@@ -179,7 +181,7 @@ export function useReadAloud(characterId: string): ReadAloud {
         }
       })();
     },
-    [client, characterId, settings?.readAloudServerVoice, rate, stop],
+    [client, characterId, serverVoice, rate, stop],
   );
 
   const play = useCallback(

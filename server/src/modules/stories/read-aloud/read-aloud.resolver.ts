@@ -40,7 +40,7 @@ class ChapterAudioType {
 }
 
 /** The REST twin's path (stories.rest.ts) of a chapter's audio in a voice. */
-export function chapterAudioPath(r: Pick<ChapterAudioResult, 'characterId' | 'chapterId' | 'voice'>): string {
+function chapterAudioPath(r: Pick<ChapterAudioResult, 'characterId' | 'chapterId' | 'voice'>): string {
   return `/api/stories/${r.characterId}/chapters/${r.chapterId}/audio?voice=${encodeURIComponent(r.voice)}`;
 }
 
