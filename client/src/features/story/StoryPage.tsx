@@ -145,6 +145,19 @@ export default function StoryPage() {
     if (character) rememberSelectedCharacter(character.id);
   }, [character]);
 
+  // The chapter being read aloud went (undo, rewind) or is being rewritten in place (a new take): the
+  // voice stops with it. Only once it was shown: a chapter read as it arrives is read before the
+  // story's reload shows it.
+  const shown = [...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)];
+  const readingId = readAloud.reading?.chapterId ?? null;
+  const readingShown = readingId !== null && shown.some((c) => c.id === readingId);
+  const seenReading = useRef<string | null>(null);
+  const { stop: stopAloud } = readAloud;
+  useEffect(() => {
+    if (readingShown) seenReading.current = readingId;
+    else if (readingId !== null && seenReading.current === readingId) stopAloud();
+  }, [readingId, readingShown, stopAloud]);
+
   // Reloaded while a chapter is being written: pick the stream up where it is.
   const resumed = useRef(false);
   useEffect(() => {
@@ -387,7 +400,7 @@ export default function StoryPage() {
           )}
           <ChapterList
             beforeLatest={previously}
-            chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
+            chapters={shown}
             live={live}
             stakesOf={stakes.stakesOf}
             readAloud={readAloud}

@@ -265,6 +265,32 @@ describe('read-aloud on the story screen', () => {
     expect(second.getAttribute('data-reading')).toBeNull();
   });
 
+  it('the voice stops when the chapter being read goes (undo)', async () => {
+    const synth = installSpeech([]);
+    let character = story();
+    await renderApp(
+      '/storychat/c-1',
+      {
+        StoryPage_character: () => ({ data: { character } }),
+        StoryPage_undoLastChapter: () => {
+          character = storyCharacter({ chapters: [chapter(0)], mission: mission('Find the lighthouse') });
+          return { data: { undoLastChapter: { __typename: 'Character', id: 'c-1' } } };
+        },
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Read chapter 2 aloud' }));
+    expect(synth.spoken).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo Chapter' }));
+    await waitFor(() => expect(screen.getAllByTestId('chapter')).toHaveLength(1));
+    await waitFor(() => expect(synth.cancel).toHaveBeenCalled());
+    synth.endCurrent(); // the engine's last word: nothing follows it
+    expect(synth.spoken).toHaveLength(1);
+    expect(screen.queryByRole('status', { name: /Reading/ })).toBeNull();
+    expect(document.querySelector('[data-reading]')).toBeNull();
+  });
+
   it('no control where nothing can read aloud (no browser speech, no server voice)', async () => {
     await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: story() } }) }, { signedIn: true });
     await screen.findByRole('button', { name: 'Climb the mast' });
