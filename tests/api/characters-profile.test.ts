@@ -115,18 +115,20 @@ describe('profile, settings, support over REST', () => {
   });
 
   it('settings: immersiveui read (default false, reading level 8), immersiveUI written', async () => {
+    // Read-aloud's choices come along, untouched here (tests/api/read-aloud.test.ts changes them).
+    const readAloud = { readAloudEngine: 'browser', readAloudVoice: '', readAloudServerVoice: '', readAloudRate: 1, readAloudAuto: false };
     const me = await signUp(t);
     const token = me.accessToken;
-    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: false, readingLevel: 8 });
+    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: false, readingLevel: 8, ...readAloud });
     const s = await t.rest('POST', '/api/profile/save-settings', { immersiveUI: true }, token);
     expect(s.status).toBe(200);
-    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 8 });
+    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 8, ...readAloud });
     await t.rest('POST', '/api/profile/save-settings', { readingLevel: 11 }, token);
-    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 11 });
+    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 11, ...readAloud });
     for (const bad of [{ immersiveUI: 'yes' }, { readingLevel: 0 }, { readingLevel: 13 }, { readingLevel: 5.5 }]) {
       expect((await t.rest('POST', '/api/profile/save-settings', bad, token)).status).toBe(400);
     }
-    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 11 });
+    expect((await t.rest('GET', '/api/profile/fetch-settings', undefined, token)).body).toEqual({ immersiveui: true, readingLevel: 11, ...readAloud });
   });
 
   it('POST /api/support/insert stores contact, feedback and bug messages', async () => {

@@ -90,6 +90,7 @@ export const MESSAGES = {
   storyMemoryFailed: 'Failed to save the story memory. Please try again.',
   chapterEdited: 'Your edit was saved.',
   chapterEditFailed: 'Failed to save your edit. Please try again.',
+  readAloudFailed: 'The chapter could not be read aloud. Please try again.',
   memorySaved: 'Memory saved.',
   memorySaveFailed: 'Failed to save the memory. Please try again.',
   memoryDeleted: 'Memory forgotten.',

@@ -186,3 +186,24 @@ export function stakesCharacter({
     chapterStakes: chapters.map((c) => ({ __typename: 'Chapter', check: null, stakes: null, ...c })),
   };
 }
+
+/** The read-aloud settings of an account that never changed them. */
+export const READ_ALOUD_SETTINGS = {
+  readAloudEngine: 'browser',
+  readAloudVoice: '',
+  readAloudServerVoice: '',
+  readAloudRate: 1,
+  readAloudAuto: false,
+};
+
+/** What a server without a speech key offers: the browser voice only. */
+export const NO_SERVER_VOICE = { __typename: 'ReadAloudInfo', serverVoiceAvailable: false, voices: [], creditsPerChapter: 1 };
+
+/** The settings query's answer (the type name lets Apollo match the read-aloud fragment). */
+export const userSettings = (extra: Record<string, unknown> = {}) => ({
+  __typename: 'UserSettings',
+  immersiveUi: false,
+  readingLevel: 8,
+  ...READ_ALOUD_SETTINGS,
+  ...extra,
+});

@@ -7,7 +7,7 @@ import { AppProviders } from '../AppProviders';
 import { routes } from '../router';
 import { createFakeServer, sessionPayload, type Handler } from './fake-graphql-server';
 import { createFakeSubscriptions } from './fake-subscriptions';
-import { EMPTY_COMMUNITY, stakesCharacter, worldSignals } from './fixtures';
+import { EMPTY_COMMUNITY, NO_SERVER_VOICE, stakesCharacter, userSettings, worldSignals } from './fixtures';
 
 export const FREE_STATUS = {
   tier: { id: 'free', name: 'Free' },
@@ -49,7 +49,8 @@ export async function renderApp(
     TwoStepVerification_factors: () => ({ data: { mfaFactors: [] } }),
     WorldCommunity_world: (call) => ({ data: { world: worldSignals(String(call.variables.id)) } }),
     SubscriptionStatus_subscriptionStatus: () => ({ data: { subscriptionStatus: FREE_STATUS } }),
-    SettingsDialog_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
+    SettingsDialog_settings: () => ({ data: { settings: userSettings(), readAloud: NO_SERVER_VOICE } }),
+    ReadAloud_prefs: () => ({ data: { settings: userSettings(), readAloud: NO_SERVER_VOICE } }),
     StoryPage_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
     CharactersPage_myCharacters: () => ({ data: { myCharacters: [] } }),
     ChapterStakes_character: () => ({ data: { character: stakesCharacter() } }),

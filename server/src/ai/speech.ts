@@ -21,7 +21,7 @@ export interface Speaker {
 }
 
 /** OpenAI's limit on one call's input; longer chapters are read in parts joined end to end. */
-export const SPEECH_INPUT_MAX = 4096;
+const SPEECH_INPUT_MAX = 4096;
 
 /**
  * The text in parts of at most `max` characters, cut after a sentence where one ends in time (else

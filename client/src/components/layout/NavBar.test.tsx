@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
+import { NO_SERVER_VOICE, READ_ALOUD_SETTINGS, userSettings } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 describe('navigation', () => {
@@ -8,11 +9,11 @@ describe('navigation', () => {
   it('settings popup: loads, saves Immersive UI (experimental), and says so when saving fails', async () => {
     const error = jest.spyOn(toast, 'error');
     let fail = false;
-    let stored = { immersiveUi: false, readingLevel: 8 };
+    let stored = userSettings();
     const { calls } = await renderApp(
       '/worlds',
       {
-        SettingsDialog_settings: () => ({ data: { settings: stored } }),
+        SettingsDialog_settings: () => ({ data: { settings: stored, readAloud: NO_SERVER_VOICE } }),
         SettingsDialog_saveSettings: (c) => {
           if (fail) return { networkError: true };
           stored = { ...stored, immersiveUi: (c.variables.input as { immersiveUi: boolean }).immersiveUi };
@@ -29,7 +30,7 @@ describe('navigation', () => {
     fireEvent.click(box);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.find((c) => c.operationName === 'SettingsDialog_saveSettings')?.variables).toEqual({ input: { immersiveUi: true } });
+    expect(calls.find((c) => c.operationName === 'SettingsDialog_saveSettings')?.variables).toEqual({ input: { immersiveUi: true, ...READ_ALOUD_SETTINGS } });
 
     fail = true;
     fireEvent.click(within(nav).getByRole('button', { name: 'Settings' }));

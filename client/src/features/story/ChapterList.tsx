@@ -4,6 +4,8 @@ import { useChapterList_editMutation, type StakesChapterFieldsFragment, type Sto
 import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../lib/limits.generated';
 import { MESSAGES } from '../../lib/messages';
 import { usePlayerAction } from './player-action';
+import { ReadAloudControl } from './read-aloud/ReadAloudControl';
+import type { ReadAloud } from './read-aloud/useReadAloud';
 import { CheckLine } from './stakes/CheckLine';
 import type { LiveChapter } from './useChapterStream';
 
@@ -86,6 +88,7 @@ export function ChapterList({
   editing,
   stakesOf,
   beforeLatest,
+  readAloud,
 }: {
   chapters: StoryChapterFieldsFragment[];
   live: LiveChapter | null;
@@ -94,6 +97,8 @@ export function ChapterList({
   stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
   /** Shown just before the latest chapter (and its action): "Previously…". */
   beforeLatest?: ReactNode;
+  /** Each finished chapter gets a Read aloud control (absent, or not available here: none). */
+  readAloud?: ReadAloud;
 }) {
   const run = usePlayerAction();
   const [edit] = useChapterList_editMutation();
@@ -111,6 +116,7 @@ export function ChapterList({
     <div className="chapters">
       {chapters.map((chapter, i) => {
         const isCurrent = i === chapters.length - 1 && !live;
+        const isReading = readAloud?.reading?.chapterId === chapter.id;
         return (
           <Fragment key={chapter.id}>
             {i === chapters.length - 1 && beforeLatest}
@@ -132,7 +138,8 @@ export function ChapterList({
                 />
               ))}
             <article
-              className={`chapter ${isCurrent ? 'is-current' : ''}`}
+              className={`chapter ${isCurrent ? 'is-current' : ''} ${isReading ? 'is-reading' : ''}`}
+              data-reading={isReading ? 'true' : undefined}
               aria-label={`Chapter ${chapter.index + 1}`}
               data-testid="chapter"
               data-chapter-index={chapter.index}
@@ -148,6 +155,7 @@ export function ChapterList({
                 />
               ) : (
                 <>
+                  {readAloud?.available && <ReadAloudControl chapter={chapter} number={chapter.index + 1} readAloud={readAloud} />}
                   <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />
                   <div className="chapter-text">{chapter.text}</div>
                 </>

@@ -35,6 +35,7 @@ import { StoryMemoryPanel } from './StoryMemoryPanel';
 import { MemoryBankPanel } from './memory/MemoryBankPanel';
 import { RememberedPanel } from './memory/RememberedPanel';
 import { StoryTools, type StoryTool } from './tools/StoryTools';
+import { useReadAloud } from './read-aloud/useReadAloud';
 import { usePlayerAction } from './player-action';
 import { DefeatChoice } from './stakes/DefeatChoice';
 import { DifficultySelect } from './stakes/DifficultySelect';
@@ -86,6 +87,10 @@ export default function StoryPage() {
   const [startContinuation, continueState] = useStoryPage_startContinuationMutation();
   const [updateMission] = useStoryPage_updateMissionObjectiveMutation();
 
+  const readAloud = useReadAloud(id);
+  const { play: playAloud } = readAloud;
+  const autoRead = readAloud.autoRead && readAloud.available;
+
   /** After a chapter: highlight a completed mission, clear the action, reload the storyline. */
   const settle = useCallback(
     async (result: StoryChapterResultFieldsFragment | null) => {
@@ -100,7 +105,12 @@ export default function StoryPage() {
   );
   const onStreamEnd = useCallback(
     async (end: StreamEnd) => {
-      if (!end.failed) return settle(end.result);
+      if (!end.failed) {
+        // "Read new chapters aloud as they arrive": the finished chapter, from its first word.
+        const chapter = end.result?.newChapter;
+        if (chapter && autoRead) playAloud(chapter);
+        return settle(end.result);
+      }
       if (end.stopped) toast.info(MESSAGES.chapterStopped);
       else toast.error(withHint(MESSAGES.chapterFailed, end.hint));
       await settle(null);
@@ -108,7 +118,7 @@ export default function StoryPage() {
       // again or change.
       if (end.action) setTyped(end.action);
     },
-    [settle],
+    [settle, autoRead, playAloud],
   );
   const { live, follow } = useChapterStream(id, onStreamEnd);
 
@@ -134,6 +144,19 @@ export default function StoryPage() {
   useEffect(() => {
     if (character) rememberSelectedCharacter(character.id);
   }, [character]);
+
+  // The chapter being read aloud went (undo, rewind) or is being rewritten in place (a new take): the
+  // voice stops with it. Only once it was shown: a chapter read as it arrives is read before the
+  // story's reload shows it.
+  const shown = [...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)];
+  const readingId = readAloud.reading?.chapterId ?? null;
+  const readingShown = readingId !== null && shown.some((c) => c.id === readingId);
+  const seenReading = useRef<string | null>(null);
+  const { stop: stopAloud } = readAloud;
+  useEffect(() => {
+    if (readingShown) seenReading.current = readingId;
+    else if (readingId !== null && seenReading.current === readingId) stopAloud();
+  }, [readingId, readingShown, stopAloud]);
 
   // Reloaded while a chapter is being written: pick the stream up where it is.
   const resumed = useRef(false);
@@ -377,9 +400,10 @@ export default function StoryPage() {
           )}
           <ChapterList
             beforeLatest={previously}
-            chapters={[...earlier, ...(live?.replacing ? chapters.slice(0, -1) : chapters)]}
+            chapters={shown}
             live={live}
             stakesOf={stakes.stakesOf}
+            readAloud={readAloud}
             editing={
               busy
                 ? undefined

@@ -9,8 +9,8 @@ import { READ_ALOUD_ENGINES, UserSettings, type ReadAloudEngine } from './user-s
 const PROFILE_FIELD_MAX = 2000;
 /** Browser voices are named by the browser ("Microsoft Aria Online (Natural) - English (United States)"). */
 const BROWSER_VOICE_MAX = 200;
-export const READ_ALOUD_RATE_MIN = 0.5;
-export const READ_ALOUD_RATE_MAX = 2;
+const READ_ALOUD_RATE_MIN = 0.5;
+const READ_ALOUD_RATE_MAX = 2;
 import { DEFAULT_READING_LEVEL } from '../shared/limits';
 
 const REQUIRED = 'Please fill in all required fields';

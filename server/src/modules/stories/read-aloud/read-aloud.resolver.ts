@@ -3,7 +3,7 @@ import { requireUser } from '../../../graphql/auth-checker';
 import type { GraphQLContext } from '../../../graphql/context';
 import type { ChapterAudioResult, ReadAloudInfo } from './read-aloud.service';
 
-@ObjectType({ description: 'What read-aloud offers on this server (the browser voice needs nothing from it).' })
+@ObjectType('ReadAloudInfo', { description: 'What read-aloud offers on this server (the browser voice needs nothing from it).' })
 class ReadAloudInfoType implements ReadAloudInfo {
   @Field({ description: 'A speech key is configured: chapters can be read by the server voice.' })
   serverVoiceAvailable: boolean;
@@ -40,7 +40,7 @@ class ChapterAudioType {
 }
 
 /** The REST twin's path (stories.rest.ts) of a chapter's audio in a voice. */
-export function chapterAudioPath(r: Pick<ChapterAudioResult, 'characterId' | 'chapterId' | 'voice'>): string {
+function chapterAudioPath(r: Pick<ChapterAudioResult, 'characterId' | 'chapterId' | 'voice'>): string {
   return `/api/stories/${r.characterId}/chapters/${r.chapterId}/audio?voice=${encodeURIComponent(r.voice)}`;
 }
 

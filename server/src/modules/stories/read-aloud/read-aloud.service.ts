@@ -8,14 +8,13 @@ import { findOwnedCharacter } from '../../characters/owned-character';
 import type { MediaService } from '../../media/media.service';
 import { isUuid } from '../../shared/input';
 import { Chapter } from '../chapter.entity';
-import { ChapterAudio } from './chapter-audio.entity';
 
 /**
  * What the server voice costs: 1 credit for a chapter read the first time in a voice (the model
  * call is paid for), nothing when it is read again from the cache, refunded when the speech server
  * fails. The browser's own voice is always free.
  */
-export const CHAPTER_AUDIO_COST = 1;
+const CHAPTER_AUDIO_COST = 1;
 const MP3 = 'audio/mpeg';
 
 export interface ReadAloudInfo {
