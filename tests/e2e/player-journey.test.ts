@@ -344,6 +344,8 @@ describe('player journeys', () => {
   it('spawn from profile: the incomplete-profile toast leads to /profile; a filled profile spawns', async () => {
     const { context, page, errors, worlds, chrome } = await signedIn('profiler');
     await worlds.goto(t.url, AETHERMOOR);
+    await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
+    await worlds.popup.getByRole('radio', { name: 'Your character profile' }).check();
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     const toast = chrome.toast('Please complete your character profile first!');
     await toast.waitFor();
@@ -364,6 +366,8 @@ describe('player journeys', () => {
     await page.getByText('Repairing old clocks').waitFor();
     await shot(page, '16-character-profile');
     await worlds.goto(t.url, AETHERMOOR);
+    await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
+    await worlds.popup.getByRole('radio', { name: 'Your character profile' }).check();
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     await page.getByRole('heading', { name: 'Your Character Profile' }).waitFor({ timeout: 20_000 });
     await shot(page, '17-spawned-from-profile');
