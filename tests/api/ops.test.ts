@@ -308,6 +308,29 @@ describe('the public response cache', () => {
     expect(Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1])).toBe(missesBefore + 1);
   });
 
+  it("a cached answer carries every header the computed one did, with the caller's own request id", async () => {
+    const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id'));
+    for (const [path, init] of [
+      [
+        '/graphql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'query Cache_heads { featuredWorlds(limit: 2) { id } }' }),
+        },
+      ],
+      ['/api/worlds/fetch-world-cards?limit=3', {}],
+    ] as const) {
+      const computed = await fetch(`${t.url}${path}`, init);
+      const replayed = await fetch(`${t.url}${path}`, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'x-request-id': 'edge-cached-0001' } });
+      expect(await replayed.text()).toBe(await computed.text());
+      expect(headersOf(replayed)).toEqual(headersOf(computed));
+      expect(replayed.headers.get('content-security-policy')).toBeTruthy();
+      expect(replayed.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(replayed.headers.get('x-request-id')).toBe('edge-cached-0001');
+    }
+  });
+
   it('replays a cached answer gzipped to callers that take gzip, and as it is to the others', async () => {
     const body = JSON.stringify({ query: 'query Cache_gzip { featuredWorlds(limit: 12) { id name description } }' });
     const send = (headers: Record<string, string>) =>
