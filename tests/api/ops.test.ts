@@ -309,7 +309,8 @@ describe('the public response cache', () => {
   });
 
   it("a cached answer carries every header the computed one did, with the caller's own request id", async () => {
-    const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id'));
+    // Vary is the one header a replay extends (with Accept-Encoding: it may be gzipped), checked below.
+    const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id' && k !== 'vary'));
     for (const [path, init] of [
       [
         '/graphql',
@@ -328,6 +329,7 @@ describe('the public response cache', () => {
       expect(replayed.headers.get('content-security-policy')).toBeTruthy();
       expect(replayed.headers.get('x-content-type-options')).toBe('nosniff');
       expect(replayed.headers.get('x-request-id')).toBe('edge-cached-0001');
+      expect(replayed.headers.get('vary')).toBe(`${computed.headers.get('vary')}, Accept-Encoding`);
     }
   });
 
