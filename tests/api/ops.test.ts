@@ -327,6 +327,33 @@ describe('the public response cache', () => {
     expect(names(other)).toEqual([]);
   });
 
+  it("a cached answer carries every header the computed one did, with the caller's own request id", async () => {
+    // A replay may be gzipped (fetch takes gzip; the text compared is the decoded body): its encoding,
+    // length and Vary (extended with Accept-Encoding, checked below) differ by design.
+    const PER_REPLAY = new Set(['date', 'x-request-id', 'vary', 'content-encoding', 'content-length']);
+    const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !PER_REPLAY.has(k)));
+    for (const [path, init] of [
+      [
+        '/graphql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'query Cache_heads { featuredWorlds(limit: 2) { id } }' }),
+        },
+      ],
+      ['/api/worlds/fetch-world-cards?limit=3', {}],
+    ] as const) {
+      const computed = await fetch(`${t.url}${path}`, init);
+      const replayed = await fetch(`${t.url}${path}`, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'x-request-id': 'edge-cached-0001' } });
+      expect(await replayed.text()).toBe(await computed.text());
+      expect(headersOf(replayed)).toEqual(headersOf(computed));
+      expect(replayed.headers.get('content-security-policy')).toBeTruthy();
+      expect(replayed.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(replayed.headers.get('x-request-id')).toBe('edge-cached-0001');
+      expect(replayed.headers.get('vary')).toBe(`${computed.headers.get('vary')}, Accept-Encoding`);
+    }
+  });
+
   it('replays a cached answer gzipped to callers that take gzip, and as it is to the others', async () => {
     const body = JSON.stringify({ query: 'query Cache_gzip { featuredWorlds(limit: 12) { id name description } }' });
     const send = (headers: Record<string, string>) =>

@@ -153,7 +153,9 @@ export class ResponseCache {
    */
   serve(req: http.IncomingMessage, res: http.ServerResponse, e: Entry, reqId: string): void {
     const gzip = e.gzipHead !== null && acceptsGzip(req.headers['accept-encoding']);
-    const head = (gzip ? e.gzipHead! : e.head).slice();
+    const head = gzip ? e.gzipHead! : e.head;
+    // Filled in place: writeHead turns the array into the head's bytes before it returns, and keeps
+    // no reference to it, so the next hit may write its own id into the same slot.
     head[head.length - 1] = reqId;
     res.writeHead(e.status, head as string[]);
     res.end(gzip ? e.gzip : e.body);
