@@ -9,7 +9,7 @@
  */
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
-import { affinePermutation, mixSeed, spreadIndices, type Rng } from './prng';
+import { mixSeed, spreadIndices, type Rng } from './prng';
 import type { ActionKind, NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
@@ -297,7 +297,7 @@ const FINDINGS = [
  * Picks one variant from each list for a chapter (prng.ts spreadIndices): a story walks through every
  * combination before one comes round again, and each list's entries come round evenly.
  */
-export function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
+function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
   const at = spreadIndices(
     key,
     turn,

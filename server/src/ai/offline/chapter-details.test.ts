@@ -8,6 +8,8 @@ import { collectChapter, type ChapterInput } from '../story-ai';
 import { buildWorldMaterial } from '../world-material';
 import { groundedWorld } from './grounded';
 import { OfflineStoryAI } from './offline-story-ai';
+import { playOfflineStory } from './test-worlds';
+import { splitSentences } from './text';
 
 const ai = new OfflineStoryAI();
 const world = FEATURED_WORLDS.find((w) => w.name === 'Saltbone Crossing') as (typeof FEATURED_WORLDS)[number];
@@ -85,5 +87,28 @@ describe('what a chapter remembers', () => {
         expect(result.text.replace(/\n/g, ' ')).toMatch(new RegExp(`\\b${last}\\b`));
       }
     }
+  });
+});
+
+describe('the story so far', () => {
+  it('tells the story in a paragraph, in its own words: who did what, what came of it, and what is still open', async () => {
+    const story = await playOfflineStory(ai, {
+      world,
+      hero,
+      chapters: 16,
+      seed: 5,
+      choose: (n, last, mission, age) => (last ? (age >= 3 ? (last.choices[0] as string) : (last.choices[n % last.choices.length] as string)) : null),
+    });
+    const s = story.summary;
+    const sentences = splitSentences(s);
+    expect(sentences.length).toBeGreaterThanOrEqual(3);
+    expect(s).not.toMatch(/\n|Choice: /);
+    // Told by name, in the past, whatever the chapters' point of view.
+    expect(s).toMatch(/\bMara (?:\w+ed|went|met|found|made|took|sought|fought|managed)\b/);
+    // Not the chapters' sentences copied out.
+    const chapterSentences = new Set(story.chapters.flatMap((c) => splitSentences(c.result.text.replace(/\n+/g, ' '))));
+    expect(sentences.filter((x) => chapterSentences.has(x))).toEqual([]);
+    // It ends on what is open: the mission the last folded chapter was written under.
+    expect(s).toMatch(/Still open: Mara still has to [a-z].+\.$/);
   });
 });
