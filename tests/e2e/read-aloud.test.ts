@@ -179,7 +179,7 @@ describe('read-aloud', () => {
 
       const first = story.chapters.first();
       const text = words((await first.locator('.chapter-text').textContent())!);
-      const read = first.getByRole('button', { name: 'Read chapter 1 aloud' });
+      const read = first.getByRole('button', { name: 'Read aloud: chapter 1' });
       // Slow enough to look at while it reads.
       await page.evaluate(() => ((window as unknown as { __speakMs: number }).__speakMs = 400));
       await read.focus();
@@ -239,7 +239,7 @@ describe('read-aloud', () => {
       await story.waitForChapters(2);
       await page.evaluate(() => ((window as unknown as { __speakMs: number }).__speakMs = 30));
       await page.waitForFunction(() => window.speechSynthesis.getVoices().length > 0);
-      await story.chapters.nth(1).getByRole('button', { name: 'Read chapter 2 aloud' }).click();
+      await story.chapters.nth(1).getByRole('button', { name: 'Read aloud: chapter 2' }).click();
       await page.waitForFunction(() => (window as unknown as { __spoken: unknown[] }).__spoken.length > 0);
       expect((await spoken(page))[0]).toMatchObject({ rate: 1.4, voice: 'Stub Voice B' });
       expect(errors).toEqual([]);
