@@ -64,6 +64,7 @@ module.exports = {
       roots: ['<rootDir>/tests/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.ts$': swcServer },
+      setupFilesAfterEnv: ['<rootDir>/tests/e2e/hang-guard.ts'],
       globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
       globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
     },

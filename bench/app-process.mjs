@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = path.join(ROOT, 'server', 'dist', 'index.js');
 
-/** Starts the app on a free port; resolves with its URL and a stop(). `env` adds to the defaults. */
+/** Starts the app on a free port; resolves with its URL, its process id and a stop(). `env` adds to the defaults. */
 export function startApp(dataDir, env = {}) {
   if (!fs.existsSync(SERVER)) throw new Error('server/dist is missing: run `npm run build` first');
   const full = {
@@ -36,7 +36,7 @@ export function startApp(dataDir, env = {}) {
     const onData = (d) => {
       out += d;
       const m = /running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, stop: async () => (proc.kill('SIGTERM'), exited) });
+      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, pid: proc.pid, stop: async () => (proc.kill('SIGTERM'), exited) });
     };
     proc.stdout.on('data', onData);
     proc.stderr.on('data', onData);

@@ -3,12 +3,13 @@
 // connections) from this process: the public reads (featured and community worlds, GraphQL POST and
 // REST GET, anonymous) and an authenticated one. Every load runs BENCH_RUNS times (default 3),
 // alternating app and raw so a busy moment hits both; each figure is the median with its spread
-// (min–max). Then 1,000 live-credits WebSocket subscribers and how fast a credits event reaches
-// them, and the SQL statements a community page costs. Prints each target; exits 1 when one is missed.
+// (min–max), with the CPU time each server process spent per request. Then 1,000 live-credits
+// WebSocket subscribers and how fast a credits event reaches them, and the SQL statements a community
+// page costs. Prints each target; exits 1 when one is missed.
 //
 // Embedded PGlite by default (a fresh data folder); with DATABASE_URL (and REDIS_URL) it runs on
 // those instead. BENCH_SECONDS changes the duration of each load (default 8).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,32 +64,32 @@ async function main() {
     const loads = [
       {
         name: 'featuredWorlds (GraphQL, anonymous)',
-        app: [`${app.url}/graphql`, 'POST', FEATURED, {}],
-        raw: [`${raw.url}/featured`, 'POST', FEATURED, {}],
+        app: [`${app.url}/graphql`, 'POST', FEATURED, {}, app.pid],
+        raw: [`${raw.url}/featured`, 'POST', FEATURED, {}, raw.pid],
         public: true,
       },
       {
         name: 'communityWorlds (GraphQL, anonymous)',
-        app: [`${app.url}/graphql`, 'POST', COMMUNITY, {}],
-        raw: [`${raw.url}/community`, 'POST', COMMUNITY, {}],
+        app: [`${app.url}/graphql`, 'POST', COMMUNITY, {}, app.pid],
+        raw: [`${raw.url}/community`, 'POST', COMMUNITY, {}, raw.pid],
         public: true,
       },
       {
         name: 'featured cards (REST GET, anonymous)',
-        app: [`${app.url}${REST_FEATURED}`, 'GET', undefined, {}],
-        raw: [`${raw.url}/rest-featured`, 'GET', undefined, {}],
+        app: [`${app.url}${REST_FEATURED}`, 'GET', undefined, {}, app.pid],
+        raw: [`${raw.url}/rest-featured`, 'GET', undefined, {}, raw.pid],
         public: true,
       },
       {
         name: 'community page (REST GET, anonymous)',
-        app: [`${app.url}${REST_COMMUNITY}`, 'GET', undefined, {}],
-        raw: [`${raw.url}/rest-community`, 'GET', undefined, {}],
+        app: [`${app.url}${REST_COMMUNITY}`, 'GET', undefined, {}, app.pid],
+        raw: [`${raw.url}/rest-community`, 'GET', undefined, {}, raw.pid],
         public: true,
       },
       {
         name: 'me + credits (GraphQL, signed in)',
-        app: [`${app.url}/graphql`, 'POST', ME, { authorization: `Bearer ${token}` }],
-        raw: [`${raw.url}/me`, 'POST', ME, {}],
+        app: [`${app.url}/graphql`, 'POST', ME, { authorization: `Bearer ${token}` }, app.pid],
+        raw: [`${raw.url}/me`, 'POST', ME, {}, raw.pid],
         public: false,
       },
     ];
@@ -112,7 +113,15 @@ async function main() {
     const fig = (runs, key, digits = 0) =>
       `${median(runs.map((r) => r[key])).toFixed(digits)} (${Math.min(...runs.map((r) => r[key])).toFixed(digits)}–${Math.max(...runs.map((r) => r[key])).toFixed(digits)})`;
     console.log(`median (min–max) of ${RUNS} runs`);
-    console.log('load'.padEnd(40), 'app req/s'.padStart(22), 'raw req/s'.padStart(22), 'app p99 ms'.padStart(16), 'raw p99 ms'.padStart(16));
+    console.log(
+      'load'.padEnd(40),
+      'app req/s'.padStart(22),
+      'raw req/s'.padStart(22),
+      'app p99 ms'.padStart(16),
+      'raw p99 ms'.padStart(16),
+      'app CPU µs/req'.padStart(18),
+      'raw CPU µs/req'.padStart(18),
+    );
     for (const l of loads)
       console.log(
         l.name.padEnd(40),
@@ -120,7 +129,12 @@ async function main() {
         fig(l.rawRuns, 'rps').padStart(22),
         fig(l.appRuns, 'p99').padStart(16),
         fig(l.rawRuns, 'p99').padStart(16),
+        fig(l.appRuns, 'cpuUs').padStart(18),
+        fig(l.rawRuns, 'cpuUs').padStart(18),
       );
+    console.log(
+      "CPU µs/req: the server process's CPU time (user + system, all threads) over the requests it answered: what a request costs it, whatever else the machine is busy with",
+    );
 
     const checks = [];
     for (const l of loads) {
@@ -227,21 +241,47 @@ function startRaw(routes) {
     proc.stdout.on('data', (d) => {
       out += d;
       const m = /raw (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1], server: { close: () => proc.kill() } });
+      if (m) resolve({ url: m[1], pid: proc.pid, server: { close: () => proc.kill() } });
     });
     proc.on('exit', (code) => reject(new Error(`the raw server exited with ${code}`)));
   });
 }
 
-function load(url, method, body, headers, duration) {
+function load(url, method, body, headers, pid, duration) {
   return new Promise((resolve, reject) => {
     const opts = { url, method, connections: CONNECTIONS, duration, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } };
     if (body) opts.body = body;
+    const cpuBefore = cpuMs(pid);
     autocannon(opts, (err, r) => {
       if (err) return reject(err);
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+      const cpuAfter = cpuMs(pid);
+      const cpuUs = cpuBefore === null || cpuAfter === null || r.requests.total === 0 ? NaN : ((cpuAfter - cpuBefore) * 1000) / r.requests.total;
+      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx, errors: r.errors + r.timeouts });
     });
   });
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * A process's CPU time so far in ms (user + system, every thread), from /proc; null where there is
+ * none. Per request, it is what the server spends on one whatever else the machine runs, where req/s
+ * on a shared machine also measures the neighbours.
+ */
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
 }
 
 function median(values) {

@@ -308,6 +308,25 @@ describe('the public response cache', () => {
     expect(Number(/taleforge_response_cache_total\{result="miss"\} (\d+)/.exec(metrics)![1])).toBe(missesBefore + 1);
   });
 
+  it("caches Featured's search as the page sends it, one answer per search text", async () => {
+    const hits = async () => Number(/taleforge_response_cache_total\{result="hit"\} (\d+)/.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
+    // The client's own operation (client/src/features/worlds/WorldsPage.graphql), as the browser posts it.
+    const search = (text: string) => ({
+      operationName: 'WorldsPage_featuredSearch',
+      query: 'query WorldsPage_featuredSearch($search: String!, $limit: Int! = 50) { featuredWorlds(limit: $limit, search: $search) { id name } }',
+      variables: { search: text },
+    });
+    const names = (r: { json: any }) => r.json.data.featuredWorlds.map((w: { name: string }) => w.name);
+    const aether = await post(search('aethermoor'));
+    expect(names(aether)).toEqual(['Aethermoor']);
+    const before = await hits();
+    expect(names(await post(search('aethermoor')))).toEqual(['Aethermoor']);
+    expect(await hits()).toBe(before + 1);
+    // Another search is another entry, never the cached answer of the first.
+    const other = await post(search('zzz-no-such-world'));
+    expect(names(other)).toEqual([]);
+  });
+
   it('replays a cached answer gzipped to callers that take gzip, and as it is to the others', async () => {
     const body = JSON.stringify({ query: 'query Cache_gzip { featuredWorlds(limit: 12) { id name description } }' });
     const send = (headers: Record<string, string>) =>

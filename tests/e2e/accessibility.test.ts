@@ -16,7 +16,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(120_000);
 
 describe('accessibility (axe-core: no serious or critical violations)', () => {
   beforeAll(async () => {

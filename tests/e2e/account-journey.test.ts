@@ -12,7 +12,6 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
-jest.setTimeout(90_000);
 
 beforeAll(async () => {
   smtp = await startSmtp();

@@ -15,7 +15,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(120_000);
 
 beforeAll(async () => {
   t = await startTestApp();

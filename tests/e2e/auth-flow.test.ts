@@ -9,7 +9,6 @@ let closeBrowser: () => Promise<void>;
 let page: Page;
 const consoleErrors: string[] = [];
 
-jest.setTimeout(60_000);
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -14,7 +14,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(150_000);
 
 beforeAll(async () => {
   t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });

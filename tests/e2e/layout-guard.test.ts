@@ -24,7 +24,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(240_000);
 
 beforeAll(async () => {
   t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });

@@ -22,7 +22,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(120_000);
 
 const AETHERMOOR = '00000000-0000-4000-a000-000000000001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -345,6 +344,8 @@ describe('player journeys', () => {
   it('spawn from profile: the incomplete-profile toast leads to /profile; a filled profile spawns', async () => {
     const { context, page, errors, worlds, chrome } = await signedIn('profiler');
     await worlds.goto(t.url, AETHERMOOR);
+    await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
+    await worlds.popup.getByRole('radio', { name: 'Your character profile' }).check();
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     const toast = chrome.toast('Please complete your character profile first!');
     await toast.waitFor();
@@ -365,6 +366,8 @@ describe('player journeys', () => {
     await page.getByText('Repairing old clocks').waitFor();
     await shot(page, '16-character-profile');
     await worlds.goto(t.url, AETHERMOOR);
+    await worlds.popup.getByRole('button', { name: 'Spawn', exact: true }).click();
+    await worlds.popup.getByRole('radio', { name: 'Your character profile' }).check();
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     await page.getByRole('heading', { name: 'Your Character Profile' }).waitFor({ timeout: 20_000 });
     await shot(page, '17-spawned-from-profile');

@@ -19,7 +19,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-jest.setTimeout(150_000);
 
 const ARTIFACTS = '/work/artifacts/stakes';
 

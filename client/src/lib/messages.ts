@@ -29,6 +29,8 @@ export const MESSAGES = {
   saveCharacterFailed: 'Failed to save character. Please try again.',
   deleteCharacterConfirm: 'Are you sure you want to delete this character? This action cannot be undone.',
   deleteCharacterFailed: 'Failed to delete character. Please try again.',
+  discardDraftConfirm: 'Discard this unsaved character? The credits it cost are not refunded, and it cannot be brought back.',
+  discardDraftFailed: 'Failed to discard the draft. Please try again.',
 
   // Community (issue 20): not in the SPEC; the same tone as its messages.
   shareRejected: 'This world cannot be shared: it breaks the community rules.',

@@ -37,6 +37,7 @@ export const ownWorld = (n: number, extra: Partial<typeof WORLD> = {}) => ({
 
 export const GENERATED = {
   __typename: 'GeneratedCharacter',
+  draftId: null,
   username: 'Lyra',
   stats: { strength: 12, mental_fortitude: 9 },
   description: 'A sky-sailor.\nBorn in a storm.',

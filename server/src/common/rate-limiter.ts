@@ -1,6 +1,6 @@
 /**
- * Fixed-window counters keyed by (bucket, subject). In memory by default; step 7 adds a Redis
- * implementation of the same interface so limits hold across instances.
+ * Fixed-window counters keyed by (bucket, subject). In memory by default; with REDIS_URL a Redis
+ * implementation of the same interface, so limits hold across instances.
  */
 export interface RateLimitResult {
   allowed: boolean;
@@ -10,6 +10,12 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+  /**
+   * The same hit, decided now, without waiting for anything: the HTTP front checks every request with
+   * it, so a cached public read is answered in the tick it arrived (an await per request costs a
+   * cached read about as much as answering it). Exact in memory; see RedisRateLimiter for Redis.
+   */
+  hitNow(key: string, limit: number, windowSeconds: number): RateLimitResult;
   /** The window's count so far, without adding to it (0 when no window is open). */
   count(key: string): Promise<number>;
 }
@@ -21,6 +27,10 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly now: () => number = Date.now) {}
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    return this.hitNow(key, limit, windowSeconds);
+  }
+
+  hitNow(key: string, limit: number, windowSeconds: number): RateLimitResult {
     const now = this.now();
     this.sweep(now);
     let w = this.windows.get(key);

@@ -11,6 +11,7 @@ import { OperatorAction } from '../modules/community/operator-action.entity';
 import { StoryPublication } from '../modules/community/story-publication.entity';
 import { WorldLike } from '../modules/community/world-like.entity';
 import { Character } from '../modules/characters/character.entity';
+import { CharacterDraft } from '../modules/characters/character-draft.entity';
 import { Media } from '../modules/media/media.entity';
 import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
 import { UserSettings } from '../modules/profile/user-settings.entity';
@@ -38,6 +39,7 @@ export const ENTITIES = [
   Media,
   World,
   Character,
+  CharacterDraft,
   Chapter,
   Mission,
   StoryCard,

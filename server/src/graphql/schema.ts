@@ -5,7 +5,7 @@ import { buildSchema, type PubSub } from 'type-graphql';
 import { AuthResolver } from '../modules/auth/auth.resolver';
 import { BillingResolver } from '../modules/billing/billing.resolver';
 import { CreditsResolver } from '../modules/billing/credits.resolver';
-import { CharacterResolver } from '../modules/characters/character.resolver';
+import { CharacterDraftResolver, CharacterResolver } from '../modules/characters/character.resolver';
 import { ProfileResolver } from '../modules/profile/profile.resolver';
 import { CharacterStoryResolver, StoryResolver } from '../modules/stories/story.resolver';
 import { ReadAloudResolver } from '../modules/stories/read-aloud/read-aloud.resolver';
@@ -23,6 +23,7 @@ const RESOLVERS = [
   AccountResolver,
   CharacterPublicationResolver,
   CharacterResolver,
+  CharacterDraftResolver,
   ProfileResolver,
   SupportResolver,
   CreditsResolver,

@@ -60,104 +60,166 @@ const newRequestId = () => `${ID_PREFIX}-${(++idCounter).toString(36)}`;
 /** Requests that are never rate limited: probes, metrics scrapes, the client's static files. */
 const limitedPath = (url: string) => url.startsWith('/graphql') || url.startsWith('/api/') || url.startsWith('/media/') || url.startsWith('/checkout/');
 
+/** A request the limits refused: the metric is counted; the 429 is written inside the request's scope. */
+interface Refusal {
+  retryAfterSeconds: number;
+}
+
 /**
  * The HTTP server's request handler, in front of express: request id (kept from X-Request-Id or
  * made here, returned in the response, on every log line via AsyncLocalStorage), per-IP and
  * per-player rate limits, the public response cache, then the request timing for /metrics and one
- * access-log line. Everything here is cheap on purpose: it runs for every request, and a cache hit
- * never goes further.
+ * access-log line.
+ *
+ * A cache hit (an anonymous public read answered before) is the hot path third parties load, so it
+ * is answered in the tick it arrives, synchronously: the limits are decided at once (hitNow), the
+ * stored head goes out in one writeHead with this request's id, and it is timed and counted in
+ * place, with no request scope entered (nothing logs on a hit, so no log line misses its id), no
+ * promise and no 'finish' listener. A GraphQL POST's body arrives in events of its own; the hit is
+ * looked up when it has. Everything else enters the scope and takes the full path below.
  */
 export function createFront(o: FrontOptions): Handler {
   const window = o.rateLimit.windowSeconds;
   return (req, res) => {
+    const start = performance.now();
+    const url = req.url ?? '/';
     const incoming = req.headers['x-request-id'];
     const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : newRequestId();
-    res.setHeader('x-request-id', reqId);
-    const start = process.hrtime.bigint();
-    const url = req.url ?? '/';
-    const scope: RequestScope = { reqId };
-    res.on('finish', () => finish(o, req, res, scope, url, start));
-    requestScope.run(scope, () => {
-      void handle(o, req, res, url, window).catch((err) => {
-        o.logger.error('request front failed', { err });
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify({ error: 'Internal server error', code: 'INTERNAL' }));
-        }
+    const refusal = limitedPath(url) ? overLimits(o, req, window) : null;
+    if (refusal) return enter(o, req, res, url, reqId, start, () => tooMany(res, url, refusal.retryAfterSeconds));
+    const rest = o.cache.restLookup(req, url);
+    if (rest) {
+      const hit = o.cache.get(rest.key);
+      const q = url.indexOf('?');
+      const route = q === -1 ? url : url.slice(0, q);
+      if (hit) return answerHit(o, req, res, hit, reqId, start, 'rest', route);
+      o.metrics.cache('miss');
+      return enter(o, req, res, url, reqId, start, () => {
+        (res as Timed).route = route;
+        capture(res, o.cache, rest);
+        o.app(req, res);
       });
+    }
+    const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
+    const cacheable = url === '/graphql' && o.cache.candidate(req);
+    if (!cacheable && !lane) return enter(o, req, res, url, reqId, start, () => o.app(req, res));
+    readBody(req, o.graphqlBodyLimit, (err, raw) => {
+      if (err) {
+        return enter(o, req, res, url, reqId, start, () => {
+          throw err;
+        });
+      }
+      if (cacheable) {
+        // The featured worlds' usual path: the exact body was answered before, nothing to parse.
+        const hit = o.cache.hitForBody(req, raw);
+        if (hit) return answerHit(o, req, res, hit, reqId, start, 'graphql', hit.operation);
+      }
+      enter(o, req, res, url, reqId, start, () => afterBody(o, req, res, raw, reqId, cacheable, lane));
     });
   };
 }
 
-async function handle(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<void> {
-  if (limitedPath(url) && !(await withinLimits(o, req, res, url, window))) return;
-  const rest = o.cache.restLookup(req, url);
-  if (rest) {
-    const hit = o.cache.get(rest.key);
-    (res as Timed).route = url.split('?')[0];
+/** A stored answer, replayed and metered where it is found (see createFront). */
+function answerHit(
+  o: FrontOptions,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  hit: NonNullable<ReturnType<ResponseCache['get']>>,
+  reqId: string,
+  start: number,
+  surface: 'graphql' | 'rest',
+  operation: string | null,
+): void {
+  o.cache.serve(req, res, hit, reqId);
+  o.metrics.cache('hit');
+  (hit.meter ??= o.metrics.requestMeter(surface, operation, hit.status))((performance.now() - start) / 1000);
+}
+
+/**
+ * The full path: the request id on the response, the request scope (so every log line written while
+ * serving it carries the id), the access-log line and timing when the response is finished.
+ */
+function enter(
+  o: FrontOptions,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: string,
+  reqId: string,
+  start: number,
+  step: () => void | Promise<void>,
+): void {
+  res.setHeader('x-request-id', reqId);
+  const scope: RequestScope = { reqId };
+  res.on('finish', () => finish(o, req, res, scope, url, start));
+  const failed = (err: unknown) => {
+    o.logger.error('request front failed', { err });
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ error: 'Internal server error', code: 'INTERNAL' }));
+    }
+  };
+  requestScope.run(scope, () => {
+    try {
+      step()?.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  });
+}
+
+/** A read /graphql body that no stored answer matched: parsed once, looked up, then Apollo's lane or express. */
+function afterBody(
+  o: FrontOptions,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  raw: string,
+  reqId: string,
+  cacheable: boolean,
+  lane: GraphQLLane | undefined,
+): void | Promise<void> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    // Exactly what express.json + app.ts's /graphql error handler answer for a malformed body.
+    return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
+  }
+  if (typeof body !== 'object' || body === null) return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
+  // The body is read: express.json sees a finished request and keeps this parsed body.
+  (req as http.IncomingMessage & { body?: unknown }).body = body;
+  const lookup = cacheable ? o.cache.lookup(req, raw, body) : null;
+  if (lookup) {
+    const hit = o.cache.get(lookup.key);
+    (res as Timed).operation = lookup.operation;
     if (hit) {
+      // Stored since this body was first looked up (another request's miss filled it).
       o.metrics.cache('hit');
       (res as Timed).cacheHit = true;
-      return o.cache.serve(req, res, hit);
+      return o.cache.serve(req, res, hit, reqId);
     }
     o.metrics.cache('miss');
-    capture(res, o.cache, rest);
-    return o.app(req, res);
+    capture(res, o.cache, lookup);
   }
-  const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
-  const cacheable = url === '/graphql' && o.cache.candidate(req);
-  if (cacheable || lane) {
-    const raw = await readBody(req, o.graphqlBodyLimit);
-    if (cacheable) {
-      // The featured worlds' usual path: the exact body was answered before, nothing to parse.
-      const hit = o.cache.hitForBody(req, raw);
-      if (hit) {
-        o.metrics.cache('hit');
-        (res as Timed).operation = hit.operation;
-        (res as Timed).cacheHit = true;
-        return o.cache.serve(req, res, hit);
-      }
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      // Exactly what express.json + app.ts's /graphql error handler answer for a malformed body.
-      return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
-    }
-    if (typeof body !== 'object' || body === null) return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
-    // The body is read: express.json sees a finished request and keeps this parsed body.
-    (req as http.IncomingMessage & { body?: unknown }).body = body;
-    const lookup = cacheable ? o.cache.lookup(req, raw, body) : null;
-    if (lookup) {
-      const hit = o.cache.get(lookup.key);
-      (res as Timed).operation = lookup.operation;
-      if (hit) {
-        o.metrics.cache('hit');
-        (res as Timed).cacheHit = true;
-        return o.cache.serve(req, res, hit);
-      }
-      o.metrics.cache('miss');
-      capture(res, o.cache, lookup);
-    }
-    if (lane) {
-      (res as Timed).operation ??= operationNameOf(body);
-      return lane(req, res, body);
-    }
+  if (lane) {
+    (res as Timed).operation ??= operationNameOf(body);
+    return lane(req, res, body);
   }
   o.app(req, res);
 }
 
-async function withinLimits(o: FrontOptions, req: http.IncomingMessage, res: http.ServerResponse, url: string, window: number): Promise<boolean> {
+/**
+ * The per-IP and per-player limits, decided at once (RateLimiter.hitNow): null when within them. The
+ * client address is the socket's when no proxy header came (what proxy-addr would answer anyway).
+ */
+function overLimits(o: FrontOptions, req: http.IncomingMessage, window: number): Refusal | null {
   const { perIp, perUser } = o.rateLimit;
   if (perIp > 0) {
-    const ip = proxyaddr(req as Parameters<typeof proxyaddr>[0], o.trust);
-    const r = await o.limiter.hit(`ip:${ip}`, perIp, window);
+    const ip = req.headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : proxyaddr(req as Parameters<typeof proxyaddr>[0], o.trust);
+    const r = o.limiter.hitNow(`ip:${ip}`, perIp, window);
     if (!r.allowed) {
       o.metrics.rateLimitedRequest('ip');
-      tooMany(res, url, r.retryAfterSeconds);
-      return false;
+      return r;
     }
   }
   const auth = req.headers.authorization;
@@ -165,15 +227,14 @@ async function withinLimits(o: FrontOptions, req: http.IncomingMessage, res: htt
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     const player = m ? o.playerOf(m[1]) : null;
     if (player) {
-      const r = await o.limiter.hit(`user:${player}`, perUser, window);
+      const r = o.limiter.hitNow(`user:${player}`, perUser, window);
       if (!r.allowed) {
         o.metrics.rateLimitedRequest('user');
-        tooMany(res, url, r.retryAfterSeconds);
-        return false;
+        return r;
       }
     }
   }
-  return true;
+  return null;
 }
 
 function tooMany(res: http.ServerResponse, url: string, retryAfterSeconds: number): void {
@@ -191,21 +252,29 @@ function sendGraphQLError(res: http.ServerResponse, status: number, message: str
   res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extra } }] }));
 }
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.destroy();
-        reject(new Error('body over limit despite its content-length'));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+/** Reads a body with plain callbacks (no promise: a hit is answered from the 'end' event itself). */
+function readBody(req: http.IncomingMessage, limit: number, done: (err: Error | null, raw: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (c: Buffer) => {
+    if (over) return;
+    size += c.length;
+    if (size > limit) {
+      over = true;
+      req.destroy();
+      done(new Error('body over limit despite its content-length'), '');
+      return;
+    }
+    chunks.push(c);
+  });
+  req.on('end', () => {
+    if (!over) done(null, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  });
+  req.on('error', (err) => {
+    if (over) return;
+    over = true;
+    done(err, '');
   });
 }
 
@@ -244,8 +313,8 @@ function surfaceOf(url: string): 'graphql' | 'rest' | 'page' | 'ops' {
   return 'page';
 }
 
-function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, scope: RequestScope, url: string, start: bigint): void {
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+function finish(o: FrontOptions, req: http.IncomingMessage, res: Timed, scope: RequestScope, url: string, start: number): void {
+  const seconds = (performance.now() - start) / 1000;
   const surface = surfaceOf(url);
   const locals = (res as unknown as { locals?: { operation?: string } }).locals;
   const route = (req as http.IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }).route;

@@ -11,6 +11,13 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {c, ttl}
 `;
 
+/** This instance's view of one shared window: what Redis last counted, and our hits still on their way. */
+interface Estimate {
+  known: number;
+  pending: number;
+  resetAt: number;
+}
+
 export interface ClosableRateLimiter extends RateLimiter {
   readonly mode: 'memory' | 'redis';
   close(): Promise<void>;
@@ -27,6 +34,8 @@ export class RedisRateLimiter implements ClosableRateLimiter {
   /** Shared with the persisted-query cache (one extra connection per instance, not two). */
   readonly client: Redis;
   private readonly fallback = new MemoryRateLimiter();
+  private readonly estimates = new Map<string, Estimate>();
+  private lastSweep = 0;
   private warned = false;
 
   constructor(
@@ -68,6 +77,51 @@ export class RedisRateLimiter implements ClosableRateLimiter {
     } catch {
       return this.fallback.hit(key, limit, windowSeconds);
     }
+  }
+
+  /**
+   * Decided at once from this instance's view of the shared window: the count Redis returned last for
+   * the key plus this instance's hits still on their way to it. The hit itself is sent as `hit` sends
+   * it (pipelined) and its reply becomes the new view (replies on one connection come back in order,
+   * so the latest one includes every earlier hit, any instance's). On one instance this is exactly
+   * Redis's count; with several, another instance's hits are seen one Redis round trip late, so at
+   * most what the other instances let through during that round trip (a millisecond) can go over a
+   * limit. The front uses this so no request waits on Redis before it is answered; the few limits
+   * that guard secrets and credits (sign-in, mail, reports) keep the awaited, exact `hit`.
+   */
+  hitNow(key: string, limit: number, windowSeconds: number): RateLimitResult {
+    if (this.client.status !== 'ready') return this.fallback.hitNow(key, limit, windowSeconds);
+    const now = Date.now();
+    this.sweep(now);
+    let e = this.estimates.get(key);
+    if (!e || e.resetAt <= now) {
+      e = { known: 0, pending: 0, resetAt: now + windowSeconds * 1000 };
+      this.estimates.set(key, e);
+    }
+    const view = e;
+    view.pending++;
+    const count = view.known + view.pending;
+    const cmd = (this.client as unknown as { tfRateHit(k: string, ms: number): Promise<[number, number]> }).tfRateHit;
+    cmd.call(this.client, this.prefix + key, windowSeconds * 1000).then(
+      ([c, ttlMs]) => {
+        view.pending--;
+        view.known = Number(c);
+        view.resetAt = Date.now() + Number(ttlMs);
+      },
+      () => {
+        // Redis did not take it: the hit still counts here, for the rest of this window.
+        view.pending--;
+        view.known++;
+      },
+    );
+    return { allowed: count <= limit, remaining: Math.max(0, limit - count), retryAfterSeconds: Math.max(1, Math.ceil((view.resetAt - now) / 1000)) };
+  }
+
+  /** Drops ended windows' views now and then, so memory stays bounded by the active keys. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [k, e] of this.estimates) if (e.resetAt <= now && e.pending === 0) this.estimates.delete(k);
   }
 
   async count(key: string): Promise<number> {

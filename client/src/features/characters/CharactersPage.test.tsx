@@ -54,4 +54,48 @@ describe('characters page (SPEC §2, §8)', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1)!);
     await waitFor(() => expect(reload).toHaveBeenCalled());
   });
+
+  it('unsaved drafts are listed with Save and Discard: Save makes the character and selects it, Discard asks first', async () => {
+    const draft = {
+      id: 'd-1',
+      name: 'Ash',
+      worldId: 'w-1',
+      worldName: 'Aethermoor',
+      description: 'A lamplighter with a secret.',
+      createdAt: '2026-11-26T10:00:00Z',
+    };
+    let drafts = [draft, { ...draft, id: 'd-2', name: 'Bryn', description: 'A ferrywoman.' }];
+    let characters: unknown[] = [];
+    const { calls } = await renderApp(
+      '/characters',
+      {
+        CharactersPage_myCharacters: () => ({ data: { myCharacters: characters } }),
+        CharacterDrafts_myCharacterDrafts: () => ({ data: { myCharacterDrafts: drafts } }),
+        CharacterDrafts_saveCharacterDraft: ({ variables }) => {
+          drafts = drafts.filter((d) => d.id !== variables.id);
+          characters = [{ ...SAVED_CHARACTER, id: 'c-ash', name: 'Ash' }];
+          return { data: { saveCharacterDraft: { id: 'c-ash' } } };
+        },
+        CharacterDrafts_discardCharacterDraft: ({ variables }) => {
+          drafts = drafts.filter((d) => d.id !== variables.id);
+          return { data: { discardCharacterDraft: true } };
+        },
+      },
+      { signedIn: true },
+    );
+    expect(await screen.findByRole('heading', { name: 'Unsaved drafts' })).toBeTruthy();
+    expect(screen.getByText('Ash - Aethermoor', { selector: '.draft-name' })).toBeTruthy();
+    expect(screen.getByText('No characters found')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save Ash' }));
+    expect(await screen.findByRole('heading', { name: 'Ash' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Ash - Aethermoor', { selector: '.draft-name' })).toBeNull());
+    expect(calls.find((c) => c.operationName === 'CharacterDrafts_saveCharacterDraft')?.variables).toEqual({ id: 'd-1' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Discard Bryn' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm.textContent).toContain('The credits it cost are not refunded');
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Unsaved drafts' })).toBeNull());
+  });
 });

@@ -5,16 +5,11 @@ import { PageLoader } from '../../components/layout/PageLoader';
 import { ConfirmDialog } from '../../components/ui/Modal';
 import { useCharactersPage_deleteCharacterMutation, useCharactersPage_myCharactersQuery } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
+import { CharacterDrafts } from './CharacterDrafts';
 import { CharacterSheet } from './CharacterSheet';
+import { UNKNOWN_WORLD, characterOptionLabel } from './character-label';
 import { rememberSelectedCharacter, selectedCharacterId } from './selected-character';
 import './characters.css';
-
-export const UNKNOWN_WORLD = 'Unknown World';
-
-/** 'name - world name' (SPEC §2), with 'Unknown World' when the world is gone or unknown. */
-export function characterOptionLabel(c: { name: string; worldName: string | null }): string {
-  return `${c.name} - ${c.worldName ?? UNKNOWN_WORLD}`;
-}
 
 /** Reloads the page after a delete (SPEC §4); a seam for tests. */
 export const pageReload = { reload: () => window.location.reload() };
@@ -52,6 +47,7 @@ export default function CharactersPage() {
   return (
     <main className="page characters-page">
       <h1 className="page-title">Characters</h1>
+      <CharacterDrafts onSaved={select} />
       {error && !data ? (
         <div className="notice" role="alert">
           <p>Your characters could not be loaded.</p>

@@ -48,7 +48,10 @@ describe('character profile tab (SPEC §4, §5, §8)', () => {
 
   it('Account tab: subscription status and Manage Subscription', async () => {
     await renderApp('/profile', {}, { signedIn: true });
-    expect((await screen.findByTestId('account-subscription')).textContent).toContain('Free · 10 credits · 2k context');
+    const status = await screen.findByTestId('account-subscription');
+    expect(status.textContent).toContain('Free · 10 credits · 2k context');
+    expect(status.querySelector('svg')).toBeTruthy(); // credits are shown with the gem icon, as everywhere
+
     expect(screen.getByRole('link', { name: 'Manage Subscription' }).getAttribute('href')).toBe('/subscription/manage');
   });
 });

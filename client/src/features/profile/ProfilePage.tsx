@@ -13,6 +13,7 @@ import { billingDate, useSubscriptionStatus } from '../subscription/subscription
 import { CharacterProfileTab } from './CharacterProfileTab';
 import { useAuth } from '../auth/auth-context';
 import './profile.css';
+import { GemIcon } from '../../components/icons';
 
 export const LOGOUT_FAILED = MESSAGES.logoutFailed;
 
@@ -133,7 +134,8 @@ function AccountTab() {
               <span role="alert">{MESSAGES.subscriptionStatusFailed}</span>
             ) : (
               <>
-                {sub.tierName} · {sub.credits} credits · {formatContextTokens(sub.maxContextTokens)} context
+                {sub.tierName} · <GemIcon className="gem" />
+                {sub.credits} credits · {formatContextTokens(sub.maxContextTokens)} context
                 {billing && <span className="billing-date">Next billing date: {billing}</span>}
               </>
             )}

@@ -10,6 +10,7 @@ import {
 import { REFRESH_SUBSCRIPTION_EVENT } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { checkoutRedirect } from './SubscriptionPage';
+import { GemIcon } from '../../components/icons';
 
 const date = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }) : '—');
 const money = (cents: number | null | undefined) => (cents == null ? '—' : `$${(cents / 100).toFixed(2)}`);
@@ -85,7 +86,9 @@ export default function ManageSubscriptionPage() {
           </div>
           <div>
             <dt>Credits</dt>
-            <dd>{s.credits}</dd>
+            <dd>
+              <GemIcon className="gem" /> {s.credits}
+            </dd>
           </div>
           <div>
             <dt>{paid ? (s.cancelAtPeriodEnd ? 'Ends on' : 'Renews on') : 'Next free credits'}</dt>

@@ -135,7 +135,10 @@ export default function SubscriptionPage() {
           Back
         </button>
       </div>
-      <p className="page-lead">Credits power world creation, characters and stories. Higher tiers give your stories a longer memory.</p>
+      <p className="page-lead">
+        Credits, shown with the gem <GemIcon className="gem" />, pay for new worlds and characters (a price of 3 gems is 3 credits); chapters are free. Higher
+        tiers give your stories a longer memory.
+      </p>
       <div className="current-status" role="status">
         {status.error && !status.data ? (
           MESSAGES.subscriptionStatusFailed

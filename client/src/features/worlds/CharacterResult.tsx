@@ -1,7 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
-import { useCharacterResult_saveCharacterMutation, type GeneratedCharacterFieldsFragment, type WorldCardFieldsFragment } from '../../gql/graphql';
+import {
+  useCharacterResult_saveCharacterDraftMutation,
+  useCharacterResult_saveCharacterMutation,
+  type GeneratedCharacterFieldsFragment,
+  type WorldCardFieldsFragment,
+} from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
 import { CharacterSheet } from '../characters/CharacterSheet';
 import { rememberSelectedCharacter } from '../characters/selected-character';
@@ -21,7 +26,11 @@ export function CharacterResult({
 }) {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [save, { loading }] = useCharacterResult_saveCharacterMutation({ refetchQueries: ['CharactersPage_myCharacters'] });
+  const [save, { loading: savingPayload }] = useCharacterResult_saveCharacterMutation({ refetchQueries: ['CharactersPage_myCharacters'] });
+  const [saveDraft, { loading: savingDraft }] = useCharacterResult_saveCharacterDraftMutation({
+    refetchQueries: ['CharactersPage_myCharacters', 'CharacterDrafts_myCharacterDrafts'],
+  });
+  const loading = savingPayload || savingDraft;
 
   useEffect(() => {
     heading.current?.focus();
@@ -30,6 +39,13 @@ export function CharacterResult({
 
   const onSave = async () => {
     try {
+      // The server kept the paid-for character as a draft: saving the draft also clears it from the list.
+      if (character.draftId) {
+        const { data } = await saveDraft({ variables: { id: character.draftId } });
+        if (data) rememberSelectedCharacter(data.saveCharacterDraft.id);
+        void navigate('/characters');
+        return;
+      }
       const { data } = await save({
         variables: {
           input: {
@@ -60,6 +76,11 @@ export function CharacterResult({
       <p className="page-lead">
         Born in <strong>{world.name}</strong>. Save them to begin their story.
       </p>
+      {character.draftId && (
+        <p className="muted draft-note" data-testid="draft-note">
+          Not saved yet: until you save or discard them, they wait as a draft on your Characters page. Saving costs no credits.
+        </p>
+      )}
       <CharacterSheet character={{ ...character, name: character.username }} headingLevel={2} />
       <div className="result-actions">
         <button type="button" className="btn btn-primary btn-lg" onClick={onSave} disabled={loading} aria-busy={loading}>

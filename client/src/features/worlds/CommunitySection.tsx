@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useCommunitySection_communityWorldsQuery } from '../../gql/graphql';
 import { PageLoader } from '../../components/layout/PageLoader';
 import { COMMUNITY_PAGE_SIZE, COMMUNITY_SORTS, GENRES } from './community';
 import { WorldCard } from './WorldCard';
+import { useSearchText } from './useSearchText';
 
 /**
  * Community (issue 20): worlds players shared, for everyone, anonymous visitors too — search, genre,
@@ -11,18 +12,10 @@ import { WorldCard } from './WorldCard';
  */
 export function CommunitySection({ onOpen }: { onOpen: (id: string) => void }) {
   const ids = useId();
-  const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
   const [genre, setGenre] = useState('');
   const [sort, setSort] = useState<string>('new');
   const [page, setPage] = useState(0);
-  useEffect(() => {
-    const t = setTimeout(() => {
-      setSearch(typed.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(t);
-  }, [typed]);
+  const { typed, setTyped, search } = useSearchText(() => setPage(0));
   const q = useCommunitySection_communityWorldsQuery({
     variables: { limit: COMMUNITY_PAGE_SIZE, offset: page * COMMUNITY_PAGE_SIZE, sort, search: search || null, genre: genre || null },
     // Counts change as people play: a revisit shows the cached page at once and refreshes it.

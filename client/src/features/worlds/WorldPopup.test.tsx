@@ -39,6 +39,33 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Please enter a username for your character');
   });
 
+  it('one paid spawn button: no paid spawn while collapsed, then exactly one with its gem price, for answers or for the profile', async () => {
+    const { calls } = await renderApp(
+      '/worlds?world=w-1',
+      {
+        ...featured,
+        WorldPopup_characterProfile: () => ({ data: { characterProfile: { skills: 'Sailing', personalityTraits: '', freeTime: '' } } }),
+        WorldPopup_spawnCharacterFromProfile: () => ({ data: { spawnCharacterFromProfile: { ...GENERATED, draftId: 'd-1' } } }),
+      },
+      { signedIn: true },
+    );
+    await screen.findByRole('dialog', { name: 'Aethermoor' });
+    const paid = () => within(dialog()).queryAllByRole('button', { name: /(Spawn|Generate).*gems/ });
+    expect(paid()).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Spawn' }));
+    expect(paid().map((b) => b.textContent?.trim())).toEqual(['Generate Character (3 gems)']);
+    expect(paid()[0].querySelector('svg')).toBeTruthy(); // the gem icon
+    fireEvent.click(screen.getByRole('radio', { name: 'Your character profile' }));
+    expect(paid().map((b) => b.textContent?.trim())).toEqual(['Spawn from Profile (3 gems)']);
+    expect(screen.queryByLabelText('Where were you born?')).toBeNull(); // the profile replaces the answers
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: ' Lyra ' } });
+    fireEvent.click(paid()[0]);
+    expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
+    expect(calls.find((c) => c.operationName === 'WorldPopup_spawnCharacterFromProfile')?.variables).toEqual({
+      input: { worldDescription: WORLD.description, worldId: 'w-1', username: 'Lyra' },
+    });
+  });
+
   it('a 403 / INSUFFICIENT_CREDITS shows the credits message', async () => {
     await renderApp(
       '/worlds?world=w-1',
@@ -69,7 +96,7 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
     expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
     expect(calls.find((c) => c.operationName === 'WorldPopup_generateCharacter')?.variables).toEqual({
-      input: { worldDescription: WORLD.description, questions: WORLD.questions, answers: ['A storm', ''], username: 'Lyra' },
+      input: { worldDescription: WORLD.description, questions: WORLD.questions, answers: ['A storm', ''], username: 'Lyra', worldId: 'w-1' },
     });
     expect(screen.getByText('Mental fortitude')).toBeTruthy();
     expect(screen.getByText('Windcall')).toBeTruthy();
@@ -79,6 +106,31 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     expect(calls.find((c) => c.operationName === 'CharacterResult_saveCharacter')?.variables).toMatchObject({
       input: { name: 'Lyra', worldId: 'w-1', stats: GENERATED.stats },
     });
+  });
+
+  it('the generated character is kept as a draft: the screen says so, and Save Character saves that draft', async () => {
+    const { router, calls } = await renderApp(
+      '/worlds?world=w-1',
+      {
+        ...featured,
+        WorldPopup_generateCharacter: () => ({ data: { generateCharacter: { ...GENERATED, draftId: 'd-7' } } }),
+        CharacterResult_saveCharacterDraft: () => ({
+          data: { saveCharacterDraft: { __typename: 'Character', id: 'c-9', name: 'Lyra', worldId: 'w-1', worldName: 'Aethermoor' } },
+        }),
+      },
+      { signedIn: true },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
+    // Before paying, the form says what it costs and that nothing paid for is lost.
+    expect(screen.getByText(/costs 3 credits/).textContent).toContain('kept as a draft');
+    fireEvent.change(screen.getByLabelText('Character name'), { target: { value: 'Lyra' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Character (3 gems)' }));
+    expect(await screen.findByRole('heading', { name: 'Your Character Profile' })).toBeTruthy();
+    expect(screen.getByTestId('draft-note').textContent).toContain('draft on your Characters page');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Character' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/characters'));
+    expect(calls.find((c) => c.operationName === 'CharacterResult_saveCharacterDraft')?.variables).toEqual({ id: 'd-7' });
+    expect(calls.some((c) => c.operationName === 'CharacterResult_saveCharacter')).toBe(false);
   });
 
   it('Start Over returns to /worlds', async () => {
@@ -98,7 +150,9 @@ describe('world popup (SPEC §2, §4, §5)', () => {
       { ...featured, WorldPopup_characterProfile: () => ({ data: { characterProfile: { skills: ' ', personalityTraits: '', freeTime: '' } } }) },
       { signedIn: true },
     );
-    fireEvent.click(await screen.findByRole('button', { name: 'Spawn from Profile (3 gems)' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Your character profile' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Spawn from Profile (3 gems)' }));
     await waitFor(() => expect(info).toHaveBeenCalled());
     const [message, options] = info.mock.calls[0] as [string, { onClick: () => void }];
     expect(message).toBe('Please complete your character profile first!');
@@ -120,7 +174,9 @@ describe('world popup (SPEC §2, §4, §5)', () => {
       },
       { signedIn: true },
     );
-    fireEvent.click(await screen.findByRole('button', { name: 'Spawn from Profile (3 gems)' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Spawn' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Your character profile' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Spawn from Profile (3 gems)' }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('You need 3 credits.'));
   });
 

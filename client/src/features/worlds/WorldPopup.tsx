@@ -34,8 +34,10 @@ export function profileIsUsable(p: { skills: string; personalityTraits: string; 
 }
 
 /**
- * The world popup (SPEC §2): collapsed (Spawn, Spawn from Profile, Share/Unshare) or expanded (the
- * spawn form). The overlay closes it only while collapsed, so a half-written form is never lost.
+ * The world popup (SPEC §2): collapsed (Spawn, Share/Unshare) or expanded (the spawn form, made from
+ * the answers to the world's questions or from the character profile, with one paid button: Generate
+ * Character or Spawn from Profile, priced in gems). The overlay closes it only while collapsed, so a
+ * half-written form is never lost.
  */
 export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: WorldPopupProps) {
   const { status } = useAuth();
@@ -44,6 +46,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
   const [username, setUsername] = useState('');
   const [answers, setAnswers] = useState<string[]>(() => world.questions.map(() => ''));
   const [formError, setFormError] = useState<string | null>(null);
+  const [source, setSource] = useState<'answers' | 'profile'>('answers');
   const ids = useId();
   const signedIn = status === 'authenticated';
 
@@ -85,6 +88,8 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
             questions: world.questions,
             answers: answers.map((a) => a.trim()),
             username: username.trim(),
+            // Kept as a draft in this world until saved or discarded: paid-for work is never lost.
+            worldId: world.id,
           },
         },
       });
@@ -103,7 +108,9 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
     }
   };
 
-  const onSpawnFromProfile = async () => {
+  const onSpawnFromProfile = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
     if (!world.description.trim()) {
       toast.error(MESSAGES.noWorldDescription);
       return;
@@ -114,7 +121,9 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
       return;
     }
     try {
-      const { data } = await spawnFromProfile({ variables: { input: { worldDescription: world.description } } });
+      const { data } = await spawnFromProfile({
+        variables: { input: { worldDescription: world.description, worldId: world.id, username: username.trim() || null } },
+      });
       if (data) onGenerated(data.spawnCharacterFromProfile, []);
     } catch (error) {
       toast.error(errorMessage(error) || MESSAGES.spawnFromProfileFailed);
@@ -143,25 +152,29 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
           </button>
         ) : !expanded ? (
           <div className="world-popup-actions">
+            {/* One way in: the spawn form, whose single paid button says its price (the issue: two paid spawn buttons). */}
             <button type="button" className="btn btn-primary" onClick={() => setExpanded(true)} data-autofocus>
               Spawn
-            </button>
-            <button type="button" className="btn btn-ghost" onClick={onSpawnFromProfile} disabled={busy} aria-busy={spawning || loadingProfile}>
-              <GemIcon /> Spawn from Profile ({CHARACTER_GENERATION_COST} gems)
             </button>
             {world.isOwn && (
               <button type="button" className="btn btn-outline" onClick={toggleShare} aria-pressed={world.sharedGlobally}>
                 {world.sharedGlobally ? 'Unshare' : 'Share'}
               </button>
             )}
-            {spawning && (
-              <p className="popup-status" role="status">
-                Generating your character…
-              </p>
-            )}
           </div>
         ) : (
-          <form className="world-spawn-form" onSubmit={onGenerate} noValidate>
+          <form className="world-spawn-form" onSubmit={source === 'answers' ? onGenerate : onSpawnFromProfile} noValidate>
+            <fieldset className="spawn-source">
+              <legend>Make your character from</legend>
+              <label>
+                <input type="radio" name={`${ids}-source`} checked={source === 'answers'} onChange={() => setSource('answers')} />
+                Your answers to this world&apos;s questions
+              </label>
+              <label>
+                <input type="radio" name={`${ids}-source`} checked={source === 'profile'} onChange={() => setSource('profile')} />
+                Your character profile
+              </label>
+            </fieldset>
             <div className="field">
               {/* The character's name (SPEC: "a username textarea"): not the player's account username. */}
               <label htmlFor={`${ids}-username`}>Character name</label>
@@ -170,34 +183,39 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
                 rows={1}
                 value={username}
                 onChange={(e) => setUsername(e.target.value)}
-                placeholder="Your character's name"
+                placeholder={source === 'profile' ? 'Leave blank to use your username' : "Your character's name"}
                 data-autofocus
               />
             </div>
-            {world.questions.map((q, i) => (
-              <div key={i} className="field">
-                <label htmlFor={`${ids}-q${i}`}>{q}</label>
-                <textarea
-                  id={`${ids}-q${i}`}
-                  rows={2}
-                  value={answers[i] ?? ''}
-                  onChange={(e) => setAnswers((all) => all.map((a, j) => (j === i ? e.target.value : a)))}
-                />
-              </div>
-            ))}
+            {source === 'answers' &&
+              world.questions.map((q, i) => (
+                <div key={i} className="field">
+                  <label htmlFor={`${ids}-q${i}`}>{q}</label>
+                  <textarea
+                    id={`${ids}-q${i}`}
+                    rows={2}
+                    value={answers[i] ?? ''}
+                    onChange={(e) => setAnswers((all) => all.map((a, j) => (j === i ? e.target.value : a)))}
+                  />
+                </div>
+              ))}
+            <p className="muted cost-note">
+              <GemIcon className="gem" /> Generating a character costs {CHARACTER_GENERATION_COST} credits. Until you save or discard it, it is kept as a draft
+              on your Characters page.
+            </p>
             {formError && (
               <p className="form-error" role="alert">
                 {formError}
               </p>
             )}
-            {generating && (
+            {(generating || spawning) && (
               <p className="popup-status" role="status">
                 Generating your character…
               </p>
             )}
             <div className="world-popup-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={generating}>
-                <GemIcon /> Generate Character ({CHARACTER_GENERATION_COST} gems)
+              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+                <GemIcon /> {source === 'answers' ? 'Generate Character' : 'Spawn from Profile'} ({CHARACTER_GENERATION_COST} gems)
               </button>
               <button type="button" className="btn btn-ghost" onClick={() => setExpanded(false)} disabled={busy}>
                 Back

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { WORLD } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { firstScreenCards } from './image-sources';
@@ -24,5 +24,33 @@ describe('worlds page: featured world images (SPEC §2)', () => {
       expect(img.getAttribute('loading')).toBe(i < eager ? 'eager' : 'lazy');
       expect(img.getAttribute('fetchpriority')).toBe(i < eager ? 'high' : 'auto');
     });
+  });
+});
+
+describe('worlds page: Featured search (like Community)', () => {
+  it('searches the featured worlds on the server once typing pauses, shows the matches, says when none match, and goes back to all', async () => {
+    const { calls } = await renderApp('/worlds', {
+      WorldsPage_featuredWorlds: () => ({ data: { featuredWorlds: worlds } }),
+      WorldsPage_featuredSearch: ({ variables }) => ({
+        data: { featuredWorlds: String(variables.search).toLowerCase() === 'world 3' ? [worlds[3]] : [] },
+      }),
+    });
+    const section = (await screen.findByRole('heading', { name: 'Featured Worlds' })).closest('section')!;
+    await within(section).findByRole('button', { name: /World 8/ });
+    const box = within(section).getByLabelText('Search');
+    fireEvent.change(box, { target: { value: '  World 3 ' } });
+    // One request for the paused text, not one per keystroke; trimmed (the server matches case-insensitively).
+    await waitFor(() => expect(within(section).queryByRole('button', { name: /World 8/ })).toBeNull());
+    expect(
+      within(section)
+        .getAllByRole('button', { name: /World \d/ })
+        .map((b) => b.textContent),
+    ).toEqual([expect.stringContaining('World 3')]);
+    expect(calls.filter((c) => c.operationName === 'WorldsPage_featuredSearch').map((c) => c.variables.search)).toEqual(['World 3']);
+
+    fireEvent.change(box, { target: { value: 'nothing like it' } });
+    expect(await within(section).findByText('No featured worlds match.')).toBeTruthy();
+    fireEvent.change(box, { target: { value: '' } });
+    expect(await within(section).findByRole('button', { name: /World 8/ })).toBeTruthy();
   });
 });

@@ -2,6 +2,7 @@ import { lazy, startTransition, Suspense, useCallback, useEffect, useState, type
 import { Link, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/layout/PageLoader';
 import {
+  useWorldsPage_featuredSearchQuery,
   useWorldsPage_featuredWorldsQuery,
   useWorldsPage_myWorldsQuery,
   useWorldsPage_worldQuery,
@@ -13,6 +14,7 @@ import { Carousel } from './Carousel';
 import { CommunitySection } from './CommunitySection';
 import { firstScreenCards } from './image-sources';
 import { WorldCard } from './WorldCard';
+import { useSearchText } from './useSearchText';
 import './worlds.css';
 
 // The popup and the generated character (with their forms, toasts and dialogs) are not part of the
@@ -67,6 +69,10 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
   const [result, setResult] = useState<{ character: GeneratedCharacterFieldsFragment; world: WorldCardFieldsFragment; answers: string[] } | null>(null);
 
   const featuredWorlds = featured.data?.featuredWorlds ?? [];
+  const { typed, setTyped, search } = useSearchText();
+  const found = useWorldsPage_featuredSearchQuery({ variables: { search }, skip: search === '' });
+  // While the next search loads, the last results stay (dimmed by aria-busy), as in Community.
+  const foundWorlds = (found.data ?? found.previousData)?.featuredWorlds;
   // The cards of the first screenful render first (the last of their rows reaches below the fold, so
   // the rest of the page stays out of view); the others follow in a low-priority render right after,
   // so the first paint does less work and cards below the fold do not fetch images ahead of visible ones.
@@ -74,7 +80,9 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
   useEffect(() => startTransition(() => setShowAll(true)), []);
   const shownWorlds = showAll ? featuredWorlds : featuredWorlds.slice(0, priorityCards);
   const openId = params.get('world');
-  const listed = openId ? (myWorlds?.list.find((w) => w.id === openId) ?? featuredWorlds.find((w) => w.id === openId)) : undefined;
+  const listed = openId
+    ? (myWorlds?.list.find((w) => w.id === openId) ?? featuredWorlds.find((w) => w.id === openId) ?? foundWorlds?.find((w) => w.id === openId))
+    : undefined;
   const listsSettled = !featured.loading && (myWorlds?.settled ?? true);
 
   // Open: the generated character comes next, so its chunk loads while the player fills the form in.
@@ -150,7 +158,38 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
             Featured Worlds
           </h1>
         )}
-        {featured.loading && !featured.data ? (
+        <div className="community-filters featured-filters" role="search" aria-label="Search featured worlds">
+          <div className="field">
+            <label htmlFor="featured-search">Search</label>
+            <input
+              id="featured-search"
+              type="search"
+              value={typed}
+              maxLength={100}
+              onChange={(e) => setTyped(e.target.value)}
+              placeholder="Name or description"
+            />
+          </div>
+        </div>
+        {search !== '' ? (
+          found.error && !foundWorlds ? (
+            <p role="alert" className="muted">
+              The worlds could not be searched. Please try again.
+            </p>
+          ) : !foundWorlds ? (
+            <PageLoader label="Searching worlds…" />
+          ) : foundWorlds.length === 0 ? (
+            <p className="muted empty-text">No featured worlds match.</p>
+          ) : (
+            <ul className="world-grid" aria-busy={found.loading}>
+              {foundWorlds.map((w) => (
+                <li key={w.id}>
+                  <WorldCard world={w} onOpen={openWorld} />
+                </li>
+              ))}
+            </ul>
+          )
+        ) : featured.loading && !featured.data ? (
           <PageLoader label="Loading worlds…" />
         ) : featured.error && !featured.data ? (
           <p role="alert" className="muted">

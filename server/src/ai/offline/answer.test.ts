@@ -73,6 +73,17 @@ describe('an action is answered, not pasted back', () => {
     expect(p).toMatch(/price|not cleanly|not for free|after a fashion/);
   });
 
+  it('what a question was about is asked, whatever comes of it (without the player’s sentence)', async () => {
+    for (const outcome of ['success', 'failure'] as const) {
+      const r = await write({
+        action: 'I ask the nearest stranger what they know about the mission',
+        check: check(outcome, { attempt: 'ask the nearest stranger' }),
+      });
+      expect(firstParagraph(r.text)).toMatch(/you ask the nearest stranger about the mission/i);
+      expect(r.text).not.toContain('what they know about the mission');
+    }
+  });
+
   it('a person the action names is in the chapter', async () => {
     const r = await write({ action: 'I show Vicar Thorne the letter from Clara', check: null });
     expect(r.text).toContain('Thorne');

@@ -9,7 +9,7 @@
  */
 import type { ChapterInput, StatName } from '../story-ai';
 import { HERO } from './narration';
-import { affinePermutation, mixSeed, type Rng } from './prng';
+import { affinePermutation, mixSeed, spreadIndices, type Rng } from './prng';
 import type { ActionKind, NormalisedAction } from './text';
 
 export type OutcomeClass = 'success' | 'cost' | 'failure';
@@ -230,6 +230,10 @@ const FINDINGS_SUCCESS = [
   'and something more besides: {finding}',
   'and more than that, {name} learned that {finding}',
   'and it told {name} something else: {finding}',
+  'and, better still, {finding}',
+  'and it brought news as well: {finding}',
+  'and there was a bonus in it: {finding}',
+  'and {name} came away sure that {finding}',
 ];
 const COST = [
   'It half worked: {purpose}, but not cleanly',
@@ -243,12 +247,16 @@ const COSTS = [
   'the time it took was time {name} did not have',
   'the noise carried further than it should have',
   'a promise had to be made that {name} would regret',
+  'a good knife was left behind in the hurry',
+  'an old friend’s trust wore thinner',
 ];
 const FAILURE = [
   'It went wrong: {object} gave {name} nothing but trouble, and',
   'It did not work; {object} held its secret, and worse,',
   'Nothing came of it, and worse,',
   'It failed, plainly and at once, and',
+  'It did not work: {object} would not be moved, and',
+  'Nothing came of it: {object} stayed as it was, and',
 ];
 const SETBACKS = [
   '{threat} had been waiting for exactly this',
@@ -256,6 +264,8 @@ const SETBACKS = [
   '{name} lost the trail and most of an hour',
   '{npc} saw the failure and said nothing, which was worse',
   'the way back was no longer safe',
+  'somebody now knew {name}’s face',
+  'the chance would not return soon',
 ];
 /** How being hurt is told. */
 const HURT = [
@@ -279,20 +289,21 @@ const FINDINGS = [
   '{npc} knew more than {npc} had said',
   'someone in {faction} was paying for silence',
   '{place} was not as empty as it looked',
+  '{faction} had a friend where {name} least expected one',
+  'the answer lay somewhere past {place}',
 ];
 
 /**
- * Picks one variant from each list for a chapter: the chapter number, permuted by the story's key,
- * read in mixed radix, so a story walks through every combination before one comes round again.
+ * Picks one variant from each list for a chapter (prng.ts spreadIndices): a story walks through every
+ * combination before one comes round again, and each list's entries come round evenly.
  */
 export function schedule(key: number, turn: number, lists: ReadonlyArray<readonly string[]>): string[] {
-  const n = lists.reduce((a, l) => a * l.length, 1);
-  let i = affinePermutation(key, n)(turn);
-  return lists.map((l) => {
-    const v = l[i % l.length] as string;
-    i = Math.floor(i / l.length);
-    return v;
-  });
+  const at = spreadIndices(
+    key,
+    turn,
+    lists.map((l) => l.length),
+  );
+  return lists.map((l, k) => l[at[k] as number] as string);
 }
 
 /** The answer to the action: the attempt, the outcome about what it named, and its consequence (and the thing it was about). */
@@ -327,9 +338,14 @@ export function answerAction(
   const forMission = missionHead.length > 0 && clause.toLowerCase().includes(missionHead);
   // The verb, a leading preposition and what it was done to ("follow the fresh tracks", "climb to the highest point").
   const prep = /^(to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s/i.exec(target)?.[1];
+  // A question keeps what it was about ("ask the stranger what they know about the mission" → "asked
+  // the stranger about the mission"): that is what the player asked, in the storyteller's words.
+  const topic = action.kind === 'social' ? /\babout ((?:the|your|my|their|this|that|a|an) [\p{L}'’ -]{2,40}?)\s*$/iu.exec(clause)?.[1] : undefined;
   const told = forMission
     ? 'went after the task'
-    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}`;
+    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}${
+        topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
+      }`;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];
   const attempt = known ? `${opener} ${slots.name} ${told}, ${lead}` : `${opener} ${slots.name} went straight for ${thing}, ${lead}`;
   const purpose = purposeOf(clause);

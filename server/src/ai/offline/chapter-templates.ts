@@ -26,6 +26,10 @@ export const CONTINUE: Family = {
     '{name} [went over|went back over|went back over, piece by piece,] {prev}',
     "{prev} [was still on|still weighed on|weighed heavily on] {name}'s mind",
     '{name} [could not stop thinking about|could not set aside|found it impossible to set aside] {prev}',
+    // (More cores than the story has room to repeat: each opening comes round in about a tenth of chapters.)
+    '{prev} [came back to {name}|came back to {name} unasked|came back to {name} unasked, like a tune]',
+    '{name} [kept {prev} close|carried {prev} along|carried {prev} along like a stone in a pocket]',
+    '[nothing|not much|not much of anything] could crowd out {prev}',
   ],
   mods: [
     '[Later|Some time later|When the moment had passed and the dust had settled],',
@@ -34,6 +38,9 @@ export const CONTINUE: Family = {
     '[Quietly|In a quiet moment|In the brief quiet that followed],',
     '[At last|In the end|After what felt like a long while],',
     '[Again|Once again|Not for the first time that day],',
+    '[Today|This morning|On this particular morning],',
+    '[Tonight|This evening|As the evening drew in],',
+    '[Still|Even now|Even now, hours later],',
   ],
 };
 
@@ -66,6 +73,9 @@ export const ENCOUNTER: Family = {
     "{npcFull} [called out to {name}|called {name}'s name|called {name}'s name from across the way]",
     '{name} [spotted|noticed|caught sight of] {npcFull} [waving|beckoning|beckoning with unmistakable urgency]',
     'a voice [said hello|called out|called out from the shadows]; it was {npcFull}',
+    '{npcFull} [came over|came over at once|came over without being asked]',
+    '{name} [found|found {npcFull} there|found {npcFull} already there, as if expecting company] {npcFull}',
+    '{npcFull} [sat down beside {name}|took the seat beside {name}|took the seat beside {name} without a word of asking]',
   ],
   mods: [
     '[Then|Just then|At that very moment],',
@@ -74,6 +84,8 @@ export const ENCOUNTER: Family = {
     '[Oddly enough|Strangely enough|As chance would have it],',
     '[Luckily|As luck would have it|As luck — or fate — would have it],',
     '[Suddenly|All at once|Without any warning],',
+    '[Later|A little later|A little later, when the crowd had thinned],',
+    '[By the door|Over by the door|Over by the door, half in shadow],',
   ],
 };
 
@@ -105,6 +117,10 @@ export const REPLY: Family = {
     '{name} [asked one more question|pressed for details|pressed for details, refusing to be put off]',
     '{name} [smiled|smiled a little|allowed {themself} the ghost of a smile]',
     'being {trait}, {name} [did not argue|did not argue the point|saw no reason to argue the point]',
+    '{name} [listened|listened hard|listened hard, and let none of it show]',
+    '{name} [shrugged|gave a shrug|gave a shrug that promised nothing]',
+    '{name} [looked at {npc}|looked {npc} over|looked {npc} over, taking {their} time]',
+    '{name} [took that in|took it all in|took it all in without a word]',
   ],
   mods: [
     ', [then looked away|then looked toward {place}|then turned to look toward {place}]',
@@ -113,6 +129,8 @@ export const REPLY: Family = {
     ', [and {npc} seemed pleased|and {npc} seemed satisfied|and {npc} seemed, if not pleased, at least satisfied]',
     ', [unsure what to think|not sure what to believe|uncertain how much of it to believe]',
     ', [hand on {their} pack|one hand on {their} belt|one hand resting, out of habit, on {their} belt]',
+    ', [then waited|then waited for more|then waited to hear the rest]',
+    ', [eyes on {npc}|eyes on {npc} all the while|eyes on {npc} the whole time]',
   ],
 };
 
@@ -124,6 +142,10 @@ export const MISSION: Family = {
     '[each step|every step|every step along the way] [led toward one end|brought {them} nearer to one end|brought {them} nearer to the same end]: to {mission}',
     '{name} [remembered the task|kept the task in mind|never let the task slip from {their} mind]: {mission}',
     '[the goal|the purpose|the purpose that had carried {them} this far] [had not changed|had not changed at all|had not changed one bit]: {mission}',
+    '{name} [still meant|still fully meant|still meant, whatever it took,] to {mission}',
+    '[the job|the job ahead|the job ahead of {them}] [stayed the same|stayed just the same|stayed exactly what it had been]: to {mission}',
+    '[one thing mattered|one thing still mattered|one thing mattered above all the rest]: to {mission}',
+    '{name} [would {mission}|would {mission}, somehow|would {mission}, one way or another]',
   ],
   mods: [
     '[Still|All the same|In spite of everything],',
@@ -132,6 +154,8 @@ export const MISSION: Family = {
     '[Deep down|In {their} heart|Somewhere deep in {their} heart],',
     '[After all this|After all of this|After everything that had happened],',
     '[Whatever came next|Whatever happened next|Whatever the next hours might bring],',
+    '[Meanwhile|All the while|All the while, under everything else],',
+    '[Even so|Even now|Even now, tired as {they} were],',
   ],
 };
 
@@ -239,14 +263,21 @@ export const HOOK: Family = {
     '{threatCap} [remained out there|remained out there somewhere|remained out there, and surely not idle]',
     '[somewhere|somewhere close|somewhere close by] a [door slammed|door slammed shut|door slammed, and then there was silence]',
     '{name} [looked ahead|looked toward {placeName}|turned to look toward {placeName}, thinking hard]',
+    '[a dog barked|a dog barked far off|a dog barked somewhere far off, then stopped]',
+    '{name} [counted {their} chances|weighed {their} chances|weighed {their} chances and did not like the sum]',
+    '[the road forked|the road ahead forked|the road ahead forked in more ways than one]',
+    '[there was no sign of {npc}|there was no sign of {npc} by then|by then there was no sign of {npc}, and no word of where {npc} had gone]',
   ],
   mods: [
-    ' [as the light faded|as the light began to fade|as the last of the light slipped away]',
+    ' [as the light went|as the light began to fade|as the last of the light slipped away]',
     ', [and the night was young|and the night was still young|and the night was still young, and full of choices]',
     ', [and {they} held still|and {they} held still a moment|and {they} held still, listening, for some sign of what to do]',
     ', [and {npc} waited too|and {npc} waited to see what {they} would do|and {npc} waited, watching closely]',
     ' [once more|once again|once again, as so often before]',
     ', [and the wind rose|and the wind picked up|and the wind rose, carrying {sensory}]',
+    ', [and no one came|and no one else came|and no one else came, though {name} watched the way]',
+    ' [before long|before very long|before {name} was ready for it]',
+    ', [and the hour grew late|and the hour was late|and the hour was later than it felt]',
   ],
 };
 

@@ -7,7 +7,7 @@
 import { MEMORIES_PER_CHAPTER_MAX, STAT_MAX, type ChapterInput, type ChapterResult, type StatName } from '../story-ai';
 import * as T from './chapter-templates';
 import type { Genre } from './genres';
-import { Rng, affinePermutation, mixSeed } from './prng';
+import { Rng, affinePermutation, mixSeed, spreadIndices } from './prng';
 import { finishSentence, lowerFirst, normaliseAction, render, upperFirst, wordCount, type ActionKind, type NormalisedAction, type Slots } from './text';
 import { inventPlace, shortName, TITLES, type WorldModel } from './world-model';
 import { groundedWorld, type GroundedWorld } from './grounded';
@@ -62,17 +62,17 @@ interface Ctx {
 function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): string {
   if (ctx.used.has(name)) throw new Error(`sentence family ${name} used twice in one chapter`);
   ctx.used.add(name);
-  const n = fam.cores.length * fam.mods.length;
-  const perm = affinePermutation(mixSeed(ctx.storyKey, name), n);
+  const key = mixSeed(ctx.storyKey, name);
   // Core and modifier render apart (each is a whole template: its tiers and slots never span the
   // join), so each is looked up in the compiled-template cache as the constant it is.
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
   let first = '';
   // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
-  for (let k = 0; k < n; k++) {
-    const idx = perm(ctx.input.chapterNumber + k * 997);
-    const core = fam.cores[idx % fam.cores.length] as string;
-    const mod = fam.mods[Math.floor(idx / fam.cores.length)] as string;
+  for (let k = 0; k < fam.cores.length * fam.mods.length; k++) {
+    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain.
+    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
+    const core = fam.cores[c] as string;
+    const mod = fam.mods[m] as string;
     const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
     if (!breaksWorld(out, ctx.world.constraints)) return out;
     if (!first) first = out;
@@ -406,6 +406,10 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   const p2: string[] = [];
   const p3: string[] = [];
   const p4: string[] = [];
+  // How much happens decides the chapter's length and shape: a quiet one (rest, no action) is a
+  // quick beat without sky, reply or rising stakes; an eventful one lingers (see the texture below).
+  const weight = weightOf(s, plan);
+  const quiet = weight < 0 && !isOpening;
   if (isOpening) {
     const pickO = (list: string[]) => finishSentence(render(rng.pick(list), slots, level));
     p1.push(pickO(T.OPENING.scene), pickO(T.OPENING.who), pickO(T.OPENING.gift));
@@ -414,7 +418,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     if (mission && arc?.arc === 0 && arc.step === 0) p1.push(finishSentence(openingArcLine(arc, ctx.storyKey, slots, level)));
   } else {
     p1.push(fromFamily(ctx, 'continue', T.CONTINUE));
-    if (rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
+    if (!quiet && rng.chance(0.5)) p1.push(fromFamily(ctx, 'sky', T.SKY));
   }
   let attemptThing = '';
   if (hasAction) {
@@ -447,19 +451,25 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   // The person speaks for the moment, in their own manner (people.ts), and is seen as they always are.
   const persona = personaOf(s.world, s.npcFull, s.world.constraints);
   ctx.used.add('dialogue');
-  p2.push(
-    lineFor(s.npcFull, persona, {
-      hero: slots.name as string,
-      attempt: hasAction ? { thing: attemptThing, outcome: plan.result.outcome } : null,
-      mission: s.input.mission,
-      place: slots.placeName as string,
-      threat: slots.threat as string,
-      faction: slots.faction as string,
-      chapter: ctx.input.chapterNumber,
-      storyKey: ctx.storyKey,
-    }),
-  );
-  p2.push(fromFamily(ctx, 'reply', T.REPLY));
+  const moment = {
+    hero: slots.name as string,
+    attempt: hasAction ? { thing: attemptThing, outcome: plan.result.outcome } : null,
+    mission: s.input.mission,
+    place: slots.placeName as string,
+    threat: slots.threat as string,
+    faction: slots.faction as string,
+    chapter: ctx.input.chapterNumber,
+    storyKey: ctx.storyKey,
+  };
+  const said = lineFor(s.npcFull, persona, moment);
+  p2.push(said);
+  if (!quiet) p2.push(fromFamily(ctx, 'reply', T.REPLY));
+  // A talk or a chapter where much happens goes on: the person says something more (about the
+  // mission or what they want), unless it would say the same thing over.
+  if (weight >= 2 || (hasAction && action.kind === 'social' && weight >= 1)) {
+    const more = lineFor(s.npcFull, persona, { ...moment, attempt: null, chapter: ctx.input.chapterNumber + SECOND_LINE_TURN, plain: true });
+    if (!sharesWords(said, more, 4)) p2.push(more);
+  }
   ctx.used.add('npcDetail');
   // Seen as they look once, when first met; after that, by what they keep doing.
   const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
@@ -478,7 +488,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   } else if (mission) {
     p3.push(fromFamily(ctx, 'mission', T.MISSION));
     // The stakes rise with each mission of the arc.
-    if (arc && !isOpening && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
+    if (arc && !isOpening && !quiet && rng.chance(0.75)) p3.push(fromFamily(ctx, 'stakes', STAKES[arc.step] as T.Family));
     if (hasAction && !ctx.used.has('progress')) p3.push(fromFamily(ctx, 'progress', T.PROGRESS));
   } else {
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
@@ -511,7 +521,8 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ? 120 + rng.int(60)
       : note.length === 'long'
         ? 260 + rng.int(100)
-        : rng.pick([120, 150, 210, 290, 380]) + rng.int(level <= 4 ? 40 : 60);
+        : // A quiet chapter is a quick beat; a fight, a defeat, a mission won or lost, a new place linger.
+          (weight < 0 ? 120 : weight === 0 ? 170 : weight === 1 ? 240 : weight === 2 ? 300 : 360) + rng.int(level <= 4 ? 30 : 50);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
@@ -521,6 +532,14 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ['sky', T.SKY, p1],
       ['npcDetail', T.NPC_DETAIL, p2],
       ['memory', T.MEMORY, p3],
+      // An eventful chapter has room for more: what comes next, an aside, the weather.
+      ...(weight >= 2
+        ? ([
+            ['plan', T.PLAN, p3],
+            ['aside', T.ASIDE, p2],
+            ['weather', T.WEATHER, p2],
+          ] as Array<[string, T.Family, string[]]>)
+        : []),
     ])
     .filter(([fname]) => !ctx.used.has(fname));
   // Words of the chapter so far, kept as a running total: each sentence is counted once, when it is
@@ -557,6 +576,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   ];
   for (const [fname, fam, para] of reserve) {
     if (words >= 160) break; // a margin over the 150-word floor
+    if (ctx.used.has(fname)) continue;
     add(para, fromFamily(ctx, fname, fam));
   }
   // Never cut the sentences that carry the action, the mission or the hook: only texture goes.
@@ -566,6 +586,46 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
     words -= wordCount(s);
   }
   return [p1, p2, p3, p4];
+}
+
+/** A second line's schedule turn: far from any chapter's own, so its wording is not another chapter's. */
+const SECOND_LINE_TURN = 5003;
+
+/** Whether two sentences share a run of `n` words (one line saying the other's thing over). */
+function sharesWords(a: string, b: string, n: number): boolean {
+  const w = (x: string) => x.toLowerCase().match(/[\p{L}'’]+/gu) ?? [];
+  const wa = w(a);
+  const grams = new Set<string>();
+  for (let i = 0; i + n <= wa.length; i++) grams.add(wa.slice(i, i + n).join(' '));
+  const wb = w(b);
+  for (let i = 0; i + n <= wb.length; i++) if (grams.has(wb.slice(i, i + n).join(' '))) return true;
+  return false;
+}
+
+/**
+ * How much happens in a chapter, which decides its length: a fight, a talk, a find, a defeat, a
+ * critical roll, a hurt, a mission completed (more for an arc's climax) and a new place weigh;
+ * resting, hiding, or a chapter with no action, is quiet.
+ */
+function weightOf(s: Setup, plan: Plan): number {
+  const { input, action, hasAction, isOpening } = s;
+  const outcome = input.check?.outcome;
+  let w = 0;
+  // What the hero does sets the pace: a fight runs long, a talk or a search that finds something
+  // runs on, hiding and resting are brief.
+  if (hasAction && action.kind === 'combat') w += 2;
+  if (hasAction && (action.kind === 'social' || action.kind === 'bold')) w += 1;
+  if (hasAction && action.kind === 'investigate' && plan.result.outcome === 'success') w += 1;
+  if (hasAction && (action.kind === 'stealth' || action.kind === 'rest')) w -= 1;
+  if (input.defeat) w += 2;
+  if (outcome === 'critical_success' || outcome === 'critical_failure') w += 1;
+  if (plan.result.hurt || (input.check?.healthLost ?? 0) > 0) w += 1;
+  if (plan.missionCompleted) w += plan.climax ? 2 : 1;
+  if (plan.newSetting) w += 1;
+  if (hasAction && plan.result.outcome === 'failure') w += 1;
+  if (isOpening) w += 1;
+  if (!hasAction) w -= 1;
+  return w;
 }
 
 /**
@@ -657,10 +717,7 @@ function heroPronouns(s: string): string {
  */
 function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memories'] {
   const hero = s.input.character.name.trim() || (s.slots.name as string);
-  const third = (x: string) =>
-    finishSentence(narrate(x, 'third', [hero, s.slots.name as string]))
-      .replace(/[\u0004\u0005]/g, '')
-      .slice(0, 200);
+  const third = (x: string) => clip(finishSentence(narrate(x, 'third', [hero, s.slots.name as string])).replace(/[\u0004\u0005]/g, ''), MEMORY_TEXT_MAX);
   const out: ChapterResult['memories'] = [];
   // The attempt and what came of it, as one memory ("Edmund searched the study; it worked: …").
   if (answer[0] && answer[1]) out.push({ kind: 'event', text: third(`${answer[0]}; ${lowerFirst(answer[1])}`) });
@@ -669,6 +726,21 @@ function memoriesOf(s: Setup, plan: Plan, answer: string[]): ChapterResult['memo
   if (plan.newMission) out.push({ kind: 'promise', text: third(`${hero} took on a new task: ${plan.newMission.replace(/[.!?]+$/, '')}`) });
   if (plan.newSetting && plan.newPlace) out.push({ kind: 'place', text: third(`${hero} came to ${plan.newPlace}`) });
   return out.slice(0, MEMORIES_PER_CHAPTER_MAX);
+}
+
+/** A memory's longest text (the bank's limit, shared/limits.ts). */
+const MEMORY_TEXT_MAX = 200;
+
+/**
+ * A sentence cut to `max` characters where a clause ends (a word at least), ended with a stop: a
+ * memory is recalled in later chapters, and one cut mid-word ("paying for silenc.") shows there.
+ */
+function clip(sentence: string, max: number): string {
+  if (sentence.length <= max) return sentence;
+  const room = sentence.slice(0, max);
+  const clause = Math.max(room.lastIndexOf('; '), room.lastIndexOf(': '), room.lastIndexOf(', '));
+  const cut = clause >= max / 2 ? room.slice(0, clause) : room.slice(0, Math.max(1, room.lastIndexOf(' ')));
+  return `${cut.replace(/[\s,;:—–-]+$/, '')}.`;
 }
 
 /** Whether an action is about a mission: it shares a content word or a name with it. */
@@ -730,10 +802,16 @@ const CONVERGING: Record<ActionKind, string> = {
 };
 
 function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
-  const { rng, slots, level } = ctx;
+  const { rng, level } = ctx;
+  // Someone the mission is about is not asked to help with it ("Ask Abigail how to … Abigail"):
+  // the suggestion goes to someone else the world knows, or is not made.
+  const about = (p: string) => (mission ?? '').includes(shortName(p));
+  const helper = about(ctx.slots.npc as string) ? ctx.world.people.map(shortName).find((p) => !about(p) && p !== ctx.slots.name) : (ctx.slots.npc as string);
+  const slots: Slots = { ...ctx.slots, npc: helper ?? '' };
+  const asks = (t: string) => !helper && t.includes('{npc}');
   if (converge && mission) {
     const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
-    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind)).slice(0, 3);
+    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]))).slice(0, 3);
     return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
   }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
@@ -745,7 +823,7 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   const seen = new Set<string>();
   const out: string[] = [];
   for (const k of picked) {
-    for (const t of rng.shuffle(T.CHOICES[k])) {
+    for (const t of rng.shuffle(T.CHOICES[k].filter((x) => !asks(x)))) {
       // A suggested action is said to the player: the hero's pronouns are theirs ("your gear").
       const c = upperFirst(
         ownPronouns(render(t, slots, level, extra))

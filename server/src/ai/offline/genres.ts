@@ -38,7 +38,9 @@ export type Motif =
   | 'moon'
   | 'domes'
   | 'airships'
-  | 'starships';
+  | 'starships'
+  | 'house'
+  | 'fog';
 
 export interface Genre {
   id: GenreId;
@@ -673,8 +675,10 @@ export const GENRES: readonly Genre[] = [
       'Destroy {artifact} before the next new moon',
       'Get everyone out of {placeName}',
     ],
-    palette: { skyTop: '#111417', skyHorizon: '#4a5759', far: '#2b3236', near: '#161a1c', silhouette: '#050607', light: '#c9d6b8' },
-    motifs: ['deadTrees', 'moon', 'ruins'],
+    // Not dark fantasy's night of red embers and castles: a white, fog-bound day ("the trees stood black
+    // against a white sky"), one house with one lit window, black trees, and the fog over the ground.
+    palette: { skyTop: '#9aa39c', skyHorizon: '#e4e6dc', far: '#a7ada5', near: '#5d645e', silhouette: '#101311', light: '#f3d36b' },
+    motifs: ['house', 'deadTrees', 'fog'],
     font: 1,
   },
   {

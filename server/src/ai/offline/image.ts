@@ -319,6 +319,37 @@ function drawMotif(cv: Canvas, motif: Motif, rng: Rng, g: Genre, horizon: number
       }
       break;
     }
+    case 'house': {
+      // A lone gabled house on the near ground, one window lit: the horror genre's boarded-up farmhouse.
+      const x = W * (0.3 + rng.next() * 0.4);
+      const base = horizon + 70;
+      const w = 150 + rng.int(50);
+      const h = 90 + rng.int(25);
+      cv.rect(x - w / 2, base - h, x + w / 2, H, sil);
+      cv.tri(x - w / 2 - 14, base - h, x + w / 2 + 14, base - h, x, base - h - 70, sil);
+      cv.rect(x + w * 0.22, base - h - 58, x + w * 0.22 + 16, base - h - 10, sil);
+      const lit = rng.int(3);
+      for (let k = 0; k < 3; k++) {
+        const wx = x - w / 2 + 22 + k * ((w - 60) / 2);
+        cv.rect(wx, base - h + 26, wx + 18, base - h + 52, k === lit ? light : mix(sil, light, 0.08));
+      }
+      if (rng.chance(0.5)) cv.glow(x - w / 2 + 31 + lit * ((w - 60) / 2), base - h + 39, 40, light, 0.35);
+      break;
+    }
+    case 'fog': {
+      // Bands of the horizon's white drifting over the ground and the feet of the trees.
+      const fog = hex(g.palette.skyHorizon);
+      const bands = 4 + rng.int(3);
+      for (let b = 0; b < bands; b++) {
+        const y0 = horizon - 20 + b * ((H - horizon) / bands);
+        const phase = rng.next() * 6.28;
+        for (let y = max(0, floor(y0)); y < min(H, y0 + 60); y++) {
+          const t = (y - y0) / 60;
+          for (let x = 0; x < W; x++) cv.set(x, y, fog, 0.4 * sin(t * 3.14) * (0.6 + 0.4 * sin(x * 0.006 + phase)));
+        }
+      }
+      break;
+    }
     case 'stars':
     case 'moon':
     case 'mountains':

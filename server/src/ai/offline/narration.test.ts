@@ -24,6 +24,20 @@ describe('narrate', () => {
     [`Something in ${HERO.them} had changed, and Amos noticed it too.`, 'Something in you has changed, and Amos notices it too.'],
     ['The door slammed shut behind Edmund, and the stars were hidden.', 'The door slams shut behind you, and the stars are hidden.'],
     ['Edmund stopped, tried the latch, and hoped.', 'You stop, try the latch, and hope.'],
+    // Slips seen in whole stories: an inverted "neither did", a manner after a speech tag, adjectives
+    // after "if not", and the hero as the object of a relative clause ahead of the sentence's verb.
+    ['Thorne did not need to be told, and neither did Edmund.', 'Thorne does not need to be told, and neither do you.'],
+    ['Thorne had not forgotten it, and nor had Edmund.', 'Thorne has not forgotten it, and nor have you.'],
+    ['“Well,” Imani said, amused.', '“Well,” Imani says, amused.'],
+    ['Thorne seemed, if not pleased, at least satisfied.', 'Thorne seems, if not pleased, at least satisfied.'],
+    [`The purpose that had carried ${HERO.them} this far had not changed.`, 'The purpose that has carried you this far has not changed.'],
+    [
+      'Above Edmund, dust devils walked across the plain, and everything went quiet.',
+      'Above you, dust devils walk across the plain, and everything goes quiet.',
+    ],
+    ['Abigail wore black, neatly mended.', 'Abigail wears black, neatly mended.'],
+    ['Edmund remembered the day Edmund first came to Lune.', 'You remember the day you first come to Lune.'],
+    ['What the data core told Edmund was worth the asking.', 'What the data core tells you is worth the asking.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -130,6 +130,7 @@ const IRREGULAR: Record<string, string> = {
   beat: 'beat',
   ate: 'eat',
   sold: 'sell',
+  laid: 'lay',
   could: 'can',
   would: 'will',
 };
@@ -159,7 +160,7 @@ const RISKY = new Set([
 ]);
 /** -ed words the storyteller uses as adjectives: never verbs to change. */
 const ADJECTIVES = new Set(
-  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn'.split(
+  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn amused pleased satisfied surprised startled relieved worried annoyed puzzled troubled unsettled alarmed stunned dazed exhausted'.split(
     ' ',
   ),
 );
@@ -300,6 +301,9 @@ const ADVERBS = new Set([
   'once',
   'again',
   'at',
+  'first',
+  'last',
+  'finally',
 ]);
 
 const DETERMINERS = new Set([
@@ -371,6 +375,8 @@ function toPresent(text: string): string {
   let clauseHasVerb = false;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
+  /** Tokens turned into this sentence's verbs. */
+  const verbAt = new Set<number>();
   for (let i = 0; i < tokens.length; i++) {
     const raw = tokens[i] as string;
     if (!/^[\p{L}'’-]+$/u.test(raw)) {
@@ -398,6 +404,8 @@ function toPresent(text: string): string {
     }
     const prevRaw = prevWordOf(tokens, i) ?? '';
     const prevWord = prevRaw.toLowerCase();
+    // "…and neither did Edmund", "nor had Edmund": the subject comes after its verb.
+    const inverted = /^(?:neither|nor)$/.test(prevWord) && /^(?:had|was|were|did|could|would)$/.test(lower);
     let base: string | null = IRREGULAR[lower] ?? null;
     const auxiliary = base !== null && /^(?:had|was|were|did|could|would)$/.test(lower);
     // A word that is also a noun ("left", "ground", "rose") is a verb only where a clause's verb is due.
@@ -405,14 +413,17 @@ function toPresent(text: string): string {
     if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
     if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
     if (base && clauseHasVerb && !auxiliary) base = null;
+    // ", neatly mended." — a participle after an adverb, ending the sentence, describes; it is no verb.
+    if (base && !auxiliary && /ly$/.test(prevWord) && tokenAt(tokens, i, -2) === ',' && /^(?:\.|)$/.test(tokenAt(tokens, i, 1))) base = null;
     if (base) {
-      const who = subject || mainSubject;
+      const who = inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
       const first = who === 'i';
       // A name is one person, whatever its last letter ("Amos notices").
       const plural = PLURAL_SUBJECTS.has(who) || (!names.has(who) && pluralNoun(who)) || (lower === 'were' && who === '');
       let out = present(base, plural, first);
       if (/^[A-Z]/.test(raw)) out = out.charAt(0).toUpperCase() + out.slice(1);
       tokens[i] = out;
+      verbAt.add(i);
       clauseHasVerb = true;
       inPhrase = false;
       if (!mainSubject) mainSubject = who;
@@ -425,13 +436,51 @@ function toPresent(text: string): string {
       phraseNoun = false;
     } else if (inPhrase && phraseNoun && DETERMINERS.has(lower) && lower !== 'to') inPhrase = false;
     else if (inPhrase && !DETERMINERS.has(lower)) phraseNoun = true;
-    else if (PRONOUN_SUBJECTS.has(lower) && !inPhrase) subject = lower;
-    else if (!inPhrase && !ADVERBS.has(lower) && !/(?:ly|ing)$/.test(lower) && !clauseHasVerb) {
+    // A pronoun straight after a verb is its object ("that had carried you this far had…"), not the
+    // subject of what follows.
+    else if (PRONOUN_SUBJECTS.has(lower) && !inPhrase) {
+      // (…and one not after a verb starts a clause of its own: "the day you first came".)
+      if (!afterVerb(tokens, i, verbAt)) {
+        subject = lower;
+        clauseHasVerb = false;
+      }
+    } else if (!inPhrase && !ADVERBS.has(lower) && (!/(?:ly|ing)$/.test(lower) || /^(?:every|no|some|any)thing$/.test(lower)) && !clauseHasVerb) {
       subject = lower;
       if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);
     }
   }
   return tokens.join('').replace(/\bcan not\b/g, 'cannot');
+}
+
+/** The `step`-th token from i (negative: before), spaces and empty tokens aside ('' past either end). */
+function tokenAt(tokens: string[], i: number, step: number): string {
+  let left = Math.abs(step);
+  for (let j = i + Math.sign(step); j >= 0 && j < tokens.length; j += Math.sign(step)) {
+    if (/^\s*$/.test(tokens[j] as string)) continue;
+    if (--left === 0) return tokens[j] as string;
+  }
+  return '';
+}
+
+/** Whether the word before token i is a verb: one this pass turned, or a past form left as a participle. */
+function afterVerb(tokens: string[], i: number, verbAt: ReadonlySet<number>): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    if (!/^[\p{L}'’-]+$/u.test(t)) return false;
+    const w = t.toLowerCase();
+    return verbAt.has(j) || (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES.has(w) && !NOT_PAST.has(w)) || (w in IRREGULAR && !RISKY.has(w));
+  }
+  return false;
+}
+
+function nextWordOf(tokens: string[], i: number): string | null {
+  for (let j = i + 1; j < tokens.length; j++) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    return /^[\p{L}'’-]+$/u.test(t) ? t : null;
+  }
+  return null;
 }
 
 function prevWordOf(tokens: string[], i: number): string | null {

@@ -8,9 +8,9 @@
  * Composed in the third person past with the hero's name; the point of view comes after (narration.ts).
  */
 import { breaksWorld, type ConstraintKey } from '../world-material';
-import { schedule, type OutcomeClass } from './answer';
+import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
-import { affinePermutation, hashString, mixSeed } from './prng';
+import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
 
 const LOOKS = [
@@ -39,19 +39,23 @@ const LOOKS = [
   'was heavy-lidded and wide awake',
   'had a loud laugh and quiet eyes',
 ];
-const HABITS = [
-  'turned a coin over and over between two fingers',
-  'kept glancing at the nearest way out',
-  'hummed under their breath between sentences',
-  'never once sat down',
-  'counted something silently on their fingers',
-  'rubbed at an old scar when thinking',
-  'spoke to the floor more than to faces',
-  'smiled at the wrong moments',
-  'kept both hands where they could be seen',
-  'cracked their knuckles one by one',
-  'watched everyone’s hands, never their faces',
-  'tapped a boot as if keeping time',
+/**
+ * Habits, each in several wordings: the same habit, told every few chapters, is recognisable without
+ * the same words each time (the first wording is the habit's name).
+ */
+const HABITS: ReadonlyArray<readonly string[]> = [
+  ['turned a coin over and over between two fingers', 'walked a coin across the knuckles', 'flipped a coin and caught it without looking'],
+  ['kept glancing at the nearest way out', 'had one eye on the door the whole time', 'checked the exits twice, then again'],
+  ['hummed under their breath between sentences', 'hummed a few bars of something, then stopped', 'kept a tune going, very low'],
+  ['never once sat down', 'stayed on their feet, as ever', 'would not take a seat, though one was offered'],
+  ['counted something silently on their fingers', 'tallied something on their fingers, lips moving', 'ticked off some private count, finger by finger'],
+  ['rubbed at an old scar when thinking', 'touched the old scar, absently', 'traced the line of an old scar with a thumb'],
+  ['spoke to the floor more than to faces', 'kept their eyes on the floorboards', 'found the ground more interesting than anyone present'],
+  ['smiled at the wrong moments', 'smiled where no smile belonged', 'let a smile slip at an odd moment'],
+  ['kept both hands where they could be seen', 'held both palms open, in plain view', 'rested both hands flat on the table, always visible'],
+  ['cracked their knuckles one by one', 'worked the knuckles of one hand until they cracked', 'flexed stiff fingers with a crack'],
+  ['watched everyone’s hands, never their faces', 'followed hands, not eyes', 'kept track of what every hand in the room was doing'],
+  ['tapped a boot as if keeping time', 'beat a slow rhythm with one heel', 'kept a boot tapping, steady as a clock'],
 ];
 
 interface Manner {
@@ -59,33 +63,173 @@ interface Manner {
   open: readonly string[];
   close: readonly string[];
 }
-/** Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence each). */
+/**
+ * Manners of speech: how a person's lines open and close, and the verbs that tag them (one sentence
+ * each). A manner is a register, not a catchphrase: each has many forms that share its flavour and
+ * no four words (and two or three verbs of its own, dressed differently), and about half of a person's lines carry none, so the person stays recognisable
+ * without any one form turning up in more than a tenth of a story's chapters (lint:story counts them).
+ */
 const MANNERS: readonly Manner[] = [
   {
-    tags: ['said', 'said', 'said flatly', 'said', 'said, not unkindly'],
-    open: ['', 'Listen: ', 'Plainly, '],
-    close: ['', '', ', and that is all', ', and I will not say it twice'],
+    // Blunt.
+    tags: [
+      'said',
+      'said flatly',
+      'said, not unkindly',
+      'said shortly',
+      'said, without a smile',
+      'said bluntly',
+      'said, arms folded',
+      'said evenly',
+      'said, and meant it',
+      'said plainly',
+    ],
+    open: ['', '', '', '', 'Listen: ', 'Plainly, ', 'No use dressing it up: ', 'Straight out, ', 'Hear it once: ', 'Here it is: '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      '',
+      ', and that is all',
+      ', and I will not repeat myself',
+      ', full stop',
+      ', no more to it',
+      ', like it or not',
+      ', take it or leave it',
+    ],
   },
   {
-    tags: ['said', 'said', 'said gently', 'said softly', 'murmured'],
-    open: ['Oh, my dear, ', '', 'Forgive me, but '],
-    close: ['', '', ', so be careful', ', please'],
+    // Gentle.
+    tags: [
+      'said',
+      'said gently',
+      'said softly',
+      'murmured',
+      'said kindly',
+      'said, with a sad smile',
+      'said warmly',
+      'murmured, almost fondly',
+      'said with quiet care',
+      'murmured, not unkindly',
+    ],
+    open: ['', '', '', '', 'Oh, my dear, ', 'Forgive me, but ', 'Child, ', 'I am sorry to say it, but ', 'Gently now: ', 'Sit a moment: '],
+    close: ['', '', '', '', '', ', so be careful', ', please', ', for your own sake', ', and mind yourself', ', if you will let me say so', ', love'],
   },
   {
-    tags: ['said', 'said', 'said with a crooked smile', 'drawled', 'said, amused'],
-    open: ['Well, well: ', '', 'Funny thing, '],
-    close: ['', '', ', or so the story goes', ', for what it is worth'],
+    // Wry.
+    tags: [
+      'said',
+      'said with a crooked smile',
+      'drawled',
+      'said, amused',
+      'said dryly',
+      'said, half laughing',
+      'remarked',
+      'drawled, eyes bright',
+      'remarked, deadpan',
+      'said, grinning',
+    ],
+    open: ['', '', '', '', 'Well, well: ', 'Funny thing, ', 'Now here is a joke: ', 'Believe it or not, ', 'Ha, ', 'Between friends, '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      '',
+      ', or so the story goes',
+      ', for what it is worth',
+      ', which is almost funny',
+      ', if you can believe it',
+      ', and I am only half joking',
+      ', go figure',
+    ],
   },
   {
-    tags: ['said', 'said', 'whispered', 'said under their breath', 'breathed'],
-    open: ['I should not say this, but ', '', 'Quietly, now: '],
-    close: ['', '', ', and you did not hear it from me', ', but not here'],
+    // Secretive.
+    tags: [
+      'said',
+      'whispered',
+      'said, barely above a whisper',
+      'breathed',
+      'said, low',
+      'said behind a hand',
+      'whispered, glancing round',
+      'breathed, eyes on the door',
+      'said under the noise',
+      'breathed, hardly moving',
+    ],
+    open: [
+      '',
+      '',
+      '',
+      '',
+      'I should not say this, but ',
+      'Quietly, now: ',
+      'Between us, ',
+      'Closer, now: ',
+      'Keep this close: ',
+      'Not a word of it to anyone: ',
+    ],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      '',
+      ', and you did not hear it from me',
+      ', but not here',
+      ', so keep it to yourself',
+      ', and then forget I spoke',
+      ', if anyone asks, I was asleep',
+      ', not that I told you',
+    ],
   },
-  { tags: ['said', 'said', 'growled', 'grunted', 'said roughly'], open: ['', 'Hah, ', 'Right, '], close: ['', '', ', and that is all I will say', ', now go'] },
   {
-    tags: ['said', 'said', 'said precisely', 'said, choosing each word', 'observed'],
-    open: ['Consider this: ', '', 'To be exact, '],
-    close: ['', '', ', and the rest follows', ', so think on it'],
+    // Gruff.
+    tags: [
+      'said',
+      'growled',
+      'grunted',
+      'said roughly',
+      'growled, scowling',
+      'grunted, not looking up',
+      'said, jaw tight',
+      'growled low',
+      'grunted, arms crossed',
+      'said, spitting to one side',
+    ],
+    open: ['', '', '', '', 'Hah, ', 'Right, ', 'Bah, ', 'Look here, ', 'Fine, ', 'Ach, '],
+    close: ['', '', '', '', '', ', now go', ', and spare me the questions', ', so stop gawping', ', and do not thank me', ', get on with it', ', enough said'],
+  },
+  {
+    // Precise.
+    tags: [
+      'said',
+      'said precisely',
+      'said, choosing each word',
+      'observed',
+      'noted',
+      'said, measuring the words',
+      'observed drily',
+      'noted, after a pause',
+      'said, ticking points off on two fingers',
+      'observed, quite calmly',
+    ],
+    open: ['', '', '', '', 'Consider this: ', 'To be exact, ', 'In short, ', 'Strictly speaking, ', 'Let me be accurate: ', 'First things first: '],
+    close: [
+      '',
+      '',
+      '',
+      '',
+      '',
+      ', so think on it',
+      ', and the rest follows',
+      ', to put it precisely',
+      ', as the facts stand',
+      ', and I have checked twice',
+      ', no more and no less',
+    ],
   },
 ];
 
@@ -101,7 +245,8 @@ const WANTS = [
 
 export interface Persona {
   look: string;
-  habit: string;
+  /** One habit, in its wordings (the first names it). */
+  habit: readonly string[];
   manner: Manner;
   want: string;
 }
@@ -124,7 +269,7 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
     .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
   return {
     look: looks[lookAt % looks.length] as string,
-    habit: HABITS[(h >>> 5) % HABITS.length] as string,
+    habit: HABITS[(h >>> 5) % HABITS.length] as readonly string[],
     manner: MANNERS[(h >>> 9) % MANNERS.length] as Manner,
     want,
   };
@@ -140,6 +285,8 @@ export interface Moment {
   faction: string;
   chapter: number;
   storyKey: number;
+  /** A second line in the chapter: no opener or closer. */
+  plain?: boolean;
 }
 
 /**
@@ -150,8 +297,12 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const short = shortName(speaker);
   const key = mixSeed(m.storyKey, speaker, 'line');
   const about: string[] = [];
-  // Several phrasings of each thing a person might say, so no phrasing becomes a refrain.
-  const v = (list: string[]) => list[((m.chapter * 7 + short.length) >>> 0) % list.length] as string;
+  // Several phrasings of each thing a person might say, taken in a per-speaker order by chapter, so
+  // no phrasing becomes a refrain.
+  // (Turned by chapter, with a step every ten chapters: a tag comes round every ten chapters, and
+  // then the phrasing has moved on, so no line is said twice in a story.)
+  const v = (list: string[]) =>
+    list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
     if (m.attempt.outcome === 'success')
@@ -160,11 +311,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `so ${t} gave way for you, and ${m.faction} will hear of it by morning`,
           `${t}, of all things; I would not have bet on it`,
           `well done with ${t}, though someone will want to know how`,
+          `word of ${t} is already going round`,
         ]),
         v([
           `you got what you wanted from ${t}; now be ready to pay for it`,
           `${t} was the easy part, believe me`,
           `I saw what you did with ${t}, and so did others`,
+          `do not let ${t} go to your head`,
         ]),
       );
     else if (m.attempt.outcome === 'cost')
@@ -173,8 +326,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `you came out of ${t} with something and lost something, which is how it goes here`,
           `${t} took its price from you, I see`,
           `half a win at ${t} is still half a loss`,
+          `nothing comes free, and ${t} least of all`,
         ]),
-        v([`${t} cost you; I hope it was worth it`, `was ${t} worth what you paid`, `I would not go back to ${t} soon`]),
+        v([
+          `${t} cost you; I hope it was worth it`,
+          `was ${t} worth what you paid`,
+          `I would not go back to ${t} soon`,
+          `count what ${t} cost you before you go on`,
+        ]),
       );
     else
       about.push(
@@ -182,22 +341,33 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
           `${t} was never going to be that easy, not with ${m.threat} about`,
           `${t} beat you this time`,
           `you went at ${t} like someone who had never been warned`,
+          `${t} will not fall to the same try twice`,
         ]),
-        v([`next time you go at ${t}, go at it with me`, `forget ${t} for a night, it will still be there`, `${m.threat} knew you were coming to ${t}`]),
+        v([
+          `next time you go at ${t}, go at it with me`,
+          `forget ${t} for a night, it will still be there`,
+          `${m.threat} knew you were coming to ${t}`,
+          `somebody warned them about ${t} before you got there`,
+        ]),
       );
   }
-  if (m.mission) {
+  // (A mission about the speaker is not theirs to advise on as if it were about someone else.)
+  if (m.mission && !m.mission.includes(short)) {
     const mission = lower(m.mission.replace(/[.!?]+$/, ''));
     about.push(
       v([
         `if you mean to ${mission}, start at ${m.place}`,
         `you want to ${mission}; then ${m.place} is where I would look`,
         `to ${mission} you will need more friends than you have`,
+        `nobody at ${m.place} will help you ${mission} for free`,
+        `try ${m.place} first, if you are set on it`,
       ]),
       v([
         `people who tried to ${mission} did not come back the same`,
         `nobody has yet found how to ${mission}, you know`,
-        `I know why you are here, and it will not be easy`,
+        `I can guess what brings you, and it will not be easy`,
+        `others have had that same idea, and look where it got them`,
+        `you are not the first to try it, only the latest`,
       ]),
     );
   }
@@ -206,21 +376,33 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `what I want is ${persona.want}; help me, and you will have a friend here`,
       `I have my own reasons to be here: ${persona.want}`,
       `you and I want different things, and mine is ${persona.want}`,
+      `all I ask of this life is ${persona.want}`,
+      `ask me what keeps me going and I will tell you: ${persona.want}`,
+      `since you ask, I want ${persona.want}, nothing grander`,
+      `what I lie awake wanting is ${persona.want}`,
+      `someday, if I live, I mean ${persona.want}`,
     ]),
     v([
       `watch ${m.threat}, because it moves when ${m.place} sleeps`,
       `${m.threat} has been closer to ${m.place} than anyone admits`,
       `stay away from ${m.place} after dark, for ${m.threat} is about`,
+      `there was word of ${m.threat} near ${m.place} again`,
+      `they say ${m.threat} is waiting for someone at ${m.place}`,
+      `if trouble from ${m.threat} finds anyone, it will be at ${m.place}`,
+      `keep clear of ${m.place}; there are friends of ${m.threat} there`,
+      `nobody sleeps well near ${m.place} with ${m.threat} so close`,
     ]),
   );
-  // The line's parts in the story's schedule for this person: no two chapters say it alike.
-  const [body, open, close, tag] = schedule(mixSeed(key, about.length), m.chapter, [about, persona.manner.open, persona.manner.close, persona.manner.tags]) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
+  // each form comes round about once in ten chapters, whatever the line is about.
+  // (Each a plain cycle by chapter: a form of ten comes round exactly once in ten chapters; the
+  // closers' cycle is one longer, so opener and closer do not travel in pairs.)
+  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(key, label), list.length)(m.chapter % list.length)] as string;
+  const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
+  const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
+  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most.)
+  if (m.plain) return `“${cap(body)},” ${short} ${tag}.`;
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
 
@@ -248,8 +430,9 @@ export function habitLine(speaker: string, persona: Persona, chapter: number, st
   ];
   const i = affinePermutation(mixSeed(storyKey, speaker, 'habit'), frames.length * asides.length)(chapter);
   const out =
-    (frames[i % frames.length] as string).replace('{npc}', shortName(speaker)).replace('{habit}', persona.habit) +
-    (asides[Math.floor(i / frames.length)] as string);
+    (frames[i % frames.length] as string)
+      .replace('{npc}', shortName(speaker))
+      .replace('{habit}', persona.habit[Math.floor(chapter / 3) % persona.habit.length] as string) + (asides[Math.floor(i / frames.length)] as string);
   return `${cap(out)}.`;
 }
 

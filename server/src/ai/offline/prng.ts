@@ -85,3 +85,27 @@ export function affinePermutation(key: number, n: number): (i: number) => number
   const b = (key >>> 8) % n;
   return (i: number) => (((a * i + b) % n) + n) % n;
 }
+
+/**
+ * Variant indices for turn `turn` over lists of the given sizes (a family's cores and modifiers, a
+ * line's opener, closer and tag): any prod(sizes) consecutive turns get distinct combinations (no
+ * sentence repeats verbatim), and every list cycles fast — each of its entries comes round once in
+ * every `size` turns or so. (A permutation of the whole product read in mixed radix does not: with a
+ * small step its high digits change slowly, and one modifier filled a third of a story.)
+ *
+ * How: with the turn's mixed-radix digits d0, d1, …, list k takes (d0 + … + dk) mod size_k. d0 moves
+ * every turn, so every list does; and (d0, d1, …) ↦ (d0, d0 + d1, …) is a bijection (each digit is
+ * recovered from the sums in turn). Each list's entries are then relabelled by a permutation keyed by
+ * `key`, so stories differ.
+ */
+export function spreadIndices(key: number, turn: number, sizes: readonly number[]): number[] {
+  const n = sizes.reduce((a, x) => a * Math.max(1, x), 1);
+  let j = (((turn + (key % n)) % n) + n) % n;
+  let sum = 0;
+  return sizes.map((size, k) => {
+    const s = Math.max(1, size);
+    sum += j % s;
+    j = floor(j / s);
+    return affinePermutation(mixSeed(key, k), s)(sum % s);
+  });
+}

@@ -105,4 +105,16 @@ describe('the offline storyteller narrates the check it is given', () => {
     const full = await collectChapter(ai.streamChapter(input(rng, null, { action: 'Rest by the fire', health: { current: 10, max: 10 } })));
     expect(full.result.healthRestored).toBe(0);
   });
+
+  it.each([
+    'Take the back way out of the square',
+    'Take the long road home',
+    'Take a chance on the stranger',
+    'Take cover behind the cart',
+    'Keep watch by the gate',
+  ])('"%s" is a way to go or a thing to do, not a thing to carry', async (action) => {
+    const { result } = await collectChapter(ai.streamChapter(input(rng, null, { action })));
+    expect(result.itemsGained).toEqual([]);
+    expect(result.text).not.toMatch(/with the rest of what you carry/);
+  });
 });

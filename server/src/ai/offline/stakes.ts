@@ -73,6 +73,11 @@ export function stakesLines(input: ChapterInput, w: Who, told = false): string[]
 
 /** Verbs of taking something into the hero's keeping. */
 const TAKING = /^(?:take|grab|pick up|pocket|buy|loot|collect|gather|steal|claim|keep)\b/i;
+/** Taking on, down or out is a fight, not a thing to carry ("take on the pack of hounds"). */
+const TAKING_ON = /^take (?:on|down|out|apart|over)\b/i;
+/** What is taken but not carried: a way to go ("take the back way"), a thing done ("take cover", "keep watch"). */
+const NOT_CARRIED =
+  /\b(?:way|road|path|route|trail|shortcut|stairs|steps?|turn|lead|chance|risk|cover|watch|look|breath|rest|moment|time|stand|aim|care|heart|shelter|position|oath|vow|word|notes?|stock|count|guard|charge|place|seat|side|sides|strength|wits|courage|nerve|thoughts|senses)\b/i;
 
 /**
  * What the chapter reports of the hero's belongings and rest: a thing the action takes (when the
@@ -82,7 +87,15 @@ export function stakesRecord(input: ChapterInput): Pick<ChapterResult, 'itemsGai
   const failed = checkFailed(input);
   const action = input.action?.trim() ? normaliseAction(input.action) : null;
   let gained: ChapterResult['itemsGained'] = [];
-  if (action && !failed && !input.defeat && TAKING.test(action.clause) && action.object) {
+  if (
+    action &&
+    !failed &&
+    !input.defeat &&
+    TAKING.test(action.clause) &&
+    action.object &&
+    !NOT_CARRIED.test(action.clause.split(/\s+/).slice(1, 5).join(' ')) &&
+    !TAKING_ON.test(action.clause)
+  ) {
     const name = action.object
       .replace(/^(?:the|their)\s+/i, '')
       .replace(/[^\p{L}\p{N}' -]/gu, '')

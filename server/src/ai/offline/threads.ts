@@ -9,7 +9,7 @@
  */
 import type { ChapterInput, PromptMemory, WorldMaterial } from '../story-ai';
 import { HERO } from './narration';
-import { affinePermutation, mixSeed } from './prng';
+import { affinePermutation, mixSeed, spreadIndices } from './prng';
 
 /** The player's own first-person words as the hero's ("my sister" → the hero's sister). */
 function asHero(text: string): string {
@@ -193,6 +193,21 @@ const SOUNDS = [
   'the creak of a board under no one’s weight',
   'laughter, very faint, and then none',
 ];
+/** How a closing sound comes out of the dark (each names the dark: the note asked for it). */
+const DARK_OPENERS = [
+  'Then, in the dark, a sound:',
+  'And out of the dark came',
+  'Last of all, from the dark,',
+  'Then the dark gave back',
+  'The dark was not silent for long:',
+  'Across the dark there carried',
+  'Just as the dark settled, there came',
+  'Deep in the dark,',
+  'Beyond the last light, the dark held',
+  'Later, somewhere in the dark,',
+  'The dark answered with',
+  'Out of the dark, close now,',
+];
 const QUESTIONS = [
   'who had known {name} would come this way',
   'why no one had mentioned {threat} until now',
@@ -217,8 +232,12 @@ export function endingLine(d: NoteDirectives, chapter: number, storyKey: number,
       .replace(/\{npc\}/g, slots.npc)
       .replace(/\{threat\}/g, slots.threat);
   const at = <T>(list: readonly T[]) => list[affinePermutation(mixSeed(storyKey, 'ending'), list.length)(chapter % list.length)] as T;
-  const openers = ['Then, in the dark, a sound:', 'And out of the dark came', 'Last of all, in the dark,', 'Then the dark gave back'];
-  if (d.ending === 'sound') return `${openers[(chapter + Math.floor(chapter / SOUNDS.length)) % openers.length]} ${fill(at(SOUNDS))}.`;
+  if (d.ending === 'sound') {
+    // Opener and sound each come round evenly (prng.ts): the note's ending is kept every chapter
+    // without its words becoming the story's refrain.
+    const [o, k] = spreadIndices(mixSeed(storyKey, 'ending'), chapter, [DARK_OPENERS.length, SOUNDS.length]) as [number, number];
+    return `${DARK_OPENERS[o] as string} ${fill(SOUNDS[k] as string)}.`;
+  }
   if (d.ending === 'question') return `${slots.name} was left with one question: ${fill(at(QUESTIONS))}.`;
   if (d.ending === 'cliffhanger') return `And then ${slots.name} understood: ${fill(at(CLIFFS))}.`;
   return `${fill(at(QUIETS))}.`;

@@ -17,6 +17,7 @@ import { AccountSecurity1795681203336 } from './1795681203336-AccountSecurity';
 import { AccountSafety1795701868315 } from './1795701868315-AccountSafety';
 import { MemoryBank1795705177364 } from './1795705177364-MemoryBank';
 import { Stakes1795710000000 } from './1795710000000-Stakes';
+import { CharacterDrafts1795737619880 } from './1795737619880-CharacterDrafts';
 import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
 
 export const MIGRATIONS = [
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   AccountSafety1795701868315,
   MemoryBank1795705177364,
   Stakes1795710000000,
+  CharacterDrafts1795737619880,
   ReadAloud1795737758908,
 ];

@@ -63,7 +63,12 @@ export class CreditsService {
 
   /** The generation a pending charge paid for succeeded: the charge stands. */
   async settle(spent: CreditChange): Promise<void> {
-    await this.dataSource.query(`DELETE FROM pending_charges WHERE transaction_id = $1`, [spent.transactionId]);
+    await this.settleIn(this.dataSource.manager, spent);
+  }
+
+  /** Same as settle, inside the caller's transaction: the charge stands only if what it paid for is written. */
+  async settleIn(m: EntityManager, spent: CreditChange): Promise<void> {
+    await m.query(`DELETE FROM pending_charges WHERE transaction_id = $1`, [spent.transactionId]);
   }
 
   /**

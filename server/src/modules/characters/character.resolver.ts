@@ -6,6 +6,7 @@ import { bytesFromDataUrl } from '../media/image-upload';
 import { World } from '../worlds/world.entity';
 import { WorldService } from '../worlds/world.service';
 import { Character } from './character.entity';
+import { CharacterDraft } from './character-draft.entity';
 import { GenerateCharacterInput, GeneratedCharacter, SaveCharacterInput, SpawnFromProfileInput } from './character.types';
 
 @Resolver(() => Character)
@@ -24,14 +25,17 @@ export class CharacterResolver {
 
   @Authorized()
   @Mutation(() => GeneratedCharacter, {
-    description: 'Generates a character from answers to a world’s questions. Costs 3 credits (INSUFFICIENT_CREDITS when short; refunded if generation fails).',
+    description:
+      'Generates a character from answers to a world’s questions. Costs 3 credits (INSUFFICIENT_CREDITS when short; refunded if generation fails). With worldId it is kept as a draft until saved or discarded.',
   })
   generateCharacter(@Arg('input', () => GenerateCharacterInput) input: GenerateCharacterInput, @Ctx() ctx: GraphQLContext): Promise<GeneratedCharacter> {
     return ctx.services.characters.generate(requireUser(ctx).id, input);
   }
 
   @Authorized()
-  @Mutation(() => GeneratedCharacter, { description: 'Generates a character from your character profile. Costs 3 credits; refused when the profile is empty.' })
+  @Mutation(() => GeneratedCharacter, {
+    description: 'Generates a character from your character profile. Costs 3 credits; refused when the profile is empty. With worldId it is kept as a draft.',
+  })
   spawnCharacterFromProfile(@Arg('input', () => SpawnFromProfileInput) input: SpawnFromProfileInput, @Ctx() ctx: GraphQLContext): Promise<GeneratedCharacter> {
     const user = requireUser(ctx);
     return ctx.services.characters.spawnFromProfile(user.id, user.username, input);
@@ -41,6 +45,25 @@ export class CharacterResolver {
   @Mutation(() => Character, { description: 'Saves a character into a world you can see (own, featured or shared).' })
   saveCharacter(@Arg('input', () => SaveCharacterInput) input: SaveCharacterInput, @Ctx() ctx: GraphQLContext): Promise<Character> {
     return ctx.services.characters.save(requireUser(ctx).id, { ...input, world_id: input.worldId });
+  }
+
+  @Authorized()
+  @Query(() => [CharacterDraft], { description: 'Your generated characters not saved yet, newest first.' })
+  myCharacterDrafts(@Ctx() ctx: GraphQLContext): Promise<CharacterDraft[]> {
+    return ctx.services.characters.drafts(requireUser(ctx).id);
+  }
+
+  @Authorized()
+  @Mutation(() => Character, { description: 'Saves one of your drafts as a character (the draft is then gone). CONFLICT when its world no longer exists.' })
+  saveCharacterDraft(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
+    return ctx.services.characters.saveDraft(requireUser(ctx).id, id);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Discards one of your drafts for good (the credits it cost are not refunded).' })
+  async discardCharacterDraft(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await ctx.services.characters.discardDraft(requireUser(ctx).id, id);
+    return true;
   }
 
   @Authorized()
@@ -79,5 +102,15 @@ export class CharacterResolver {
   @FieldResolver(() => String, { nullable: true, description: "The world's name; null shows as 'Unknown World'." })
   async worldName(@Root() c: Character, @Ctx() ctx: GraphQLContext): Promise<string | null> {
     return (await this.world(c, ctx))?.name ?? null;
+  }
+}
+
+@Resolver(() => CharacterDraft)
+export class CharacterDraftResolver {
+  @FieldResolver(() => String, { nullable: true, description: "The world's name while you may see it; null shows as 'Unknown World'." })
+  async worldName(@Root() d: CharacterDraft, @Ctx() ctx: GraphQLContext): Promise<string | null> {
+    if (!d.worldId) return null;
+    const world = await ctx.loaders.worldById.load(d.worldId);
+    return world && WorldService.canSee(ctx.user?.id ?? null, world) ? world.name : null;
   }
 }

@@ -6,7 +6,7 @@ import { CARD_MAX_BYTES } from './character-card';
 import type { Services } from '../../services';
 import { jsonList } from '../shared/input';
 import { body, queryValue, restUser } from '../shared/rest';
-import { savedCharacter } from './character.present';
+import { characterDraft, savedCharacter } from './character.present';
 
 /** SPEC §7 /characters/* (generation). Saved characters live under /profile (profile.rest.ts). */
 export function charactersRestRouter(services: Services): express.Router {
@@ -20,6 +20,8 @@ export function charactersRestRouter(services: Services): express.Router {
       username: queryValue(req, 'username'),
       answers: jsonList(queryValue(req, 'answers'), 'answers'),
       questions: jsonList(queryValue(req, 'questions'), 'questions'),
+      // Not in SPEC's call: with it, the character is kept as a draft until saved or discarded.
+      worldId: queryValue(req, 'world_id'),
     });
     res.json(character);
   });
@@ -29,7 +31,30 @@ export function charactersRestRouter(services: Services): express.Router {
   r.post('/spawn-from-profile', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    res.json(await services.characters.spawnFromProfile(user.id, user.username, { worldDescription: b.worldDescription, username: b.username }));
+    res.json(
+      await services.characters.spawnFromProfile(user.id, user.username, { worldDescription: b.worldDescription, username: b.username, worldId: b.world_id }),
+    );
+  });
+
+  // Drafts: generated characters not saved yet (the REST twins of myCharacterDrafts & co).
+  r.get('/drafts', async (req, res) => {
+    const user = await restUser(services, req);
+    const drafts = await services.characters.drafts(user.id);
+    const names = await services.worlds.visibleNames(
+      user.id,
+      drafts.map((d) => d.worldId),
+    );
+    res.json(drafts.map((d) => characterDraft(d, d.worldId ? (names.get(d.worldId) ?? null) : null)));
+  });
+  r.post('/drafts/:id/save', async (req, res) => {
+    const user = await restUser(services, req);
+    const c = await services.characters.saveDraft(user.id, req.params.id);
+    res.status(201).json({ success: true, id: c.id });
+  });
+  r.delete('/drafts/:id', async (req, res) => {
+    const user = await restUser(services, req);
+    await services.characters.discardDraft(user.id, req.params.id);
+    res.json({ success: true });
   });
 
   // Character Card V3 export of one of your characters, as JSON or as a card PNG.

@@ -9,6 +9,7 @@ import { isUuid, object, text, textList, int } from '../shared/input';
 import type { WorldService } from '../worlds/world.service';
 import { WORLD_DESCRIPTION_MAX } from '../worlds/world.entity';
 import { Character } from './character.entity';
+import { CharacterDraft } from './character-draft.entity';
 import { cardJson, cardPng, parseCard } from './character-card';
 import { findOwnedCharacter } from './owned-character';
 import { cardsOf, importCards } from '../stories/memory/story-cards';
@@ -50,20 +51,31 @@ export class CharacterService {
     return this.dataSource.getRepository(Character);
   }
 
-  /** SPEC GET /characters/generate: a character from the answers to a world's questions. 3 credits. */
-  async generate(userId: string, raw: { worldDescription: unknown; questions: unknown; answers: unknown; username: unknown }): Promise<CharacterResult> {
+  /**
+   * SPEC GET /characters/generate: a character from the answers to a world's questions. 3 credits.
+   * With the world's id the character is also kept as a draft until the player saves or discards it.
+   */
+  async generate(
+    userId: string,
+    raw: { worldDescription: unknown; questions: unknown; answers: unknown; username: unknown; worldId?: unknown },
+  ): Promise<GeneratedWithDraft> {
     const worldDescription = worldDescriptionOf(raw.worldDescription);
     const username = text(raw.username, 'username', { required: 'Please enter a username for your character', max: CHARACTER_NAME_MAX, name: true });
     const questions = textList(raw.questions, 'questions', LIST_MAX_ITEMS, { max: QUESTION_MAX });
     const answers = textList(raw.answers, 'answers', LIST_MAX_ITEMS, { max: ANSWER_MAX });
-    return this.paidGeneration(userId, { worldDescription, questions, answers, username });
+    const worldId = await this.draftWorld(userId, raw.worldId);
+    return this.paidGeneration(userId, { worldDescription, questions, answers, username }, worldId, answers);
   }
 
   /**
    * Spawn from the player's own character profile. 3 credits. Refused (before any charge) when
    * skills, personality traits and free time are all empty.
    */
-  async spawnFromProfile(userId: string, fallbackName: string, raw: { worldDescription: unknown; username?: unknown }): Promise<CharacterResult> {
+  async spawnFromProfile(
+    userId: string,
+    fallbackName: string,
+    raw: { worldDescription: unknown; username?: unknown; worldId?: unknown },
+  ): Promise<GeneratedWithDraft> {
     const worldDescription = worldDescriptionOf(raw.worldDescription);
     const username =
       text(raw.username, 'username', { max: CHARACTER_NAME_MAX, name: true }) ||
@@ -73,16 +85,30 @@ export class CharacterService {
       throw AppError.badInput('Please complete your character profile first!', 'profile');
     }
     const profile = { skills: p.skills, personalityTraits: p.personalityTraits, freeTime: p.freeTime, pastTimes: p.pastTimes };
-    return this.paidGeneration(userId, { worldDescription, profile, username });
+    const worldId = await this.draftWorld(userId, raw.worldId);
+    return this.paidGeneration(userId, { worldDescription, profile, username }, worldId, []);
   }
 
-  private async paidGeneration(userId: string, input: CharacterInput): Promise<CharacterResult> {
+  /** The world a draft will be saved into: checked before any charge (NOT_FOUND for one the player cannot see). */
+  private async draftWorld(userId: string, worldId: unknown): Promise<string | null> {
+    if (worldId === undefined || worldId === null) return null;
+    return (await this.deps.worlds.visible(userId, worldId)).id;
+  }
+
+  private async paidGeneration(userId: string, input: CharacterInput, worldId: string | null, answers: string[]): Promise<GeneratedWithDraft> {
     // Pending until the model answers: a process that dies meanwhile leaves it to the reconciliation.
     const spent = await this.deps.credits.spendPending(userId, CHARACTER_GENERATION_COST, 'character_generate');
     try {
       const character = await this.deps.ai.generateCharacter(input);
-      await this.deps.credits.settle(spent);
-      return character;
+      // The charge stands together with the draft it paid for, so paid-for work is never lost.
+      const draftId = await this.dataSource.transaction(async (m) => {
+        await this.deps.credits.settleIn(m, spent);
+        if (!worldId) return null;
+        const { username: name, ...rest } = character;
+        const draft = await m.getRepository(CharacterDraft).save(m.getRepository(CharacterDraft).create({ userId, worldId, name, ...rest, answers }));
+        return draft.id;
+      });
+      return { ...character, draftId };
     } catch (e) {
       await this.deps.credits.refund(userId, spent, CHARACTER_GENERATION_COST);
       if (isAppError(e) && e.code !== 'INTERNAL') throw e;
@@ -124,6 +150,39 @@ export class CharacterService {
       ...(answers.some((a) => a.trim()) ? { answers: answers.map((a) => a.trim()) } : {}),
     };
     return this.repo.create({ userId, worldId: world.id, worldSnapshot, name, description, stats, traits, strengths, weaknesses, special });
+  }
+
+  /** The player's unsaved drafts, newest first. */
+  drafts(userId: string): Promise<CharacterDraft[]> {
+    return this.dataSource.getRepository(CharacterDraft).find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /**
+   * Saves a draft as a character (the same rules as any save) and removes the draft, in one
+   * transaction: a double click saves it once (the second finds no draft: NOT_FOUND).
+   */
+  async saveDraft(userId: string, id: unknown): Promise<Character> {
+    const draft = await this.ownedDraft(userId, id);
+    if (!draft.worldId) throw new AppError('CONFLICT', 'The world of this draft no longer exists; it can only be discarded.');
+    const checked = await this.checkedSave(userId, { ...draft, world_id: draft.worldId });
+    return this.dataSource.transaction(async (m) => {
+      if (!(await deleteDraft(m, userId, draft.id))) throw AppError.notFound('Draft');
+      const c = await m.getRepository(Character).save(checked);
+      await countPlay(m, c.worldId);
+      return c;
+    });
+  }
+
+  /** Discards a draft for good (its credits were spent on generating it). */
+  async discardDraft(userId: string, id: unknown): Promise<void> {
+    if (!isUuid(id) || !(await deleteDraft(this.dataSource.manager, userId, id))) throw AppError.notFound('Draft');
+  }
+
+  private async ownedDraft(userId: string, id: unknown): Promise<CharacterDraft> {
+    if (!isUuid(id)) throw AppError.notFound('Draft');
+    const draft = await this.dataSource.getRepository(CharacterDraft).findOne({ where: { id, userId } });
+    if (!draft) throw AppError.notFound('Draft');
+    return draft;
   }
 
   /** The player's saved characters, newest first. */
@@ -172,6 +231,14 @@ export class CharacterService {
       return c;
     });
   }
+}
+
+/** A generated character, and the draft it is kept as (null when no world was given). */
+export type GeneratedWithDraft = CharacterResult & { draftId: string | null };
+
+async function deleteDraft(m: EntityManager, userId: string, id: string): Promise<boolean> {
+  const [rows] = (await m.query(`DELETE FROM character_drafts WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId])) as [Array<{ id: string }>, number];
+  return rows.length > 0;
 }
 
 /**

@@ -24,6 +24,12 @@ export class GeneratedCharacter {
 
   @Field(() => SpecialAbility)
   special: SpecialAbility;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The draft this character is kept as until you save or discard it (null when no worldId was given).',
+  })
+  draftId: string | null;
 }
 
 @InputType()
@@ -39,6 +45,9 @@ export class GenerateCharacterInput {
 
   @Field({ description: "The character's name." })
   username: string;
+
+  @Field(() => ID, { nullable: true, description: 'The world it is spawned into: the character is then kept as a draft until saved or discarded.' })
+  worldId?: string | null;
 }
 
 @InputType()
@@ -48,6 +57,9 @@ export class SpawnFromProfileInput {
 
   @Field(() => String, { nullable: true, description: "The character's name; defaults to your username." })
   username?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The world it is spawned into: the character is then kept as a draft until saved or discarded.' })
+  worldId?: string | null;
 }
 
 @InputType()

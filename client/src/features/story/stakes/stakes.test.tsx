@@ -102,3 +102,54 @@ it('a routine chapter shows no dice; the difficulty is chosen in Story Memory an
   fireEvent.change(await screen.findByLabelText('Difficulty'), { target: { value: 'hard' } });
   await waitFor(() => expect(calls.find((c) => c.operationName === 'DifficultySelect_update')?.variables).toEqual({ characterId: 'c-1', difficulty: 'hard' }));
 });
+
+it('another version of the latest chapter shows its own dice at once, without waiting for the dice to be read again', async () => {
+  // Version 2 (ch-2b, no check) is shown; version 1 (ch-2, a failed check) is picked. The dice read
+  // that follows the switch is slow (on a busy server, seconds): the line must not vanish meanwhile.
+  let picked = false;
+  const takes = [
+    { __typename: 'Chapter', id: 'ch-2', take: 0 },
+    { __typename: 'Chapter', id: 'ch-2b', take: 1 },
+  ];
+  const page = (latest: ReturnType<typeof chapter>) => {
+    const character = storyCharacter({ chapters: [chapter(0), chapter(1), latest] });
+    return { data: { character: { ...character, storyline: { ...character.storyline, latestTakes: takes } } } };
+  };
+  const first = chapter(2, { take: 0, text: 'The first take.' });
+  const second = chapter(2, { id: 'ch-2b', take: 1, text: 'The second take.' });
+  let stakesReads = 0;
+  await renderApp(
+    '/storychat/c-1',
+    {
+      StoryPage_character: () => page(picked ? first : second),
+      ChapterStakes_character: () => {
+        stakesReads += 1;
+        if (stakesReads > 1) return new Promise(() => undefined); // the read after the switch never comes back in time
+        return { data: { character: stakesCharacter({ chapters: [{ id: 'ch-0' }, { id: 'ch-1' }, { id: 'ch-2b' }] }) } };
+      },
+      StoryPage_selectChapterTake: () => {
+        picked = true;
+        return {
+          data: {
+            selectChapterTake: {
+              __typename: 'GenerateChapterPayload',
+              newChapter: { ...first, check: failed, stakes: stakes({ healthBefore: 10, healthAfter: 6 }) },
+              updatedStats: { strength: 12, wisdom: 9 },
+              newIncreases: {},
+              newSettingGenerated: false,
+              settingText: null,
+              missionCompleted: false,
+              newMission: null,
+            },
+          },
+        };
+      },
+    },
+    { signedIn: true },
+  );
+  await screen.findByText('The second take.');
+  fireEvent.click(screen.getByRole('button', { name: 'Previous version' }));
+  await screen.findByText('The first take.');
+  expect(await screen.findByLabelText(/^Dice: Strength check against 14/)).toBeTruthy();
+  expect(screen.getByText('Health 10 → 6 of 10')).toBeTruthy();
+});
