@@ -294,9 +294,7 @@ describe('read-aloud with the server voice', () => {
       const dialog = await openSettings(page);
       const section = dialog.getByRole('group', { name: 'Read-aloud' });
       await section.getByLabel('Voice engine').selectOption('server');
-      await section
-        .getByText('Server voice: 1 credit (💎) per chapter the first time it is read in a voice; free when read again; refunded if it fails.')
-        .waitFor();
+      await section.getByText('Server voice: 1 credit per chapter the first time it is read in a voice; free when read again; refunded if it fails.').waitFor();
       await section.getByLabel('Voice', { exact: true }).selectOption('nova');
       await dialog.screenshot({ path: path.join(ARTIFACTS, `settings-server-voice-${width}x${height}.png`) });
       await dialog.getByRole('button', { name: 'Save' }).click();

@@ -345,7 +345,7 @@ describe('Settings → Read-aloud', () => {
     expect([...engine.options].map((o) => o.text)).toEqual(['Browser voice', 'Server voice']);
     fireEvent.change(engine, { target: { value: 'server' } });
     expect(
-      within(section).getByText('Server voice: 1 credit (💎) per chapter the first time it is read in a voice; free when read again; refunded if it fails.'),
+      within(section).getByText('Server voice: 1 credit per chapter the first time it is read in a voice; free when read again; refunded if it fails.'),
     ).toBeTruthy();
     const voice = within(section).getByLabelText('Voice') as HTMLSelectElement;
     expect([...voice.options].map((o) => o.value)).toEqual(['alloy', 'nova']);
