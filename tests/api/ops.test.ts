@@ -88,6 +88,8 @@ describe('headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
+    // Read-aloud plays a chapter's audio from a blob: URL (fetched with the session).
+    expect(csp).toContain("media-src 'self' blob:");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const gi = await fetch(`${t.url}/graphiql`);
     const giCsp = gi.headers.get('content-security-policy')!;

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
+import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { makeCharacter } from '../support/story-fixtures';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AppChrome, AuthPage, openPage } from './pages/app';
@@ -128,32 +129,35 @@ function speechStub() {
 const spoken = (page: Page) => page.evaluate(() => (window as unknown as { __spoken: Spoken[] }).__spoken);
 const words = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-async function playerWithStory(width: number, height: number, tag: string) {
+async function playerWithStory(width: number, height: number, tag: string, app = t) {
   const { context, page, errors } = await openPage(browser, { width, height });
   await context.addInitScript(speechStub);
   const id = newIdentity(`aloud${tag}`);
-  await new AuthPage(page).signUp(t.url, id);
-  const [{ id: userId }] = (await t.app.db.dataSource.query('SELECT id FROM users WHERE email = $1', [id.email.toLowerCase()])) as Array<{ id: string }>;
-  const c = await makeCharacter(t, userId!);
+  await new AuthPage(page).signUp(app.url, id);
+  const [{ id: userId }] = (await app.app.db.dataSource.query('SELECT id FROM users WHERE email = $1', [id.email.toLowerCase()])) as Array<{
+    id: string;
+  }>;
+  const c = await makeCharacter(app, userId!);
   // A hero the dice cannot defeat: this test is about reading, and a defeat would hide the composer.
-  await t.app.db.dataSource.query(`UPDATE characters SET health = 1000, health_max = 1000 WHERE id = $1`, [c.id]);
-  await page.goto(`${t.url}/storychat/${c.id}`);
+  await app.app.db.dataSource.query(`UPDATE characters SET health = 1000, health_max = 1000 WHERE id = $1`, [c.id]);
+  await page.goto(`${app.url}/storychat/${c.id}`);
   const story = new StoryPage(page);
   await page.getByRole('button', { name: 'Start your adventure!' }).click();
   await story.waitForChapters(1);
   return { context, page, errors, story };
 }
 
+async function openSettings(page: Page) {
+  const menu = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Open menu' });
+  if (!(await menu.isVisible())) return new AppChrome(page).openSettings();
+  // On a phone Settings is in the drawer.
+  await menu.click();
+  await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Settings' }).click();
+  return page.getByRole('dialog', { name: 'Settings' });
+}
+
 async function chooseSettings(page: Page, shotName: string) {
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  const menu = nav.getByRole('button', { name: 'Open menu' });
-  let dialog;
-  if (await menu.isVisible()) {
-    // On a phone Settings is in the drawer.
-    await menu.click();
-    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Settings' }).click();
-    dialog = page.getByRole('dialog', { name: 'Settings' });
-  } else dialog = await new AppChrome(page).openSettings();
+  const dialog = await openSettings(page);
   const section = dialog.getByRole('group', { name: 'Read-aloud' });
   const voice = section.getByLabel('Voice', { exact: true });
   // The voices arrive late (voiceschanged): the list fills in.
@@ -179,7 +183,7 @@ describe('read-aloud', () => {
 
       const first = story.chapters.first();
       const text = words((await first.locator('.chapter-text').textContent())!);
-      const read = first.getByRole('button', { name: 'Read chapter 1 aloud' });
+      const read = first.getByRole('button', { name: 'Read aloud: chapter 1' });
       // Slow enough to look at while it reads.
       await page.evaluate(() => ((window as unknown as { __speakMs: number }).__speakMs = 400));
       await read.focus();
@@ -239,10 +243,85 @@ describe('read-aloud', () => {
       await story.waitForChapters(2);
       await page.evaluate(() => ((window as unknown as { __speakMs: number }).__speakMs = 30));
       await page.waitForFunction(() => window.speechSynthesis.getVoices().length > 0);
-      await story.chapters.nth(1).getByRole('button', { name: 'Read chapter 2 aloud' }).click();
+      await story.chapters.nth(1).getByRole('button', { name: 'Read aloud: chapter 2' }).click();
       await page.waitForFunction(() => (window as unknown as { __spoken: unknown[] }).__spoken.length > 0);
       expect((await spoken(page))[0]).toMatchObject({ rate: 1.4, voice: 'Stub Voice B' });
       expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+/** A second and a half of silence as WAV: chromium sniffs what it is given, whatever the MIME type says. */
+function silence(): Buffer {
+  const rate = 8000;
+  const samples = rate * 1.5;
+  const b = Buffer.alloc(44 + samples * 2);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + samples * 2, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(samples * 2, 40);
+  return b;
+}
+
+describe('read-aloud with the server voice', () => {
+  let voiced: TestApp;
+  const fake = new FakeOpenAIServer();
+  beforeAll(async () => {
+    const baseUrl = await fake.start();
+    fake.speak = () => silence();
+    voiced = await startAppWithPublicUrl({ tts: { model: 'fake-tts', baseUrl, apiKey: 'sk-test', voices: ['alloy', 'nova'], timeoutMs: 5000 } });
+  });
+  afterAll(async () => {
+    await voiced?.close();
+    await fake.stop();
+  });
+
+  for (const [width, height, tag] of [
+    [1280, 800, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    it(`at ${width}×${height}: Settings offers it with its price; a chapter is read once (1 credit), then from the cache for free`, async () => {
+      const { context, page, errors, story } = await playerWithStory(width, height, `srv${tag}`, voiced);
+      const dialog = await openSettings(page);
+      const section = dialog.getByRole('group', { name: 'Read-aloud' });
+      await section.getByLabel('Voice engine').selectOption('server');
+      await section.getByText('Server voice: 1 credit per chapter the first time it is read in a voice; free when read again; refunded if it fails.').waitFor();
+      await section.getByLabel('Voice', { exact: true }).selectOption('nova');
+      await dialog.screenshot({ path: path.join(ARTIFACTS, `settings-server-voice-${width}x${height}.png`) });
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      const credits = async () => Number(await page.getByTestId('nav-credits').first().textContent());
+      const before = await credits();
+      const first = story.chapters.first();
+      await first.getByRole('button', { name: 'Read aloud: chapter 1' }).click();
+      // Played (the status says so once the audio has started), then over.
+      await first.getByRole('status').getByText('Reading aloud').waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, `story-server-voice-${width}x${height}.png`) });
+      await page.waitForFunction(() => !document.querySelector('[data-reading]'), null, { timeout: 30_000 });
+      const calls = () => fake.requests.filter((r) => r.url.endsWith('/audio/speech'));
+      expect(calls()).toHaveLength(1);
+      expect(calls()[0]!.body).toMatchObject({ voice: 'nova', input: (await first.locator('.chapter-text').textContent())!.trim() });
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid="nav-credits"]')?.textContent) === n, before - 1);
+
+      // Again: from the cache, no model call, no credit.
+      await first.getByRole('button', { name: 'Read aloud: chapter 1' }).click();
+      await first.getByRole('status').getByText('Reading aloud').waitFor();
+      await page.waitForFunction(() => !document.querySelector('[data-reading]'), null, { timeout: 30_000 });
+      expect(calls()).toHaveLength(1);
+      expect(await page.locator('.Toastify__toast').count()).toBe(0);
+      expect(await credits()).toBe(before - 1);
+      expect(errors).toEqual([]);
+      fake.requests.length = 0;
       await context.close();
     });
   }

@@ -40,6 +40,26 @@ describe('loadConfig', () => {
   });
 });
 
+describe("read-aloud's server voice (TTS_*)", () => {
+  it('is offered only with a key: its own, else the story AI’s; TTS_MODEL=off turns it off', () => {
+    expect(loadConfig({}).tts).toMatchObject({ apiKey: undefined, model: 'gpt-4o-mini-tts', voices: expect.arrayContaining(['alloy', 'nova']) });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-a', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).tts).toMatchObject({
+      apiKey: 'sk-a',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    const own = loadConfig({ OPENAI_API_KEY: 'sk-a', TTS_API_KEY: 'sk-b', TTS_BASE_URL: 'http://127.0.0.1:8880/v1', TTS_VOICES: 'af_bella, am_adam' }).tts;
+    expect(own).toMatchObject({ apiKey: 'sk-b', baseUrl: 'http://127.0.0.1:8880/v1', voices: ['af_bella', 'am_adam'] });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-a', TTS_MODEL: 'off' }).tts.apiKey).toBeUndefined();
+  });
+
+  it('refuses a bad voice list, server URL or timeout, naming the variable', () => {
+    expect(() => loadConfig({ TTS_VOICES: 'alloy,<script>' })).toThrow(/TTS_VOICES/);
+    expect(() => loadConfig({ TTS_VOICES: ' , ' })).toThrow(/TTS_VOICES/);
+    expect(() => loadConfig({ TTS_BASE_URL: 'ftp://x' })).toThrow(/TTS_BASE_URL/);
+    expect(() => loadConfig({ TTS_TIMEOUT_MS: '5' })).toThrow(/TTS_TIMEOUT_MS/);
+  });
+});
+
 describe('the local test checkout in production', () => {
   it('refuses to boot in production without Stripe, unless LOCAL_CHECKOUT_DEMO=true says it is a demo', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LOCAL_CHECKOUT_DEMO/);

@@ -60,7 +60,8 @@ export function corsMiddleware(allowed: Set<string>): express.RequestHandler {
 /**
  * helmet with a Content-Security-Policy the built client satisfies: every script is a same-origin
  * module file (no inline script anywhere), styles are files, images are same-origin or data:/blob:
- * (the create-world wizard previews a generated picture as a data URL), and the only connections are
+ * (the create-world wizard previews a generated picture as a data URL), audio is same-origin or blob:
+ * (read-aloud plays a chapter's audio fetched with the session), and the only connections are
  * same-origin HTTP and WebSocket (ws/wss of PUBLIC_URL listed for browsers that predate CSP 3's
  * 'self' matching ws:). Two pages need more and get it on their path only: GraphiQL sets style
  * attributes and runs its editor workers from blob: URLs; the local checkout page has one <style>.
@@ -73,6 +74,8 @@ export function securityHeaders(publicUrl: string): { all: express.RequestHandle
     'script-src': ["'self'"],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:'],
+    // Read-aloud's server voice: the chapter's MP3 is fetched with the bearer token and played from a blob: URL.
+    'media-src': ["'self'", 'blob:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", wsOrigin],
     'worker-src': ["'self'"],

@@ -102,8 +102,8 @@ describe('read-aloud on the story screen', () => {
       { signedIn: true },
     );
     act(() => synth.loadVoices());
-    const read = await screen.findByRole('button', { name: 'Read chapter 2 aloud' });
-    expect(screen.getByRole('button', { name: 'Read chapter 1 aloud' })).toBeTruthy();
+    const read = await screen.findByRole('button', { name: 'Read aloud: chapter 2' });
+    expect(screen.getByRole('button', { name: 'Read aloud: chapter 1' })).toBeTruthy();
     read.focus();
     fireEvent.click(read);
 
@@ -135,7 +135,7 @@ describe('read-aloud on the story screen', () => {
 
     // Read to the end: every word of the chapter is spoken, then the mark goes.
     const start = synth.spoken.length;
-    fireEvent.click(within(second!).getByRole('button', { name: 'Read chapter 2 aloud' }));
+    fireEvent.click(within(second!).getByRole('button', { name: 'Read aloud: chapter 2' }));
     for (let i = 0; i < speechPieces(LONG).length; i++) synth.endCurrent();
     expect(
       synth.spoken
@@ -159,7 +159,7 @@ describe('read-aloud on the story screen', () => {
       },
       { signedIn: true },
     );
-    await screen.findByRole('button', { name: 'Read chapter 1 aloud' });
+    await screen.findByRole('button', { name: 'Read aloud: chapter 1' });
     fireEvent.click(screen.getByRole('button', { name: 'Climb the mast' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     const channel = await subscriptions.channel('ChapterStream_play');
@@ -244,7 +244,7 @@ describe('read-aloud on the story screen', () => {
       { signedIn: true },
     );
     // No browser speech here: the server voice alone offers the control.
-    fireEvent.click(await screen.findByRole('button', { name: 'Read chapter 2 aloud' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Read aloud: chapter 2' }));
     await waitFor(() => expect(play).toHaveBeenCalled());
     expect(calls.find((c) => c.operationName === 'ReadAloud_readChapter')?.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1', voice: 'nova' });
     const [url, init] = audioFetch.mock.calls[0]!;
@@ -260,7 +260,7 @@ describe('read-aloud on the story screen', () => {
     expect(second.getAttribute('data-reading')).toBeNull();
 
     // Out of credits: the server says so, and the player is told.
-    fireEvent.click(within(second).getByRole('button', { name: 'Read chapter 2 aloud' }));
+    fireEvent.click(within(second).getByRole('button', { name: 'Read aloud: chapter 2' }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('You need at least 1 credits for this.'));
     expect(second.getAttribute('data-reading')).toBeNull();
   });
@@ -279,7 +279,7 @@ describe('read-aloud on the story screen', () => {
       },
       { signedIn: true },
     );
-    fireEvent.click(await screen.findByRole('button', { name: 'Read chapter 2 aloud' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Read aloud: chapter 2' }));
     expect(synth.spoken).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Undo Chapter' }));
@@ -345,7 +345,7 @@ describe('Settings → Read-aloud', () => {
     expect([...engine.options].map((o) => o.text)).toEqual(['Browser voice', 'Server voice']);
     fireEvent.change(engine, { target: { value: 'server' } });
     expect(
-      within(section).getByText('Server voice: 1 credit (💎) per chapter the first time it is read in a voice; free when read again; refunded if it fails.'),
+      within(section).getByText('Server voice: 1 credit per chapter the first time it is read in a voice; free when read again; refunded if it fails.'),
     ).toBeTruthy();
     const voice = within(section).getByLabelText('Voice') as HTMLSelectElement;
     expect([...voice.options].map((o) => o.value)).toEqual(['alloy', 'nova']);

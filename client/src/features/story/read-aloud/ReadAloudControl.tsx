@@ -22,7 +22,7 @@ export function ReadAloudControl({ chapter, number, readAloud }: { chapter: Read
         onClick={onMain}
         disabled={mine?.status === 'loading'}
         aria-busy={mine?.status === 'loading'}
-        aria-label={mine ? `${label} reading of chapter ${number}` : `Read chapter ${number} aloud`}
+        aria-label={mine ? `${label} reading of chapter ${number}` : `Read aloud: chapter ${number}`}
       >
         <span aria-hidden="true" className="read-aloud-icon">
           {!mine || mine.status === 'paused' ? '▶' : mine.status === 'loading' ? '…' : '❚❚'}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { GemIcon } from '../../../components/icons';
 import type { ReadAloudInfoFieldsFragment, ReadAloudSettingsFieldsFragment } from '../../../gql/graphql';
 import { browserSpeech, useBrowserVoices } from './speech';
 import './read-aloud.css';
@@ -45,10 +46,15 @@ export function ReadAloudSettings({
             <option value="browser">Browser voice</option>
             <option value="server">Server voice</option>
           </select>
-          <p className="muted settings-hint" id={`${ids}-engine-hint`}>
-            {engine === 'server'
-              ? `Server voice: ${cost} credit${cost === 1 ? '' : 's'} (💎) per chapter the first time it is read in a voice; free when read again; refunded if it fails.`
-              : 'Browser voice: free, and works offline.'}
+          <p className="muted settings-hint">
+            {engine === 'server' ? (
+              <>
+                Server voice: <GemIcon className="gem" /> {cost} credit{cost === 1 ? '' : 's'} per chapter the first time it is read in a voice; free when read
+                again; refunded if it fails.
+              </>
+            ) : (
+              'Browser voice: free, and works offline.'
+            )}
           </p>
         </div>
       ) : (

@@ -142,7 +142,8 @@ export function useReadAloud(characterId: string): ReadAloud {
           setReading({ chapterId: chapter.id, status: 'paused' });
         },
         resume() {
-          void audio?.play();
+          // A refused play (the page lost its audio output) leaves it paused; the player can press again.
+          audio?.play().catch(() => setReading({ chapterId: chapter.id, status: 'paused' }));
           setReading({ chapterId: chapter.id, status: 'playing' });
         },
       };
