@@ -57,6 +57,7 @@ module.exports = {
       transform: { '^.+\\.tsx?$': swcClient },
       moduleNameMapper: { '\\.(css)$': '<rootDir>/tests/support/style-stub.js' },
       setupFiles: ['<rootDir>/tests/support/client-setup.js'],
+      setupFilesAfterEnv: ['<rootDir>/client/src/test/wait-limit.ts'],
     },
     {
       displayName: 'e2e',

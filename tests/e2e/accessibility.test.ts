@@ -16,7 +16,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-
 describe('accessibility (axe-core: no serious or critical violations)', () => {
   beforeAll(async () => {
     axeSource(); // fails the suite at once when axe-core is missing

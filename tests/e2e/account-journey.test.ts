@@ -12,7 +12,6 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
-
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await startAppWithPublicUrl({

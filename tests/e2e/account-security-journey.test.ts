@@ -15,7 +15,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-
 beforeAll(async () => {
   t = await startTestApp();
   ({ browser, close: closeBrowser } = await launchBrowser());

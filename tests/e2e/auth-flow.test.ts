@@ -9,7 +9,6 @@ let closeBrowser: () => Promise<void>;
 let page: Page;
 const consoleErrors: string[] = [];
 
-
 beforeAll(async () => {
   t = await startTestApp();
   ({ browser, close: closeBrowser } = await launchBrowser());

@@ -14,7 +14,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-
 beforeAll(async () => {
   t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });
   ({ browser, close: closeBrowser } = await launchBrowser());

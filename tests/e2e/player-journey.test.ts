@@ -22,7 +22,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-
 const AETHERMOOR = '00000000-0000-4000-a000-000000000001';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Milliseconds between a chapter's sentences (the Stop step slows it so the chapter is still being written when Stop is pressed). */

@@ -19,7 +19,6 @@ let t: TestApp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-
 const ARTIFACTS = '/work/artifacts/stakes';
 
 beforeAll(async () => {

@@ -21,7 +21,6 @@ let pace = 250;
 /** Screenshots of the story screen after many chapters (issue 33's artifacts; git-ignored here). */
 const ARTIFACTS = process.env.SCREEN_ARTIFACTS_DIR ?? path.resolve(__dirname, '..', '.artifacts', 'story-screen');
 
-
 beforeAll(async () => {
   t = await startAppWithPublicUrl({ generationRateLimit: { perUserPerWindow: 1000, windowSeconds: 60 } });
   // Prose paced like a model's, so a chapter is seen while it is written.

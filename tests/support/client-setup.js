@@ -28,11 +28,3 @@ window.scrollTo = () => {};
 
 // jsdom does not lay out, so it has no scrollIntoView (the story screen follows the streaming text).
 if (typeof Element !== 'undefined' && !Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
-
-// findBy… and waitFor poll until their condition holds; Testing Library gives up after 1 s by default.
-// A step such as "a chapter completes → the page reads the story again → the choices render" is a
-// chain of promises and lazy chunks that took over a second with four test processes on two cores
-// (StoryPage.test.tsx failed on it at load average 16). These waits judge what appears, never how fast.
-// Through @testing-library/dom: requiring the React package here, before jest's globals exist, would
-// skip its automatic cleanup between tests.
-require('@testing-library/dom').configure({ asyncUtilTimeout: 10_000 });
