@@ -13,7 +13,7 @@
  */
 import type OpenAI from 'openai';
 import { estimateTokens } from '../context-budget';
-import { cardLine, chapterProfile, memoryLine, planChapterPrompt, worldMaterialText, type ChapterProfile } from '../prompt-plan';
+import { cardLine, chapterProfile, memoryLine, planChapterPrompt, type ChapterProfile } from '../prompt-plan';
 import {
   clampMaxLength,
   clampReadingLevel,
@@ -31,7 +31,6 @@ import {
   type SummarizeInput,
   type WorldDescriptionInput,
   type WorldImageInput,
-  type WorldMaterial,
   type WorldQuestionsInput,
 } from '../story-ai';
 import { FONT_STACKS, RADIUS_MAX_PX } from '../style-guard';
@@ -68,10 +67,10 @@ const CRAFT_COMPACT = [
 ].join('\n');
 
 /** The first message of every call about a story: the rules, then the story's stable prefix (one text for chapters and summaries, so servers cache it). */
-function storySystem(worldDescription: string, c: ChapterInput['character'], description: string, compact: boolean, world?: WorldMaterial): Msg {
+function storySystem(worldDescription: string, c: ChapterInput['character'], description: string, compact: boolean): Msg {
   return {
     role: 'system',
-    content: `${IDENTITY}\n${STATS_RULE}\n\n${compact ? CRAFT_COMPACT : CRAFT_FULL}\n\n${storyPrefix(worldDescription, c, description, worldMaterialText(world, compact))}`,
+    content: `${IDENTITY}\n${STATS_RULE}\n\n${compact ? CRAFT_COMPACT : CRAFT_FULL}\n\n${storyPrefix(worldDescription, c, description)}`,
   };
 }
 
@@ -82,11 +81,9 @@ const POV_RULES: Record<PointOfView, string> = {
 };
 
 /** The part of every story prompt that never changes during a story: world and character. */
-function storyPrefix(worldDescription: string, c: ChapterInput['character'], description: string, material = ''): string {
+function storyPrefix(worldDescription: string, c: ChapterInput['character'], description: string): string {
   return [
     `WORLD:\n${block(worldDescription)}`,
-    // The world's own names and rules, from the world and the player's answers (players' text: a block).
-    material ? `THIS WORLD'S OWN MATERIAL (draw the story from it):\n${block(material)}` : '',
     `PLAYER CHARACTER: ${c.name}\n${block(description)}`,
     `Traits: ${c.traits.join(', ')}`,
     c.strengths?.length ? `Strengths: ${c.strengths.join('; ')}` : '',
@@ -216,7 +213,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
     ].filter(Boolean);
   const essentials = input.plotEssentials?.trim() ?? '';
   const fixedText = [
-    storySystem(input.worldDescription, { ...c, description: '' }, '', profile.compact, input.world).content as string,
+    storySystem(input.worldDescription, { ...c, description: '' }, '', profile.compact).content as string,
     ...memoryHead(essentials, ''),
     ...turnOf({ pinned: [], memories: [], cards: [], people: [] }).map(([, , t]) => t),
   ].join('\n\n');
@@ -234,7 +231,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
     historySent.push(`Chapter ${number}. ${ask}`, ch.text);
   });
   const turn = turnOf({ pinned: plan.pinnedCards, memories: plan.memories, cards: plan.cards, people: plan.people });
-  const system = storySystem(input.worldDescription, c, plan.characterDescription, profile.compact, input.world);
+  const system = storySystem(input.worldDescription, c, plan.characterDescription, profile.compact);
   const last: Msg = { role: 'user', content: [...(history.length === 0 ? head : []), ...turn.map(([, , t]) => t)].join('\n\n') };
   const messages = [system, ...history, last];
 
@@ -244,7 +241,7 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
     if (text) sections.push({ key, title, tokens: estimateTokens(text), text });
   };
   add('rules', 'Rules and craft', `${IDENTITY}\n${STATS_RULE}\n\n${profile.compact ? CRAFT_COMPACT : CRAFT_FULL}`);
-  add('world', 'World', [input.worldDescription, worldMaterialText(input.world, profile.compact)].filter(Boolean).join('\n'));
+  add('world', 'World', input.worldDescription);
   add('character', 'Player character', storyPrefix('', c, plan.characterDescription).replace(/^WORLD:\n<<<\n\n>>>\n/, ''));
   add('essentials', 'Plot essentials', essentials);
   add('summary', 'Story so far (summary)', plan.summary);
@@ -421,11 +418,7 @@ export function missionMessages(input: MissionInput): Msg[] {
     { role: 'system', content: BASE_RULES },
     {
       role: 'user',
-      content: `WORLD:\n${block(input.worldDescription)}\n${
-        input.world ? `THIS WORLD'S OWN MATERIAL (the mission comes from its conflicts):\n${block(worldMaterialText(input.world, false))}\n` : ''
-      }CHARACTER: ${input.character.name}${input.character.description ? `\n${block(input.character.description)}` : ''}\n${input.previousMission ? `Previous mission (propose a different, follow-on one): ${block(input.previousMission)}\n` : ''}${
-        input.pastMissions?.length ? `Missions the story has had (never one of these again):\n${block(input.pastMissions.slice(-12).join('\n'))}\n` : ''
-      }Propose the character's next mission as one imperative sentence.`,
+      content: `WORLD:\n${block(input.worldDescription)}\nCHARACTER: ${input.character.name}${input.character.description ? `\n${block(input.character.description)}` : ''}\n${input.previousMission ? `Previous mission (propose a different, follow-on one): ${block(input.previousMission)}\n` : ''}Propose the character's next mission as one imperative sentence.`,
     },
   ];
 }
@@ -448,7 +441,7 @@ export function summaryMessages(input: SummarizeInput): Msg[] {
   const cards = s?.cards?.length ? `\nSTORY CARDS (spell names as here):\n${block(s.cards.map(cardLine).join('\n'))}` : '';
   return [
     s
-      ? storySystem(s.worldDescription, s.character, s.character.description, chapterProfile(s.maxContextTokens ?? 8192).compact, s.world)
+      ? storySystem(s.worldDescription, s.character, s.character.description, chapterProfile(s.maxContextTokens ?? 8192).compact)
       : { role: 'system', content: BASE_RULES },
     {
       role: 'user',
