@@ -438,7 +438,14 @@ export interface SummarizeInput {
   /** Soft cap on the summary length in tokens (see context-budget.ts); default 400. */
   maxTokens?: number;
   /** The story the chapters belong to: names, places and the mission keep the summary accurate. */
-  story?: { worldDescription: string; character: ChapterCharacter; mission: string | null; cards?: PromptCard[]; maxContextTokens?: number };
+  story?: {
+    worldDescription: string;
+    character: ChapterCharacter;
+    mission: string | null;
+    cards?: PromptCard[];
+    maxContextTokens?: number;
+    world?: WorldMaterial;
+  };
 }
 export const SUMMARY_MAX_CHARS = 4000;
 export const summarySchema = z.object({ summary: plainText(1, SUMMARY_MAX_CHARS) });
