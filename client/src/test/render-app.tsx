@@ -19,7 +19,7 @@ export const FREE_STATUS = {
   cancelAtPeriodEnd: false,
 };
 
-const ME = {
+export const ME = {
   id: 'user-1',
   email: 'aria@example.com',
   username: 'aria',

@@ -7,6 +7,9 @@ export class WorldsPage {
   async goto(base: string, worldId?: string) {
     await this.page.goto(`${base}/worlds${worldId ? `?world=${worldId}` : ''}`);
     await this.page.getByRole('heading', { name: 'Featured Worlds' }).waitFor();
+    // Settled: every list has loaded. Until then My Worlds can change height (loader → carousel or
+    // empty line) and move the Featured cards between locating one and the click landing on it.
+    await this.page.waitForFunction(() => !document.querySelector('main .page-loader'));
   }
 
   get popup() {

@@ -1,7 +1,9 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { deferred } from '../../test/fake-graphql-server';
 import { WORLD } from '../../test/fixtures';
-import { renderApp } from '../../test/render-app';
+import { ME, renderApp } from '../../test/render-app';
 import { firstScreenCards } from './image-sources';
+import { MY_WORLDS_EMPTY } from './WorldsPage';
 
 const worlds = Array.from({ length: 9 }, (_, i) => ({
   ...WORLD,
@@ -52,5 +54,33 @@ describe('worlds page: Featured search (like Community)', () => {
     expect(await within(section).findByText('No featured worlds match.')).toBeTruthy();
     fireEvent.change(box, { target: { value: '' } });
     expect(await within(section).findByRole('button', { name: /World 8/ })).toBeTruthy();
+  });
+});
+
+describe('worlds page: a stored session being confirmed (after a reload)', () => {
+  it('shows the signed-in layout at once, so Featured does not jump down under the pointer when the session is confirmed', async () => {
+    const confirm = deferred<{ data: { me: typeof ME } }>();
+    const { calls } = await renderApp(
+      '/worlds',
+      {
+        AuthProvider_me: () => confirm.promise,
+        WorldsPage_featuredWorlds: () => ({ data: { featuredWorlds: worlds } }),
+      },
+      { signedIn: true },
+    );
+    await screen.findByRole('button', { name: /World 8/ });
+    // Before the session is confirmed: My Worlds is already there (loading), and not yet asked for.
+    const featured = screen.getByRole('heading', { name: 'Featured Worlds' });
+    expect(featured.tagName).toBe('H2');
+    expect(screen.getByRole('heading', { name: 'My Worlds' })).toBeTruthy();
+    expect(screen.getByRole('status')).toBeTruthy();
+    expect(calls.some((c) => c.operationName === 'WorldsPage_myWorlds')).toBe(false);
+    const card = screen.getByRole('button', { name: /World 8/ });
+
+    await act(async () => confirm.resolve({ data: { me: ME } }));
+    expect(await screen.findByText(MY_WORLDS_EMPTY)).toBeTruthy();
+    // The same heading and card elements: nothing above Featured was inserted or remounted.
+    expect(screen.getByRole('heading', { name: 'Featured Worlds' })).toBe(featured);
+    expect(screen.getByRole('button', { name: /World 8/ })).toBe(card);
   });
 });

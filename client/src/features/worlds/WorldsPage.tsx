@@ -42,17 +42,20 @@ interface MyWorlds {
  */
 export default function WorldsPage() {
   const { status } = useAuth();
-  return status === 'authenticated' ? <SignedInWorldsPage /> : <WorldsView myWorlds={null} />;
+  // A stored session still being confirmed (after a reload) already shows the signed-in layout, My
+  // Worlds loading: were the anonymous page shown meanwhile, My Worlds would push Featured down the
+  // moment the session is confirmed, under the pointer of a player already clicking a card.
+  return status === 'authenticated' || status === 'loading' ? <SignedInWorldsPage confirmed={status === 'authenticated'} /> : <WorldsView myWorlds={null} />;
 }
 
-function SignedInWorldsPage() {
-  const mine = useWorldsPage_myWorldsQuery({ fetchPolicy: 'cache-and-network' });
+function SignedInWorldsPage({ confirmed }: { confirmed: boolean }) {
+  const mine = useWorldsPage_myWorldsQuery({ fetchPolicy: 'cache-and-network', skip: !confirmed });
   return (
     <WorldsView
       myWorlds={{
         list: mine.data?.myWorlds ?? [],
-        loading: mine.loading && !mine.data,
-        settled: !mine.loading,
+        loading: !confirmed || (mine.loading && !mine.data),
+        settled: confirmed && !mine.loading,
         refetch: () => void mine.refetch(),
       }}
     />
