@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { startInstance } from '../support/cluster';
+import { INSTANCE_BOOT_TIMEOUT_MS, startInstance, type Instance } from '../support/cluster';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -87,40 +87,44 @@ function cuttableProxy(target: URL) {
 });
 
 (PG ? describe : describe.skip)('a database outage in the logs', () => {
-  it('writes one error line per failed request: its access line, with the cause', async () => {
-    const proxy = cuttableProxy(new URL(PG!));
+  let proxy: ReturnType<typeof cuttableProxy>;
+  let app: Instance;
+  beforeAll(async () => {
+    proxy = cuttableProxy(new URL(PG!));
     const via = new URL(PG!);
     via.hostname = '127.0.0.1';
     via.port = String(await proxy.listen());
-    const app = await startInstance('outage', { DATABASE_URL: via.toString(), LOG_LEVEL: 'info', SESSION_CACHE_SECONDS: '0', RESPONSE_CACHE_SECONDS: '0' });
-    try {
-      expect((await fetch(`${app.url}/api/worlds/fetch-world-cards`)).status).toBe(200);
-      const before = app.output().length;
-      proxy.cut();
-      const failed = [];
-      for (let i = 0; i < 3; i++) {
-        failed.push((await fetch(`${app.url}/api/worlds/fetch-world-cards?limit=${i + 1}`)).status);
-        const gql = await fetch(`${app.url}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: `{ featuredWorlds(limit: ${i + 1}) { id } }` }),
-        });
-        failed.push(((await gql.json()) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code);
-      }
-      expect(failed).toEqual([503, 'SERVICE_UNAVAILABLE', 503, 'SERVICE_UNAVAILABLE', 503, 'SERVICE_UNAVAILABLE']);
-      // Lines are written synchronously; give the process a moment to flush its pipe.
-      await new Promise((r) => setTimeout(r, 200));
-      const errors = app
-        .output()
-        .slice(before)
-        .split('\n')
-        .filter((l) => l.includes('"level":"error"'));
-      expect(errors).toHaveLength(6);
-      for (const line of errors) expect(JSON.parse(line)).toMatchObject({ msg: 'request', cause: expect.stringMatching(/^database unavailable: /) });
-    } finally {
-      proxy.heal();
-      await app.stop();
-      await proxy.close();
+    app = await startInstance('outage', { DATABASE_URL: via.toString(), LOG_LEVEL: 'info', SESSION_CACHE_SECONDS: '0', RESPONSE_CACHE_SECONDS: '0' });
+  }, INSTANCE_BOOT_TIMEOUT_MS);
+  afterAll(async () => {
+    proxy?.heal();
+    await app?.stop();
+    await proxy?.close();
+  });
+
+  it('writes one error line per failed request: its access line, with the cause', async () => {
+    expect((await fetch(`${app.url}/api/worlds/fetch-world-cards`)).status).toBe(200);
+    const before = app.output().length;
+    proxy.cut();
+    const failed = [];
+    for (let i = 0; i < 3; i++) {
+      failed.push((await fetch(`${app.url}/api/worlds/fetch-world-cards?limit=${i + 1}`)).status);
+      const gql = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ featuredWorlds(limit: ${i + 1}) { id } }` }),
+      });
+      failed.push(((await gql.json()) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code);
     }
+    expect(failed).toEqual([503, 'SERVICE_UNAVAILABLE', 503, 'SERVICE_UNAVAILABLE', 503, 'SERVICE_UNAVAILABLE']);
+    // Lines are written synchronously; give the process a moment to flush its pipe.
+    await new Promise((r) => setTimeout(r, 200));
+    const errors = app
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((l) => l.includes('"level":"error"'));
+    expect(errors).toHaveLength(6);
+    for (const line of errors) expect(JSON.parse(line)).toMatchObject({ msg: 'request', cause: expect.stringMatching(/^database unavailable: /) });
   });
 });

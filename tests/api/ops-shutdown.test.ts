@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { FakeOpenAIServer } from '../../server/src/ai/openai/fake-openai-server';
 import { loadConfig } from '../../server/src/config/env';
-import { startInstance } from '../support/cluster';
+import { INSTANCE_BOOT_TIMEOUT_MS, startInstance, type Instance } from '../support/cluster';
 import { makeCharacter } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -96,69 +96,76 @@ describe('graceful shutdown', () => {
 });
 
 (process.env.DATABASE_URL ? describe : describe.skip)('Ctrl-C while a chapter is written', () => {
-  it('ends the chapter as a failed take the player can retry, and logs it as a warning, not an error', async () => {
-    const fake = new FakeOpenAIServer();
+  let fake: FakeOpenAIServer;
+  let app: Instance;
+  let token: string;
+  let characterId: string;
+  // The process, its player and character: booting is not what is judged here (see INSTANCE_BOOT_TIMEOUT_MS).
+  beforeAll(async () => {
+    fake = new FakeOpenAIServer();
     const baseUrl = await fake.start();
-    const app = await startInstance('ctrl-c', {
+    app = await startInstance('ctrl-c', {
       DATABASE_URL: process.env.DATABASE_URL!,
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: baseUrl,
       SHUTDOWN_GRACE_MS: '0',
       LOG_LEVEL: 'info',
     });
-    try {
-      const up = await fetch(`${app.url}/api/auth/v1/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `ctrlc.${Date.now()}@example.com`, password: 'correct horse ctrl c', data: { username: 'Ctrl C' } }),
-      });
-      const token = ((await up.json()) as { access_token: string }).access_token;
-      const [world] = (await (await fetch(`${app.url}/api/worlds/fetch-world-cards`)).json()) as Array<{ id: string }>;
-      const saved = await fetch(`${app.url}/api/profile/insert-characters`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({
-          name: 'Ayla Storm',
-          world_id: world!.id,
-          stats: { strength: 12, agility: 10, endurance: 11, intellect: 14, wisdom: 9, charisma: 13 },
-          description: 'A wandering cartographer who maps places nobody else dares to visit.',
-          traits: ['curious'],
-          strengths: ['maps'],
-          weaknesses: ['impatience'],
-          special: { name: 'True Bearing', description: 'Always knows the way back.' },
-          created_at: new Date().toISOString(),
-        }),
-      });
-      const body = (await saved.json()) as { id?: string; character?: { id: string } };
-      const characterId = body.id ?? body.character!.id;
-      // A chapter that streams for a long time: the signal comes in the middle of it.
-      const json = JSON.stringify(CHAPTER);
-      fake.push({
-        kind: 'sse',
-        pieces: Array.from({ length: 200 }, (_, i) => json.slice(Math.floor((i * json.length) / 200), Math.floor(((i + 1) * json.length) / 200))),
-        gapMs: 100,
-      });
-      const before = app.output().length;
-      const pending = fetch(`${app.url}/api/stories/generate-chapter`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ characterId, userChoice: '' }),
-      }).catch(() => null);
-      await waitFor(() => fake.requests.some((r) => r.url.endsWith('/chat/completions') && r.body.stream === true), 'the chapter to start', 10_000);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await app.stop('SIGINT')).toBe(0);
-      await pending;
-      const lines = app
-        .output()
-        .slice(before)
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { level: string; msg: string });
-      expect(lines.filter((l) => l.level === 'error')).toEqual([]);
-      expect(lines.find((l) => /shutdown/.test(l.msg) && /chapter/.test(l.msg))).toMatchObject({ level: 'warn' });
-    } finally {
-      await app.stop('SIGKILL');
-      await fake.stop();
-    }
+    const up = await fetch(`${app.url}/api/auth/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `ctrlc.${Date.now()}@example.com`, password: 'correct horse ctrl c', data: { username: 'Ctrl C' } }),
+    });
+    token = ((await up.json()) as { access_token: string }).access_token;
+    const [world] = (await (await fetch(`${app.url}/api/worlds/fetch-world-cards`)).json()) as Array<{ id: string }>;
+    const saved = await fetch(`${app.url}/api/profile/insert-characters`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        name: 'Ayla Storm',
+        world_id: world!.id,
+        stats: { strength: 12, agility: 10, endurance: 11, intellect: 14, wisdom: 9, charisma: 13 },
+        description: 'A wandering cartographer who maps places nobody else dares to visit.',
+        traits: ['curious'],
+        strengths: ['maps'],
+        weaknesses: ['impatience'],
+        special: { name: 'True Bearing', description: 'Always knows the way back.' },
+        created_at: new Date().toISOString(),
+      }),
+    });
+    const body = (await saved.json()) as { id?: string; character?: { id: string } };
+    characterId = body.id ?? body.character!.id;
+  }, INSTANCE_BOOT_TIMEOUT_MS);
+  afterAll(async () => {
+    await app?.stop('SIGKILL');
+    await fake?.stop();
+  });
+
+  it('ends the chapter as a failed take the player can retry, and logs it as a warning, not an error', async () => {
+    // A chapter that streams for a long time: the signal comes in the middle of it.
+    const json = JSON.stringify(CHAPTER);
+    fake.push({
+      kind: 'sse',
+      pieces: Array.from({ length: 200 }, (_, i) => json.slice(Math.floor((i * json.length) / 200), Math.floor(((i + 1) * json.length) / 200))),
+      gapMs: 100,
+    });
+    const before = app.output().length;
+    const pending = fetch(`${app.url}/api/stories/generate-chapter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ characterId, userChoice: '' }),
+    }).catch(() => null);
+    await waitFor(() => fake.requests.some((r) => r.url.endsWith('/chat/completions') && r.body.stream === true), 'the chapter to start', 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await app.stop('SIGINT')).toBe(0);
+    await pending;
+    const lines = app
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: string; msg: string });
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(lines.find((l) => /shutdown/.test(l.msg) && /chapter/.test(l.msg))).toMatchObject({ level: 'warn' });
   });
 });

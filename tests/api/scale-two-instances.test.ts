@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Redis from 'ioredis';
 import { newIdentity, SIGN_UP } from '../support/test-app';
-import { METRICS_TOKEN, startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
+import { INSTANCE_BOOT_TIMEOUT_MS, METRICS_TOKEN, startInstance, startProxy, type Instance, type Proxy } from '../support/cluster';
 import { waitFor } from '../support/wait';
 import { runAdmin } from '../support/admin-cli';
 import { watchStatus, type Watch } from './billing-support';
@@ -30,7 +30,7 @@ jest.setTimeout(90_000);
     const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, JWT_SECRET: crypto.randomBytes(32).toString('hex'), RATE_LIMIT_PER_IP: '100000' };
     [a, b] = await Promise.all([startInstance('A', env), startInstance('B', env)]);
     proxy = await startProxy([a, b]);
-  });
+  }, INSTANCE_BOOT_TIMEOUT_MS);
   afterAll(async () => {
     await Promise.all(watches.map((w) => w.dispose().catch(() => undefined)));
     await proxy?.close();
