@@ -99,6 +99,9 @@ async function assemble(config: Config, db: Database, services: Services, logger
   const ops = createOps(config, services, logger);
   // The front (request ids, rate limits, the public response cache) answers before express when it can.
   const httpServer = http.createServer(ops.front(app));
+  httpServer.keepAliveTimeout = config.ops.keepAliveTimeoutMs;
+  // A request's headers may take as long as Node allows, but never less than an idle connection lives.
+  httpServer.headersTimeout = Math.max(httpServer.headersTimeout, config.ops.keepAliveTimeoutMs + 1_000);
 
   const schema = await buildGraphQLSchema(services.realtime.pubSub);
   const wsAuth = createWsAuth(services, config.wsAuthRecheckSeconds);

@@ -79,6 +79,26 @@ describe('probes and metrics', () => {
     const b = await fetch(`${t.url}/healthz`, { headers: { 'x-request-id': 'edge-1234567890' } });
     expect(b.headers.get('x-request-id')).toBe('edge-1234567890');
   });
+
+  it('keeps an idle connection open longer than the proxy in front does (nginx: 60 s), on the full path and on a cached read', async () => {
+    // Node's default (5 s) let a request sent on a connection the server was closing fail with a reset.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const keepAlive = (p: string) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        http
+          .get(`${t.url}${p}`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers['keep-alive']));
+          })
+          .on('error', reject);
+      });
+    try {
+      for (const p of ['/healthz', '/api/worlds/fetch-world-cards?limit=2', '/api/worlds/fetch-world-cards?limit=2'])
+        expect(await keepAlive(p)).toBe('timeout=65');
+    } finally {
+      agent.destroy();
+    }
+  });
 });
 
 describe('headers', () => {

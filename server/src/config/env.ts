@@ -165,6 +165,12 @@ export interface OpsConfig {
   responseCacheSeconds: number;
   /** How long shutdown lets in-flight chapters finish before they are stopped (left for a retry). */
   shutdownGraceMs: number;
+  /**
+   * How long an idle keep-alive connection stays open. Above the proxy's own idle limit (nginx keeps
+   * upstream connections 60 s), so the proxy, never this server, closes them: otherwise a request sent
+   * on a connection the server is closing at that moment fails with a reset (Node's default is 5 s).
+   */
+  keepAliveTimeoutMs: number;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken?: string;
 }
@@ -493,6 +499,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       graphqlMaxResponseBytes: int('GRAPHQL_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024),
       responseCacheSeconds: int('RESPONSE_CACHE_SECONDS', 30, 0, 86_400),
       shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+      keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 600_000),
       metricsToken: str('METRICS_TOKEN'),
     },
     ...overrides,
