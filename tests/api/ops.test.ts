@@ -88,7 +88,7 @@ describe('probes and metrics', () => {
         http
           .get(`${t.url}${p}`, { agent }, (res) => {
             res.resume();
-            res.on('end', () => resolve(res.headers['keep-alive']));
+            res.on('end', () => resolve(String(res.headers['keep-alive'])));
           })
           .on('error', reject);
       });

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { Config } from '../config/env';
@@ -35,6 +36,25 @@ const common = {
   uuidExtension: 'pgcrypto',
 } as const;
 
+/**
+ * The pool listens for errors only on idle connections, and TypeORM attaches its listener to a
+ * checked-out one a microtask after the pool hands it over. When PostgreSQL cuts a connection in that
+ * gap (a restart: "terminating connection due to administrator command" can arrive in the very TCP
+ * read that completes a new connection), the error had no listener and took the whole process down
+ * (seen once in CI's PostgreSQL-restart test under load). Every connection gets a listener of its own
+ * when first handed out: the error then only makes the connection unusable, the work on it fails
+ * with it, and the pool replaces it.
+ */
+function guardCheckedOutConnections(dataSource: DataSource): void {
+  const pool = (dataSource.driver as unknown as { master?: { on(event: 'acquire', listener: (client: EventEmitter) => void): void } }).master;
+  const guarded = new WeakSet<EventEmitter>();
+  pool?.on('acquire', (client) => {
+    if (guarded.has(client)) return;
+    guarded.add(client);
+    client.on('error', () => undefined); // the failed statement or the next one reports it
+  });
+}
+
 export async function openDatabase(config: Config, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) {
     const dataSource = new DataSource({
@@ -44,6 +64,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
       applicationName: 'taleforge',
     } as DataSourceOptions);
     await dataSource.initialize();
+    guardCheckedOutConnections(dataSource);
     return { dataSource, kind: 'postgres', close: () => dataSource.destroy() };
   }
 
