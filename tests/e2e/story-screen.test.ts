@@ -216,4 +216,23 @@ describe('the story screen', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('a page opened by its address starts at its top, not at the scroll the page before it was left at', async () => {
+    // A player with a character: /characters is a long page (the character's whole profile).
+    const { context, page, errors } = await storyOf('scroll', { width: 390, height: 844 });
+    await new WorldsPage(page).goto(t.url);
+    await page.waitForFunction(() => document.documentElement.scrollHeight > 2000);
+    await page.evaluate(() => window.scrollTo({ top: 900, behavior: 'instant' }));
+    const left = await page.evaluate(() => ({ y: window.scrollY, h: document.documentElement.scrollHeight }));
+    expect(left.y).toBeGreaterThan(800);
+    await page.goto(`${t.url}/characters`);
+    await page.getByRole('heading', { name: 'Character Description' }).waitFor();
+    // A wrong restore scrolls smoothly, after the page's data has come (seen at 100 ms to 1 s): a
+    // page still at its top a second and a half later was not sent anywhere.
+    await page.waitForTimeout(1500);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 900)).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
