@@ -162,7 +162,6 @@ describe('player journeys', () => {
     // Story cards: the people the chapters met are there; the player adds a place and pins it.
     await page.getByRole('tab', { name: /^Cards/ }).click();
     const cards = page.getByTestId('story-cards');
-    await cards.locator('summary').click();
     const met = await cards.getByTestId('story-card').count();
     await cards.getByRole('button', { name: 'Add Card' }).click();
     await cards.getByLabel('Kind').selectOption('place');
