@@ -73,7 +73,6 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     await page.getByRole('tab', { name: /^Remembered/ }).click();
     problems.push(...(await audit(page, '/storychat remembered tool')));
     await page.getByRole('tab', { name: /^Cards/ }).click();
-    await page.getByTestId('story-cards').locator('summary').click();
     await page.getByRole('button', { name: 'Add Card' }).click();
     problems.push(...(await audit(page, '/storychat memory and story cards')));
     // A second chapter, the rewind confirmation, then the Branches panel it leaves.
@@ -89,7 +88,6 @@ describe('accessibility (axe-core: no serious or critical violations)', () => {
     // Publishing: the panel with its link, then the page readers see.
     await page.getByRole('tab', { name: /^Publish/ }).click();
     const publish = page.getByTestId('story-publish');
-    await publish.locator('summary').click();
     await publish.getByRole('button', { name: 'Publish story' }).click();
     const link = publish.getByRole('textbox', { name: 'Link' });
     await link.waitFor();

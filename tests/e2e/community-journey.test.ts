@@ -105,7 +105,6 @@ it('A shares a world; anonymous B finds it in Community, opens it, signs up and 
     .getByRole('tab', { name: /^Publish/ })
     .click();
   const publish = a.page.getByTestId('story-publish');
-  await publish.locator('summary').click();
   await publish.getByRole('button', { name: 'Publish story' }).click();
   await new AppChrome(a.page).toast('Your story is published').waitFor();
   const link = await publish.getByRole('textbox', { name: 'Link' }).inputValue();

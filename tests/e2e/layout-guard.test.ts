@@ -10,6 +10,7 @@ import { newIdentity, type TestApp } from '../support/test-app';
 import { AuthPage, openPage } from './pages/app';
 import { audit, checkModal, insideViewport, noHorizontalScroll } from './pages/layout';
 import { startAppWithPublicUrl } from './pages/server';
+import { StoryPage } from './pages/story';
 import { WorldsPage } from './pages/worlds';
 
 const SIZES = [
@@ -123,15 +124,26 @@ describe('layout guard: every route and overlay at 390×844 and 1280×800', () =
         await undo.waitFor({ timeout: 30_000 });
         problems.push(...(await route(page, `${at} /storychat`)));
         if (phone) {
-          // Each tool opens in a bottom sheet from the bar under the action box.
-          for (const name of ['Mission', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
-            const button = page.getByRole('navigation', { name: 'Story tools' }).getByRole('button', { name: new RegExp(`^${name}`) });
-            await button.click();
-            problems.push(...(await checkModal(page, page.getByRole('dialog', { name }), `${at} ${name} sheet`, () => page.keyboard.press('Escape'), button)));
+          // Each tool opens in a bottom sheet from the bar under the action box, or from More: every
+          // button of the bar on screen, and the bar never scrolls sideways.
+          const story = new StoryPage(page);
+          problems.push(...(await insideViewport(story.toolBar, `${at} tools bar`)));
+          for (const button of await story.toolBar.getByRole('button').all()) {
+            problems.push(...(await insideViewport(button, `${at} tools bar button ${await button.locator('.tool-label').textContent()}`)));
+          }
+          if (await story.toolBar.evaluate((el) => el.scrollWidth > el.clientWidth)) problems.push(`${at} tools bar: scrolls sideways`);
+          const more = story.toolBar.getByRole('button', { name: 'More' });
+          await more.click();
+          problems.push(
+            ...(await checkModal(page, page.getByRole('dialog', { name: 'More tools' }), `${at} More sheet`, () => page.keyboard.press('Escape'), more)),
+          );
+          for (const name of ['Mission', 'Inventory', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
+            const { sheet, opener } = await story.openToolSheet(name);
+            problems.push(...(await checkModal(page, sheet, `${at} ${name} sheet`, () => page.keyboard.press('Escape'), opener)));
           }
         } else {
           // The side panel: each tool on screen beside the story.
-          for (const name of ['Mission', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
+          for (const name of ['Mission', 'Inventory', 'Memory', 'Remembered', 'Cards', 'Branches', 'Publish']) {
             await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
             problems.push(...(await insideViewport(page.getByRole('tabpanel'), `${at} ${name} tool`)));
             problems.push(...(await audit(page, `${at} ${name} tool`)));

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** /storychat/:id */
 export class StoryPage {
@@ -34,5 +34,31 @@ export class StoryPage {
     await this.missionPanel.getByLabel('Mission objective').fill(text);
     await this.missionPanel.getByRole('button', { name: 'Save' }).click();
     await this.missionPanel.getByText(text).waitFor();
+  }
+
+  /** The tools' bar of a phone (StoryTools). */
+  get toolBar() {
+    return this.page.getByRole('navigation', { name: 'Story tools' });
+  }
+
+  /**
+   * On a phone, opens a tool's bottom sheet: from the bar, or under More for a tool not on it.
+   * Returns the sheet and the button focus goes back to when it closes.
+   */
+  async openToolSheet(label: string): Promise<{ sheet: Locator; opener: Locator }> {
+    const onBar = this.toolBar.getByRole('button', { name: new RegExp(`^${label}`) });
+    let opener = onBar;
+    if (await onBar.count()) await onBar.click();
+    else {
+      opener = this.toolBar.getByRole('button', { name: 'More' });
+      await opener.click();
+      await this.page
+        .getByRole('dialog', { name: 'More tools' })
+        .getByRole('button', { name: new RegExp(`^${label}`) })
+        .click();
+    }
+    const sheet = this.page.getByRole('dialog', { name: label });
+    await sheet.waitFor();
+    return { sheet, opener };
   }
 }

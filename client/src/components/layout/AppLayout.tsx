@@ -1,11 +1,21 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation, type Location } from 'react-router-dom';
 import { useAuth } from '../../features/auth/auth-context';
 import { LiveSubscriptionStatus } from '../../features/subscription/subscription-status';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
 import { PageLoader } from './PageLoader';
 import { showsFooter, showsNav } from './visibility';
+
+/**
+ * Where ScrollRestoration keeps a page's scroll. A page loaded by its address (typed, a link from
+ * elsewhere, a reload) has no history key of its own: React Router calls every such entry "default",
+ * so /characters opened that way was put back at the scroll /worlds had been left at. Those are kept
+ * by path instead; pages reached inside the app keep their entry's own key (Back returns there).
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? location.pathname + location.search : location.key;
+}
 
 export function AppLayout() {
   const { pathname } = useLocation();
@@ -23,7 +33,7 @@ export function AppLayout() {
         </Suspense>
       </div>
       {showsFooter(pathname) && <Footer />}
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }

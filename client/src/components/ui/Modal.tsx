@@ -16,7 +16,8 @@ export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {
   }
   const first = items[0];
   const last = items[items.length - 1];
-  if (event.shiftKey && (document.activeElement === first || !root.contains(document.activeElement))) {
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === root || !root.contains(active))) {
     event.preventDefault();
     last.focus();
   } else if (!event.shiftKey && document.activeElement === last) {
@@ -95,7 +96,15 @@ export function Modal({
     const opener = document.activeElement as HTMLElement | null;
     const root = dialog.current;
     const auto = root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>(FOCUSABLE);
-    (auto ?? root)?.focus();
+    (auto ?? root)?.focus({ preventScroll: true });
+    // A dialog opens at its top (its title, a world's picture). When the control to start at lies
+    // below what shows (a world's Spawn on a phone), focusing it scrolled the title out of sight:
+    // focus rests on the dialog itself instead (the WAI-ARIA pattern for long dialogs), Tab goes on.
+    if (auto && root) {
+      const at = auto.getBoundingClientRect();
+      const box = root.getBoundingClientRect();
+      if (at.bottom > box.bottom || at.top < box.top) root.focus({ preventScroll: true });
+    }
     return () => {
       if (opener && document.contains(opener)) opener.focus();
     };

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { useStoryBranchesPanel_deleteMutation, useStoryBranchesPanel_restoreMutation, type StoryBranchFieldsFragment } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
@@ -21,7 +22,16 @@ export function StoryBranchesPanel({
   const run = usePlayerAction();
   const [restore, restoring] = useStoryBranchesPanel_restoreMutation();
   const [remove] = useStoryBranchesPanel_deleteMutation();
-  if (branches.length === 0) return null;
+  const titleId = useId();
+  // The tool is always there (a tab, a sheet): with nothing set aside yet it says what it will hold.
+  if (branches.length === 0) {
+    return (
+      <section className="story-panel memory-panel branches-panel" data-testid="story-branches" aria-labelledby={titleId}>
+        <h2 id={titleId}>Branches</h2>
+        <p className="memory-help">No branches yet. When you rewind to an earlier chapter, the chapters after it are kept here, and you can return to them.</p>
+      </section>
+    );
+  }
 
   const onRestore = (b: StoryBranchFieldsFragment) =>
     run(MESSAGES.branchRestoreFailed, async () => {

@@ -95,7 +95,7 @@ export function StoryCardsPanel({ characterId, cards, onChanged }: { characterId
     });
 
   return (
-    <details className="story-panel memory-panel cards-panel" data-testid="story-cards">
+    <details className="story-panel memory-panel cards-panel" data-testid="story-cards" open>
       <summary>
         <h2>Story Cards ({cards.length})</h2>
       </summary>

@@ -687,3 +687,56 @@ describe('story screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/characters'));
   });
 });
+
+describe('"Previously…": the story memory summary greets a player who comes back', () => {
+  // Where this browser keeps the player's place in story c-1 (reading-position.ts), with when they last read.
+  const KEY = 'taleforge.reading.c-1';
+  const DAY = 24 * 3600_000;
+  const SUMMARY = 'You climbed the mast of the Gull and saw the lighthouse burning on the far shore.';
+  const character = (summary = SUMMARY) => {
+    const c = storyCharacter({ chapters: [chapter(0), chapter(1)], mission: mission('Find the lighthouse') });
+    return { ...c, storyMemory: { ...c.storyMemory, summary, summaryCoversChapters: 2 } };
+  };
+  const lastRead = (at: number) => localStorage.setItem(KEY, JSON.stringify({ index: 1, offset: 0, at }));
+  const open = async (c = character()) => {
+    await renderApp('/storychat/c-1', { StoryPage_character: () => ({ data: { character: c } }) }, { signedIn: true });
+    await screen.findByRole('button', { name: 'Climb the mast' });
+  };
+  const previously = () => screen.queryByRole('region', { name: 'Previously…' });
+  // The story screen keeps the place as it is read: every earlier test of c-1 left one here.
+  beforeEach(() => localStorage.removeItem(KEY));
+
+  it('back after more than a day: "Previously…" shows the summary above the latest chapter; Hide closes it', async () => {
+    lastRead(Date.now() - DAY - 60_000);
+    await open();
+    const section = previously();
+    expect(section).not.toBeNull();
+    expect(within(section!).getByText(SUMMARY)).toBeTruthy();
+    // Just before the latest chapter: what happened so far, then where the story is now.
+    const latest = screen.getAllByTestId('chapter').at(-1)!;
+    expect(section!.compareDocumentPosition(latest) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    fireEvent.click(within(section!).getByRole('button', { name: 'Hide' }));
+    expect(previously()).toBeNull();
+    expect(screen.queryByText(SUMMARY)).toBeNull();
+    expect(screen.getAllByTestId('chapter')).toHaveLength(2);
+  });
+
+  it('a player who was just here (an hour ago) is not greeted', async () => {
+    lastRead(Date.now() - 3600_000);
+    await open();
+    expect(previously()).toBeNull();
+    expect(screen.queryByText(SUMMARY)).toBeNull();
+  });
+
+  it('nor is one opening the story in this browser for the first time', async () => {
+    await open();
+    expect(previously()).toBeNull();
+  });
+
+  it('nor one whose story has no summary yet', async () => {
+    lastRead(Date.now() - 3 * DAY);
+    await open(character('   '));
+    expect(previously()).toBeNull();
+  });
+});

@@ -307,6 +307,7 @@ export default function StoryPage() {
       id: 'remembered',
       label: 'Remembered',
       icon: '☰',
+      secondary: true,
       content: <RememberedPanel characterId={character.id} chapterId={live ? null : (latest?.id ?? null)} />,
     },
     {
@@ -320,6 +321,7 @@ export default function StoryPage() {
       id: 'branches',
       label: 'Branches',
       icon: '⋔',
+      secondary: true,
       badge: character.storyBranches.length || null,
       content: (
         <StoryBranchesPanel characterId={character.id} branches={character.storyBranches} disabled={busy} onChanged={() => refetch().catch(() => undefined)} />
@@ -329,6 +331,7 @@ export default function StoryPage() {
       id: 'publish',
       label: 'Publish',
       icon: '↗',
+      secondary: true,
       content: (
         <StoryPublishPanel
           characterId={character.id}

@@ -48,7 +48,7 @@ export function StoryPublishPanel({
   };
 
   return (
-    <details className="story-panel memory-panel publish-panel" data-testid="story-publish" open={publication !== null || undefined}>
+    <details className="story-panel memory-panel publish-panel" data-testid="story-publish" open>
       <summary>
         <h2>{publication ? 'Published' : 'Publish'}</h2>
       </summary>

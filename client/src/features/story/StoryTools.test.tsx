@@ -141,4 +141,40 @@ describe('story tools', () => {
     const group = await screen.findByRole('group', { name: 'Suggested choices' });
     await waitFor(() => expect((within(group).getByRole('button', { name: 'Cut the rope' }) as HTMLButtonElement).disabled).toBe(false));
   });
+
+  it('on a phone the bar holds the everyday tools and More; the rest open from More, and focus comes back to More', async () => {
+    // A phone: narrower than the side panel's breakpoint.
+    const matchMedia = jest.fn((query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }));
+    Object.defineProperty(window, 'matchMedia', { configurable: true, value: matchMedia });
+    try {
+      await renderApp('/storychat/c-1', { StoryPage_character: twoChapters }, { signedIn: true });
+      const bar = await screen.findByRole('navigation', { name: 'Story tools' });
+      const labels = () =>
+        within(bar)
+          .getAllByRole('button')
+          .map((b) => b.querySelector('.tool-label')?.textContent);
+      expect(labels()).toEqual(['Mission', 'Inventory', 'Memory', 'Cards', 'More']);
+
+      const more = within(bar).getByRole('button', { name: 'More' });
+      expect(more.getAttribute('aria-haspopup')).toBe('dialog');
+      fireEvent.click(more);
+      const sheet = screen.getByRole('dialog', { name: 'More tools' });
+      expect(more.getAttribute('aria-expanded')).toBe('true');
+      expect(
+        within(within(sheet).getByRole('list'))
+          .getAllByRole('button')
+          .map((b) => b.querySelector('.tool-label')?.textContent),
+      ).toEqual(['Remembered', 'Branches', 'Publish']);
+
+      fireEvent.click(within(sheet).getByRole('button', { name: /^Branches/ }));
+      expect(screen.queryByRole('dialog', { name: 'More tools' })).toBeNull();
+      const branches = screen.getByRole('dialog', { name: 'Branches' });
+      expect(more.getAttribute('aria-expanded')).toBe('true'); // the open tool is one of More's
+      fireEvent.keyDown(branches, { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(document.activeElement).toBe(more);
+    } finally {
+      delete (window as { matchMedia?: unknown }).matchMedia;
+    }
+  });
 });

@@ -14,8 +14,17 @@ export interface StoryTool {
   icon: ReactNode;
   /** A short count or mark next to the label (e.g. the number of cards); none when null. */
   badge?: string | number | null;
+  /** Used less often: on a phone it waits under More, so the bar's buttons stay wide enough to hit. */
+  secondary?: boolean;
   content: ReactNode;
 }
+
+/**
+ * How many tools a phone's bar shows beside More: five buttons share 390 px at a thumb's width (the
+ * bottom navigation of the big mobile apps stops at five too).
+ */
+const BAR_TOOLS = 4;
+const MORE = '__more';
 
 const WIDE = '(min-width: 1024px)';
 
@@ -112,25 +121,31 @@ function SidePanel({ tools }: { tools: StoryTool[] }) {
 function BottomBar({ tools }: { tools: StoryTool[] }) {
   const [open, setOpen] = useState<string | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
+  // The bar keeps the everyday tools in their order; the rest (and any past the bar's room) go under More.
+  const primary = tools.filter((t) => !t.secondary);
+  const barTools = tools.length <= BAR_TOOLS + 1 ? tools : primary.slice(0, BAR_TOOLS);
+  const moreTools = tools.filter((t) => !barTools.includes(t));
   const current = tools.find((t) => t.id === open) ?? null;
+  const inMore = open === MORE || moreTools.some((t) => t.id === open);
   const close = () => {
     setOpen(null);
     opener.current?.focus();
   };
+  const openFromBar = (e: React.MouseEvent<HTMLButtonElement>, id: string) => {
+    opener.current = e.currentTarget;
+    setOpen(id);
+  };
   return (
     <>
       <nav className="story-tools is-bar" aria-label="Story tools">
-        {tools.map((t) => (
+        {barTools.map((t) => (
           <button
             key={t.id}
             type="button"
             className="tool-bar-button"
             aria-haspopup="dialog"
             aria-expanded={open === t.id}
-            onClick={(e) => {
-              opener.current = e.currentTarget;
-              setOpen(t.id);
-            }}
+            onClick={(e) => openFromBar(e, t.id)}
           >
             <span className="tool-icon" aria-hidden="true">
               {t.icon}
@@ -139,14 +154,44 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
             <Badge value={t.badge} />
           </button>
         ))}
+        {moreTools.length > 0 && (
+          <button type="button" className="tool-bar-button" aria-haspopup="dialog" aria-expanded={inMore} onClick={(e) => openFromBar(e, MORE)}>
+            <span className="tool-icon" aria-hidden="true">
+              ⋯
+            </span>
+            <span className="tool-label">More</span>
+          </button>
+        )}
       </nav>
-      {current && <Sheet tool={current} onClose={close} />}
+      {open === MORE && (
+        <Sheet key={MORE} title="More tools" onClose={close} testId="tool-more">
+          <ul className="tool-more-list">
+            {moreTools.map((t) => (
+              <li key={t.id}>
+                <button type="button" className="tool-more-item" aria-haspopup="dialog" onClick={() => setOpen(t.id)}>
+                  <span className="tool-icon" aria-hidden="true">
+                    {t.icon}
+                  </span>
+                  <span className="tool-label">{t.label}</span>
+                  <Badge value={t.badge} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Sheet>
+      )}
+      {/* A tool chosen under More gives focus back to More when it closes (its item is gone). */}
+      {current && (
+        <Sheet key={current.id} title={current.label} onClose={close} testId={`tool-${current.id}`}>
+          {current.content}
+        </Sheet>
+      )}
     </>
   );
 }
 
-/** A tool in a bottom sheet: modal, Escape or the backdrop closes it, focus stays inside. */
-function Sheet({ tool, onClose }: { tool: StoryTool; onClose: () => void }) {
+/** A tool (or the list under More) in a bottom sheet: modal, Escape or the backdrop closes it, focus stays inside. */
+function Sheet({ title, onClose, testId, children }: { title: string; onClose: () => void; testId: string; children: ReactNode }) {
   const ids = useId();
   const sheet = useRef<HTMLDivElement>(null);
   useOverlay(sheet, onClose, () => sheet.current?.focus());
@@ -154,16 +199,16 @@ function Sheet({ tool, onClose }: { tool: StoryTool; onClose: () => void }) {
   return createPortal(
     <div className="sheet-root">
       <div className="sheet-overlay" aria-hidden="true" onClick={onClose} />
-      <div ref={sheet} className="sheet" role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`} tabIndex={-1} data-testid={`tool-${tool.id}`}>
+      <div ref={sheet} className="sheet" role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`} tabIndex={-1} data-testid={testId}>
         <div className="sheet-head">
           <h2 id={`${ids}-title`} className="sheet-title">
-            {tool.label}
+            {title}
           </h2>
-          <button type="button" className="nav-icon-button" aria-label={`Close ${tool.label}`} onClick={onClose}>
+          <button type="button" className="nav-icon-button" aria-label={`Close ${title}`} onClick={onClose}>
             <CloseIcon />
           </button>
         </div>
-        <div className="sheet-body">{tool.content}</div>
+        <div className="sheet-body">{children}</div>
         {/* The sheet is the last thing in the page: a Tab past its last control would leave the
             document. This guard catches it and starts again at the top of the sheet. */}
         <span
