@@ -40,10 +40,11 @@ export function CheckLine({ check, stakes }: { check: Check | null; stakes: Stak
           <span className="check-die" aria-hidden="true">
             <span className="check-die-face">d20</span> {check.roll}
           </span>
+          {/* Read left to right as the sum it is: the roll (the die), what is added and why, the total
+              against what it had to reach. "Strength vs 12 · − 1 = 7" made a player work it out. */}
           <span aria-hidden="true" className="check-sum">
-            {statLabel(check.stat)} vs {check.difficulty}
-            {check.modifier ? ` · ${signed(check.modifier)}` : ''}
-            {check.itemBonus ? ` · ${signed(check.itemBonus)} ${check.item ?? ''}` : ''} = {check.total}
+            {signed(check.modifier)} {statLabel(check.stat)}
+            {check.itemBonus ? ` ${signed(check.itemBonus)} ${check.item ?? 'item'}` : ''} = {check.total} vs {check.difficulty}
           </span>
           <strong aria-hidden="true" className="check-outcome">
             {OUTCOME_LABELS[check.outcome] ?? check.outcome}

@@ -53,6 +53,8 @@ it('shows the roll with the chapter, the health it cost and what the hero carrie
   await renderApp('/storychat/c-1', story({ check: failed, stakes: stakes({ healthBefore: 4, healthAfter: 0, defeat: true }) }), { signedIn: true });
   const line = await screen.findByLabelText('Dice: Strength check against 14: rolled 3 + 1 for Strength + 2 for the Iron Hook, total 6. Critical failure.');
   expect(line.textContent).toContain('d20 3');
+  // Seen as the sum it is, in order: roll, bonuses with their reasons, total against the difficulty.
+  expect(line.querySelector('.check-sum')!.textContent).toBe('+ 1 Strength + 2 Iron Hook = 6 vs 14');
   expect(line.textContent).toContain('Critical failure');
   expect(screen.getByText('Health 4 → 0 of 10')).toBeTruthy();
   expect(screen.getByText('Gained: Iron Hook')).toBeTruthy();
