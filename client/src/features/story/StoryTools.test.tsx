@@ -49,8 +49,8 @@ describe('story tools', () => {
                 model: null,
                 maxContextTokens: 2000,
                 reservedTokens: 500,
-                promptTokens: 300,
-                sections: [{ __typename: 'RememberedSection', key: 'recent', title: 'Latest chapters', tokens: 300, text: 'Chapter 1 text.' }],
+                promptTokens: 2248,
+                sections: [{ __typename: 'RememberedSection', key: 'recent', title: 'Latest chapters', tokens: 2248, text: 'Chapter 1 text.' }],
                 omitted: [],
               },
             },
@@ -71,6 +71,10 @@ describe('story tools', () => {
 
     fireEvent.click(within(tablist).getByRole('tab', { name: /^Remembered/ }));
     expect(await screen.findByText('Latest chapters')).toBeTruthy();
+    // The offline storyteller has no context limit: what it read is not set against the tier's room.
+    expect(screen.getByTestId('remembered').querySelector('.memory-help')!.textContent).toBe(
+      'For chapter 2: 2,248 tokens, all read by the offline storyteller (it has no context limit; a model on your tier reads up to 1,500).',
+    );
     // Asked for the latest chapter's own report.
     expect(calls.find((c) => c.operationName === 'RememberedPanel')?.variables).toEqual({ characterId: 'c-1', chapterId: 'ch-1' });
   });

@@ -32,9 +32,19 @@ function RememberedView({ r }: { r: Remembered }) {
       <h3 id={`${ids}-title`}>What the storyteller remembered</h3>
       <p className="memory-help">
         For chapter {r.chapterIndex + 1}
-        {r.take > 1 ? ` (take ${r.take})` : ''}: {n(r.promptTokens)} of {n(room)} tokens the {r.provider === 'offline' ? 'offline storyteller' : r.model} could
-        read
-        {r.reservedTokens > 0 ? ` (${n(r.reservedTokens)} more kept for its answer)` : ''}.
+        {r.take > 1 ? ` (take ${r.take})` : ''}:{' '}
+        {r.provider === 'offline' ? (
+          // The offline storyteller reads all the engine chose (givenReport): "2,248 of 2,000 tokens"
+          // beside "Nothing left out" read as a contradiction in the 20-chapter screenshots.
+          <>
+            {n(r.promptTokens)} tokens, all read by the offline storyteller (it has no context limit; a model on your tier reads up to {n(room)}).
+          </>
+        ) : (
+          <>
+            {n(r.promptTokens)} of {n(room)} tokens the {r.model} could read
+            {r.reservedTokens > 0 ? ` (${n(r.reservedTokens)} more kept for its answer)` : ''}.
+          </>
+        )}
       </p>
       {/* The context bar: one segment per part, as wide as its share of the room. */}
       <div className="context-bar" aria-hidden="true">
