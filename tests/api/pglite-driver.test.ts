@@ -172,6 +172,10 @@ d.each([
 });
 
 d('the database thread', () => {
+  // Each test starts the embedded database in a thread of its own two or three times: about a second
+  // each on a quiet machine, over 30 s for the pair at load average 16. The answers are what is judged.
+  jest.setTimeout(180_000);
+
   it('keeps what was written in its data folder once closed, and a reopened thread reads it back', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-pglite-thread-'));
     try {
