@@ -84,6 +84,14 @@ describe('an action is answered, not pasted back', () => {
     }
   });
 
+  it('keeps the words between the verb and what it was done to (a preposition is not dropped)', async () => {
+    // Played: "With that, you stand the Drowned Choir" for "Stand your ground against the Drowned Choir".
+    const r = await write({ action: 'Stand your ground against the Drowned Choir', check: check('failure', { attempt: 'stand your ground' }) });
+    expect(firstParagraph(r.text)).toMatch(/you stand your ground against the Drowned Choir/i);
+    const third = await write({ action: 'I kneel beside the grave', check: null, pointOfView: 'third' });
+    expect(firstParagraph(third.text)).toMatch(/Edmund knelt beside the grave/);
+  });
+
   it('a person the action names is in the chapter', async () => {
     const r = await write({ action: 'I show Vicar Thorne the letter from Clara', check: null });
     expect(r.text).toContain('Thorne');

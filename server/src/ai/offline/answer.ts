@@ -341,9 +341,19 @@ export function answerAction(
   // A question keeps what it was about ("ask the stranger what they know about the mission" → "asked
   // the stranger about the mission"): that is what the player asked, in the storyteller's words.
   const topic = action.kind === 'social' ? /\babout ((?:the|your|my|their|this|that|a|an) [\p{L}'’ -]{2,40}?)\s*$/iu.exec(clause)?.[1] : undefined;
+  // Every word from the verb to the thing ("stand your ground against the Drowned Choir", "kneel
+  // beside the grave"): a preposition or a phrase before it is part of what was done.
+  const plainThing = thing.replace(/\u0002/g, '');
+  const upTo = thing === 'the attempt' ? -1 : target.toLowerCase().indexOf(plainThing.toLowerCase());
+  const done =
+    upTo > 0
+      ? target.slice(0, upTo + plainThing.length).replace(/\b(?:their|your)\b/g, HERO.their)
+      : thing !== 'the attempt'
+        ? `${prep ? `${prep} ` : ''}${thing}`
+        : target.replace(/\btheir\b/g, HERO.their);
   const told = forMission
     ? 'went after the task'
-    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}${
+    : `${pastOf(verb)}${done ? ` ${done}` : ''}${
         topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
       }`;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];

@@ -38,6 +38,17 @@ describe('narrate', () => {
     ['Abigail wore black, neatly mended.', 'Abigail wears black, neatly mended.'],
     ['Edmund remembered the day Edmund first came to Lune.', 'You remember the day you first come to Lune.'],
     ['What the data core told Edmund was worth the asking.', 'What the data core tells you is worth the asking.'],
+    // Slips found in played stories (issue 32): a relative clause agrees with the noun it follows,
+    // the sentence's own verb after a relative clause is in the present too, a family or a faction
+    // named in the plural is plural, and a subject after its verb decides the verb.
+    ['And out of the dark came footsteps that stopped when Edmund stopped.', 'And out of the dark come footsteps that stop when you stop.'],
+    ['Then, in the dark, a sound: footsteps that stopped when Edmund stopped.', 'Then, in the dark, a sound: footsteps that stop when you stop.'],
+    ['Those who knew Edmund called Edmund curious, and wary as well.', 'Those who know you call you curious, and wary as well.'],
+    ['Edmund met a troll who guarded the toll road.', 'You meet a troll who guards the toll road.'],
+    ['Near the gate stood a troll who guarded the toll road.', 'Near the gate stands a troll who guards the toll road.'],
+    ['The Ashworths had been at the chapel before Edmund.', 'The Ashworths have been at the chapel before you.'],
+    ['Word of it reached the Reclaimers, and the Reclaimers were not pleased.', 'Word of it reaches the Reclaimers, and the Reclaimers are not pleased.'],
+    ['Someone in the Ashworths was paying for silence.', 'Someone in the Ashworths is paying for silence.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -304,6 +304,12 @@ const ADVERBS = new Set([
   'first',
   'last',
   'finally',
+  // Particles: never a subject ("And out of the dark came…": the subject follows the verb).
+  'out',
+  'up',
+  'down',
+  'away',
+  'off',
 ]);
 
 const DETERMINERS = new Set([
@@ -373,6 +379,11 @@ function toPresent(text: string): string {
   let inPhrase = false;
   let phraseNoun = false;
   let clauseHasVerb = false;
+  /**
+   * A relative clause on the sentence's subject ("those who knew you…"): its subject, until the
+   * sentence's own verb comes after the clause ("…called you curious").
+   */
+  let relativeOn: string | null = null;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
   /** Tokens turned into this sentence's verbs. */
@@ -382,7 +393,10 @@ function toPresent(text: string): string {
     if (!/^[\p{L}'’-]+$/u.test(raw)) {
       if (/[,;:—–.()]/.test(raw)) {
         // A comma keeps the sentence's subject ("You wonder whom to trust, and press on").
-        if (!/,/.test(raw)) mainSubject = '';
+        if (!/,/.test(raw)) {
+          mainSubject = '';
+          relativeOn = null;
+        }
         subject = '';
         inPhrase = false;
         clauseHasVerb = false;
@@ -391,6 +405,16 @@ function toPresent(text: string): string {
     }
     const lower = raw.toLowerCase();
     if (CLAUSE_WORDS.has(lower)) {
+      // "who", "which", "that" after a noun: the clause is about that noun ("footsteps that stop",
+      // "a troll who guards"); after a verb or a pronoun "that" starts a clause with its own subject.
+      const antecedent = /^(?:who|which|that)$/.test(lower) ? antecedentOf(tokens, i, verbAt) : null;
+      if (antecedent) {
+        if (!clauseHasVerb && (subject === antecedent || mainSubject === '')) relativeOn = antecedent;
+        subject = antecedent;
+        clauseHasVerb = false;
+        inPhrase = false;
+        continue;
+      }
       clauseHasVerb = false;
       // A new clause is not inside the phrase before it ("on a day when crows wheel…").
       if (lower !== 'and' && lower !== 'or') inPhrase = false;
@@ -412,14 +436,22 @@ function toPresent(text: string): string {
     if (base && RISKY.has(lower) && (clauseHasVerb || DETERMINERS.has(prevWord) || PREPOSITIONS.has(prevWord))) base = null;
     if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
     if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
-    if (base && clauseHasVerb && !auxiliary) base = null;
+    // The sentence's own verb after a relative clause on its subject and the clause's object (a
+    // pronoun or a name: "those who knew you called…"). After another noun it may be a participle
+    // ("the sailor who found the body washed up"): left as it is.
+    const mainAfterRelative = base !== null && clauseHasVerb && relativeOn !== null && (OBJECT_PRONOUNS.has(prevWord) || names.has(prevWord));
+    if (base && clauseHasVerb && !auxiliary && !mainAfterRelative) base = null;
     // ", neatly mended." — a participle after an adverb, ending the sentence, describes; it is no verb.
     if (base && !auxiliary && /ly$/.test(prevWord) && tokenAt(tokens, i, -2) === ',' && /^(?:\.|)$/.test(tokenAt(tokens, i, 1))) base = null;
     if (base) {
-      const who = inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
+      const who = mainAfterRelative ? (relativeOn as string) : inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
+      if (clauseHasVerb) relativeOn = null;
       const first = who === 'i';
+      // No subject before the verb: the one after it decides ("out of the dark come footsteps").
+      const after = who === '' ? (nextWordOf(tokens, i) ?? '') : '';
       // A name is one person, whatever its last letter ("Amos notices").
-      const plural = PLURAL_SUBJECTS.has(who) || (!names.has(who) && pluralNoun(who)) || (lower === 'were' && who === '');
+      const plural =
+        PLURAL_SUBJECTS.has(who) || (!names.has(who) && pluralNoun(who)) || (lower === 'were' && who === '') || (/^[a-z]/.test(after) && pluralNoun(after));
       let out = present(base, plural, first);
       if (/^[A-Z]/.test(raw)) out = out.charAt(0).toUpperCase() + out.slice(1);
       tokens[i] = out;
@@ -446,10 +478,29 @@ function toPresent(text: string): string {
       }
     } else if (!inPhrase && !ADVERBS.has(lower) && (!/(?:ly|ing)$/.test(lower) || /^(?:every|no|some|any)thing$/.test(lower)) && !clauseHasVerb) {
       subject = lower;
-      if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);
+      // A capital inside the sentence is a name, but "the Ashworths", "the Reclaimers" are many.
+      if (/^[A-Z]/.test(raw) && prevRaw !== '' && !(prevWord === 'the' && pluralNoun(lower))) names.add(lower);
     }
   }
   return tokens.join('').replace(/\bcan not\b/g, 'cannot');
+}
+
+const OBJECT_PRONOUNS = new Set(['you', 'him', 'her', 'them', 'me', 'us', 'it']);
+
+/** The noun a relative pronoun at i follows, lower case; null after a verb, a pronoun or a function word. */
+function antecedentOf(tokens: string[], i: number, verbAt: ReadonlySet<number>): string | null {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    if (!/^[\p{L}'’-]+$/u.test(t) || verbAt.has(j)) return null;
+    const w = t.toLowerCase();
+    // ("those who…", "these that…": the determiner stands for the people.)
+    if (w === 'those' || w === 'these') return w;
+    if (PRONOUN_SUBJECTS.has(w) || OBJECT_PRONOUNS.has(w) || DETERMINERS.has(w) || PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w) || ADVERBS.has(w)) return null;
+    if (w in IRREGULAR || (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES.has(w) && !NOT_PAST.has(w))) return null;
+    return w;
+  }
+  return null;
 }
 
 /** The `step`-th token from i (negative: before), spaces and empty tokens aside ('' past either end). */

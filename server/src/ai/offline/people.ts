@@ -12,6 +12,7 @@ import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
+import { render } from './text';
 
 const LOOKS = [
   'had a burn scar along one jaw',
@@ -240,7 +241,8 @@ const WANTS = [
   'to keep {place} standing',
   'to get free of a debt to {faction}',
   'to find someone {threat} took',
-  'to be left alone, and never is',
+  // (Said by the person: nothing about them in the third person, "…, and never is".)
+  'to be left alone for once',
 ];
 
 export interface Persona {
@@ -263,10 +265,16 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
   // The world's people: a permutation of the looks by position. Others: the looks after theirs.
   const perm = affinePermutation(world.key, looks.length);
   const lookAt = idx >= 0 ? perm(idx) : perm(n + (h % Math.max(1, looks.length - n)));
-  const want = (WANTS[h % WANTS.length] as string)
-    .replace('{threat}', world.genre.threats[h % world.genre.threats.length] as string)
-    .replace('{faction}', (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string)
-    .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
+  // render: "what the Ashworths are hiding" (a faction named in the plural takes a plural verb).
+  const want = render(
+    WANTS[h % WANTS.length] as string,
+    {
+      threat: world.genre.threats[h % world.genre.threats.length] as string,
+      faction: (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string,
+      place: world.places[(h >>> 3) % world.places.length] as string,
+    },
+    8,
+  );
   return {
     look: looks[lookAt % looks.length] as string,
     habit: HABITS[(h >>> 5) % HABITS.length] as readonly string[],

@@ -50,6 +50,25 @@ async function play(name: string, n: number): Promise<{ chapters: PlayedChapter[
   });
 }
 
+describe('what a person wants', () => {
+  // Played: "someday, if I live, I mean to be left alone, and never is," Sabine says — a description
+  // of the speaker in the third person, in the speaker's own mouth; and "what the Ashworths is hiding".
+  it('reads in the speaker’s own mouth, and agrees with a faction named in the plural', () => {
+    const hollowmere = FEATURED_WORLDS.find((w) => w.name === 'Hollowmere') as (typeof FEATURED_WORLDS)[number];
+    const world = groundedWorld(hollowmere.description, undefined, 'Mara Vell');
+    world.factions = ['the Ashworths'];
+    const wants = new Set<string>();
+    for (let i = 0; i < 200; i++) wants.add(personaOf(world, `Person ${i} Vael`, world.constraints).want);
+    expect(wants.size).toBeGreaterThan(4);
+    for (const want of wants) {
+      expect(want).toMatch(/^to [a-z]+\b/);
+      // Nothing after the want about the speaker as "he", "she" or "they" ("…, and never is").
+      expect(want).not.toMatch(/,\s*(?:and|but)\s+(?:\w+\s+)?(?:is|was|has|does|never|always)\b/);
+      expect(want).not.toMatch(/\bthe Ashworths (?:is|has|does|was)\b/);
+    }
+  });
+});
+
 describe('a manner of speech', () => {
   it('stays recognisable without the same words: over 30 chapters, no opener, closer or tag form of a person’s in more than 3', () => {
     const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');

@@ -1,0 +1,21 @@
+/**
+ * Templates filled with the world's names (issue 32): a family or faction named in the plural ("the
+ * Ashworths", "the Reclaimers") takes a plural verb and a plural possessive; one named in the singular
+ * ("the Drowned Choir") keeps the template's words.
+ */
+import { render } from './text';
+
+describe('render', () => {
+  it.each([
+    ['Win {npc} over before {faction} does', 'the Ashworths', 'Win Draven over before the Ashworths do'],
+    ['Find out what {faction} wants with {placeName}', 'the Reclaimers', 'Find out what the Reclaimers want with Ravenscar Hall'],
+    ['Bring proof of what {faction} is hiding to {npc}', 'the Ashworths', 'Bring proof of what the Ashworths are hiding to Draven'],
+    ["break {faction}'s hold over {placeName}", 'the Ashworths', "break the Ashworths' hold over Ravenscar Hall"],
+    ['find out who in {faction} stands behind it', 'the Ashworths', 'find out who in the Ashworths stands behind it'],
+    ['Find out what {faction} wants with {placeName}', 'the Drowned Choir', 'Find out what the Drowned Choir wants with Ravenscar Hall'],
+    ['{faction} was there first', 'the Thorn Court', 'the Thorn Court was there first'],
+    ['{faction} was there first', 'the Ashworths', 'the Ashworths were there first'],
+  ])('%s with %s', (template, faction, out) => {
+    expect(render(template, { faction, npc: 'Draven', placeName: 'Ravenscar Hall' }, 8)).toBe(out);
+  });
+});
