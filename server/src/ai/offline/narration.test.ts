@@ -49,6 +49,9 @@ describe('narrate', () => {
     ['The Ashworths had been at the chapel before Edmund.', 'The Ashworths have been at the chapel before you.'],
     ['Word of it reached the Reclaimers, and the Reclaimers were not pleased.', 'Word of it reaches the Reclaimers, and the Reclaimers are not pleased.'],
     ['Someone in the Ashworths was paying for silence.', 'Someone in the Ashworths is paying for silence.'],
+    ['Edmund took stock of what was left, then nodded to Edmund.', 'You take stock of what is left, then nod to you.'],
+    ['It was frightening, but Edmund was curious, and pressed on.', 'It is frightening, but you are curious, and press on.'],
+    ['It all came down to this moment; Edmund stood firm.', 'It all comes down to this moment; you stand firm.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -384,6 +384,10 @@ function toPresent(text: string): string {
    * sentence's own verb comes after the clause ("…called you curious").
    */
   let relativeOn: string | null = null;
+  /** The sentence's subject while a "what" clause has its own ("…of what is left, then nod"). */
+  let beforeWhat = '';
+  /** The subject is the noun a relative clause is about: it does not become the sentence's. */
+  let subjectIsAntecedent = false;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
   /** Tokens turned into this sentence's verbs. */
@@ -396,7 +400,8 @@ function toPresent(text: string): string {
         if (!/,/.test(raw)) {
           mainSubject = '';
           relativeOn = null;
-        }
+          beforeWhat = '';
+        } else if (!mainSubject && beforeWhat) mainSubject = beforeWhat;
         subject = '';
         inPhrase = false;
         clauseHasVerb = false;
@@ -411,6 +416,7 @@ function toPresent(text: string): string {
       if (antecedent) {
         if (!clauseHasVerb && (subject === antecedent || mainSubject === '')) relativeOn = antecedent;
         subject = antecedent;
+        subjectIsAntecedent = true;
         clauseHasVerb = false;
         inPhrase = false;
         continue;
@@ -422,6 +428,7 @@ function toPresent(text: string): string {
       if (lower === 'what') {
         // "with what little was at hand": a clause of its own, with its own subject.
         inPhrase = false;
+        if (mainSubject) beforeWhat = mainSubject;
         mainSubject = '';
       }
       continue;
@@ -435,7 +442,9 @@ function toPresent(text: string): string {
     // A word that is also a noun ("left", "ground", "rose") is a verb only where a clause's verb is due.
     if (base && RISKY.has(lower) && (clauseHasVerb || DETERMINERS.has(prevWord) || PREPOSITIONS.has(prevWord))) base = null;
     if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
-    if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
+    // ("it all came down to…": "all" after a pronoun is part of the subject.)
+    const allOfThem = prevWord === 'all' && PRONOUN_SUBJECTS.has(tokenAt(tokens, i, -2).toLowerCase());
+    if (base && !auxiliary && ((KEEP_AFTER.has(prevWord) && !allOfThem) || /['’]s$/.test(prevWord))) base = null;
     // The sentence's own verb after a relative clause on its subject and the clause's object (a
     // pronoun or a name: "those who knew you called…"). After another noun it may be a participle
     // ("the sailor who found the body washed up"): left as it is.
@@ -458,7 +467,9 @@ function toPresent(text: string): string {
       verbAt.add(i);
       clauseHasVerb = true;
       inPhrase = false;
-      if (!mainSubject) mainSubject = who;
+      // The latest subject named is the one a clause after a comma goes on with ("…, but you are
+      // curious, and press on").
+      if (!mainSubject || (who && who === subject && !subjectIsAntecedent)) mainSubject = who;
       continue;
     }
     // Nouns after a preposition are not the subject ("most people in the hall know it"); a second
@@ -474,10 +485,12 @@ function toPresent(text: string): string {
       // (…and one not after a verb starts a clause of its own: "the day you first came".)
       if (!afterVerb(tokens, i, verbAt)) {
         subject = lower;
+        subjectIsAntecedent = false;
         clauseHasVerb = false;
       }
     } else if (!inPhrase && !ADVERBS.has(lower) && (!/(?:ly|ing)$/.test(lower) || /^(?:every|no|some|any)thing$/.test(lower)) && !clauseHasVerb) {
       subject = lower;
+      subjectIsAntecedent = false;
       // A capital inside the sentence is a name, but "the Ashworths", "the Reclaimers" are many.
       if (/^[A-Z]/.test(raw) && prevRaw !== '' && !(prevWord === 'the' && pluralNoun(lower))) names.add(lower);
     }
