@@ -52,6 +52,8 @@ describe('narrate', () => {
     ['Edmund took stock of what was left, then nodded to Edmund.', 'You take stock of what is left, then nod to you.'],
     ['It was frightening, but Edmund was curious, and pressed on.', 'It is frightening, but you are curious, and press on.'],
     ['It all came down to this moment; Edmund stood firm.', 'It all comes down to this moment; you stand firm.'],
+    ['It was frightening, but Edmund was curious, which was just as well.', 'It is frightening, but you are curious, which is just as well.'],
+    ['Edmund heard the hum of old wards in the stones, which was not a good sign.', 'You hear the hum of old wards in the stones, which is not a good sign.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -422,6 +422,13 @@ function toPresent(text: string): string {
         continue;
       }
       clauseHasVerb = false;
+      // ", which was just as well": about all that came before, one thing.
+      if (lower === 'which') {
+        subject = 'which';
+        subjectIsAntecedent = true;
+        inPhrase = false;
+        continue;
+      }
       // A new clause is not inside the phrase before it ("on a day when crows wheel…").
       if (lower !== 'and' && lower !== 'or') inPhrase = false;
       if (lower !== 'and' && lower !== 'or') subject = lower === 'who' || lower === 'which' || lower === 'that' ? subject : '';

@@ -283,6 +283,12 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
   };
 }
 
+/** A danger that is many ("the Rust Barons", "harpies") or a person ("a troll who guards…"): "they", not "it". */
+function manyOrSomeone(threat: string): boolean {
+  const head = threat.split(/\s+(?:who|that|of|from|with|in)\s+/)[0] ?? threat;
+  return /\bwho\b/.test(threat) || (/[a-z]s$/i.test(head) && !/(?:ss|us|is)$/.test(head));
+}
+
 export interface Moment {
   hero: string;
   /** The hero's attempt this chapter and how it went (null: no action). */
@@ -390,12 +396,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `what I lie awake wanting is ${persona.want}`,
       `someday, if I live, I mean ${persona.want}`,
     ]),
+    // render: "the Rust Barons have been closer…" (a name of many takes a plural verb).
     v([
-      `watch ${m.threat}, because it moves when ${m.place} sleeps`,
-      `${m.threat} has been closer to ${m.place} than anyone admits`,
-      `stay away from ${m.place} after dark, for ${m.threat} is about`,
+      `watch ${m.threat}, because ${manyOrSomeone(m.threat) ? 'they move' : 'it moves'} when ${m.place} sleeps`,
+      render('{threat} has been closer to {place} than anyone admits', { threat: m.threat, place: m.place }, 8),
+      render('stay away from {place} after dark, for {threat} is about', { threat: m.threat, place: m.place }, 8),
       `there was word of ${m.threat} near ${m.place} again`,
-      `they say ${m.threat} is waiting for someone at ${m.place}`,
+      render('they say {threat} is waiting for someone at {place}', { threat: m.threat, place: m.place }, 8),
       `if trouble from ${m.threat} finds anyone, it will be at ${m.place}`,
       `keep clear of ${m.place}; there are friends of ${m.threat} there`,
       `nobody sleeps well near ${m.place} with ${m.threat} so close`,

@@ -3,6 +3,7 @@
  * Ashworths", "the Reclaimers") takes a plural verb and a plural possessive; one named in the singular
  * ("the Drowned Choir") keeps the template's words.
  */
+import { GENRES } from './genres';
 import { render } from './text';
 
 describe('render', () => {
@@ -17,5 +18,15 @@ describe('render', () => {
     ['{faction} was there first', 'the Ashworths', 'the Ashworths were there first'],
   ])('%s with %s', (template, faction, out) => {
     expect(render(template, { faction, npc: 'Draven', placeName: 'Ravenscar Hall' }, 8)).toBe(out);
+  });
+});
+
+describe('the genres’ people and dangers', () => {
+  // They are said in speech too ("watch a troll who guarded the toll road, because…"), where the
+  // narration's tense is not applied: a standing fact about them is in the present.
+  it('carry no past-tense clause', () => {
+    const past = /\b(?:who|that) (?:had \w+|\w+ed|knew|saw|took|was|were)\b/;
+    const found = GENRES.flatMap((g) => [...g.threats, ...g.allies].filter((x) => past.test(x)).map((x) => `${g.id}: ${x}`));
+    expect(found).toEqual([]);
   });
 });

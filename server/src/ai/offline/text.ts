@@ -26,7 +26,7 @@ export function render(template: string, slots: Slots, readingLevel: number, ext
     const value = extra !== undefined && hasOwn.call(extra, key) ? extra[key] : slots[key];
     const next = parts[i + 1] as string;
     // (After a preposition the name is not the verb's subject: "who in the Ashworths stands".)
-    const subject = value && pluralName(value) && !/\b(?:in|of|from|with|among|by|for|to|against|over|behind|past)\s*$/i.test(out);
+    const subject = value && pluralName(value) && !/\b(?:in|of|from|with|among|by|to|against|over|behind|past)\s*$/i.test(out);
     out += (value ?? '') + (subject ? pluralAfter(next) : value && pluralName(value) ? next.replace(/^(['’])s\b/, '$1') : next);
   }
   return out;

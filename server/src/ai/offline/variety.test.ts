@@ -69,6 +69,33 @@ describe('what a person wants', () => {
   });
 });
 
+describe('what people say about a danger', () => {
+  it('agrees with a danger named in the plural or a person ("the Rust Barons have", "because they move")', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const threat of ['the Rust Barons', 'a troll who guards the toll road']) {
+      const lines = world.people.flatMap((person) =>
+        Array.from({ length: 30 }, (_, i) =>
+          lineFor(person, personaOf(world, person, world.constraints), {
+            hero: 'Mara',
+            attempt: null,
+            mission: 'Find the bell',
+            place: 'the mill',
+            threat,
+            faction: 'the Choir',
+            chapter: i + 1,
+            storyKey: 77,
+          }),
+        ),
+      );
+      expect(lines.filter((l) => l.includes(threat)).length).toBeGreaterThan(0);
+      for (const l of lines) {
+        expect(l).not.toMatch(/\bit moves\b/);
+        if (threat === 'the Rust Barons') expect(l).not.toMatch(/Rust Barons (?:is|has)\b/);
+      }
+    }
+  });
+});
+
 describe('a manner of speech', () => {
   it('stays recognisable without the same words: over 30 chapters, no opener, closer or tag form of a person’s in more than 3', () => {
     const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
