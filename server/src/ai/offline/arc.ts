@@ -105,7 +105,7 @@ export const STAKES: readonly Family[] = [
 
 const STEP_DONE = [
   'It was one more step toward the real task: to {goal}',
-  '{name} could see how it fit: each step led toward one end, to {goal}',
+  '{name} could see how it all connected: each step led toward one end, to {goal}',
   'The larger goal was clearer now: to {goal}',
   'And it brought {name} nearer to what truly mattered: to {goal}',
 ];

@@ -16,6 +16,15 @@ describe('render', () => {
     ['Find out what {faction} wants with {placeName}', 'the Drowned Choir', 'Find out what the Drowned Choir wants with Ravenscar Hall'],
     ['{faction} was there first', 'the Thorn Court', 'the Thorn Court was there first'],
     ['{faction} was there first', 'the Ashworths', 'the Ashworths were there first'],
+    // A danger from the genre's pool, many by its head noun.
+    ['they say {faction} is waiting', "a railroad baron's hired guns", "they say a railroad baron's hired guns are waiting"],
+    ['{faction} has been closer than anyone admits', 'the hounds of the underworld', 'the hounds of the underworld have been closer than anyone admits'],
+    [
+      '{faction} has been closer than anyone admits',
+      'a troll who guards the toll roads',
+      'a troll who guards the toll roads has been closer than anyone admits',
+    ],
+    ['{faction} is about', 'the thing in the water', 'the thing in the water is about'],
   ])('%s with %s', (template, faction, out) => {
     expect(render(template, { faction, npc: 'Draven', placeName: 'Ravenscar Hall' }, 8)).toBe(out);
   });

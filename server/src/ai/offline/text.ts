@@ -32,9 +32,16 @@ export function render(template: string, slots: Slots, readingLevel: number, ext
   return out;
 }
 
-/** A name of many ("the Ashworths", "the Iron Reclaimers"), not of one ("the Drowned Choir", "Silas"). */
+/**
+ * A name of many ("the Ashworths", "the Iron Reclaimers", "a railroad baron's hired guns", "the hounds
+ * of the underworld"), not of one ("the Drowned Choir", "a troll who guards the toll roads", "Silas"):
+ * by the noun its phrase is about, before "of", "who" and the like.
+ */
 function pluralName(value: string): boolean {
-  return /^the\s+(?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*[^s'’]s$/u.test(value) && !/(?:ss|us|is)$/.test(value);
+  if (!/^(?:the|a|an)\s/i.test(value)) return false;
+  const phrase = value.split(/\s+(?:of|who|that|which|from|with|in|on|at|under|beyond|near)\s+/)[0] as string;
+  const head = phrase.split(/\s+/).pop() as string;
+  return /^[\p{L}-]*[^s'’]s$/u.test(head) && !/(?:ss|us|is|ics|news)$/i.test(head);
 }
 
 /** The template's words after a plural name: its verb in the plural ("does" → "do"), its possessive "'". */
