@@ -88,6 +88,8 @@ describe('an action is answered, not pasted back', () => {
     // Played: "With that, you stand the Drowned Choir" for "Stand your ground against the Drowned Choir".
     const r = await write({ action: 'Stand your ground against the Drowned Choir', check: check('failure', { attempt: 'stand your ground' }) });
     expect(firstParagraph(r.text)).toMatch(/you stand your ground against the Drowned Choir/i);
+    const bold = await write({ action: 'Stake everything on a single bold move', check: check('success', { attempt: 'stake everything' }) });
+    expect(firstParagraph(bold.text)).toMatch(/you stake everything on a single bold move/i);
     const third = await write({ action: 'I kneel beside the grave', check: null, pointOfView: 'third' });
     expect(firstParagraph(third.text)).toMatch(/Edmund knelt beside the grave/);
   });

@@ -344,10 +344,13 @@ export function answerAction(
   // Every word from the verb to the thing ("stand your ground against the Drowned Choir", "kneel
   // beside the grave"): a preposition or a phrase before it is part of what was done.
   const plainThing = thing.replace(/\u0002/g, '');
-  const upTo = thing === 'the attempt' ? -1 : target.toLowerCase().indexOf(plainThing.toLowerCase());
+  // (The thing may have taken "the" for the player's "a": "on a single bold move".)
+  const bare = plainThing.replace(/^(?:the|a|an)\s+/i, '');
+  const at = (s: string) => (thing === 'the attempt' ? -1 : target.toLowerCase().indexOf(s.toLowerCase()));
+  const [upTo, len] = at(plainThing) > 0 ? [at(plainThing), plainThing.length] : at(bare) > 0 ? [at(bare), bare.length] : [-1, 0];
   const done =
     upTo > 0
-      ? target.slice(0, upTo + plainThing.length).replace(/\b(?:their|your)\b/g, HERO.their)
+      ? target.slice(0, upTo + len).replace(/\b(?:their|your)\b/g, HERO.their)
       : thing !== 'the attempt'
         ? `${prep ? `${prep} ` : ''}${thing}`
         : target.replace(/\btheir\b/g, HERO.their);

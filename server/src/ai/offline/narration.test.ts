@@ -54,6 +54,8 @@ describe('narrate', () => {
     ['It all came down to this moment; Edmund stood firm.', 'It all comes down to this moment; you stand firm.'],
     ['It was frightening, but Edmund was curious, which was just as well.', 'It is frightening, but you are curious, which is just as well.'],
     ['Edmund heard the hum of old wards in the stones, which was not a good sign.', 'You hear the hum of old wards in the stones, which is not a good sign.'],
+    ['Somewhere nearby, a hedge-witch who asks no questions was arguing loudly.', 'Somewhere nearby, a hedge-witch who asks no questions is arguing loudly.'],
+    ['The Drowned Choir had a friend where Edmund least expected one.', 'The Drowned Choir has a friend where you least expect one.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -304,6 +304,7 @@ const ADVERBS = new Set([
   'first',
   'last',
   'finally',
+  'least',
   // Particles: never a subject ("And out of the dark came…": the subject follows the verb).
   'out',
   'up',
@@ -419,6 +420,15 @@ function toPresent(text: string): string {
         subjectIsAntecedent = true;
         clauseHasVerb = false;
         inPhrase = false;
+        // A clause already in the present ("a hedge-witch who asks no questions"): its verb is that
+        // word, so what follows it is its object, not a new subject.
+        const k = nextWordIndex(tokens, i);
+        const next = k >= 0 ? (tokens[k] as string).toLowerCase() : '';
+        if (/^(?:is|are|has|have|does|do|can|will|must)$/.test(next) || (!pluralNoun(antecedent) && /^[a-z]{3,}s$/.test(next) && !/ss$/.test(next))) {
+          verbAt.add(k);
+          clauseHasVerb = true;
+          i = k;
+        }
         continue;
       }
       clauseHasVerb = false;
@@ -543,6 +553,16 @@ function afterVerb(tokens: string[], i: number, verbAt: ReadonlySet<number>): bo
     return verbAt.has(j) || (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES.has(w) && !NOT_PAST.has(w)) || (w in IRREGULAR && !RISKY.has(w));
   }
   return false;
+}
+
+/** Index of the next word token after i (-1 when punctuation or the end comes first). */
+function nextWordIndex(tokens: string[], i: number): number {
+  for (let j = i + 1; j < tokens.length; j++) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    return /^[\p{L}'’-]+$/u.test(t) ? j : -1;
+  }
+  return -1;
 }
 
 function nextWordOf(tokens: string[], i: number): string | null {
