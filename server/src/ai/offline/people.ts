@@ -265,11 +265,13 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
   // The world's people: a permutation of the looks by position. Others: the looks after theirs.
   const perm = affinePermutation(world.key, looks.length);
   const lookAt = idx >= 0 ? perm(idx) : perm(n + (h % Math.max(1, looks.length - n)));
+  // The world's own dangers when it names them: what its people want is about their world.
+  const threats = world.material?.threats?.length ? world.material.threats : world.genre.threats;
   // render: "what the Ashworths are hiding" (a faction named in the plural takes a plural verb).
   const want = render(
     WANTS[h % WANTS.length] as string,
     {
-      threat: world.genre.threats[h % world.genre.threats.length] as string,
+      threat: threats[h % threats.length] as string,
       faction: (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string,
       place: world.places[(h >>> 3) % world.places.length] as string,
     },
