@@ -7,6 +7,7 @@ import { FEATURED_WORLDS } from '../../db/seed-data';
 import { collectChapter, type ChapterInput, type CheckOutcome } from '../story-ai';
 import { buildWorldMaterial } from '../world-material';
 import { OfflineStoryAI } from './offline-story-ai';
+import { normaliseAction } from './text';
 
 const ai = new OfflineStoryAI();
 const hollowmere = FEATURED_WORLDS.find((w) => w.name === 'Hollowmere') as (typeof FEATURED_WORLDS)[number];
@@ -104,6 +105,24 @@ describe('an action is answered, not pasted back', () => {
     for (let seed = 0; seed < 40; seed++) {
       const r = await write({ seed, missionAge: 7, action: 'I light a fire and tend my wounds', check: null });
       expect(r.missionCompleted).toBe(false);
+    }
+  });
+});
+
+describe('an overdue mission', () => {
+  // Missions resolve within about 3–8 chapters (lint:story measures it). From its seventh chapter
+  // on, every suggestion takes the mission up, and none is a fight or a sneak (a check the engine
+  // rolls every time and that can fail again and again): the story comes to its end.
+  it('is offered ways to finish it that are not a fight or a sneak', async () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const r = await write({ seed, missionAge: 6, action: 'I light a fire and tend my wounds', check: null });
+      expect(r.missionCompleted).toBe(false);
+      expect(r.choices.length).toBeGreaterThan(1);
+      for (const c of r.choices) {
+        expect([c, normaliseAction(c).kind]).not.toEqual([c, 'combat']);
+        expect([c, normaliseAction(c).kind]).not.toEqual([c, 'stealth']);
+        expect(c.toLowerCase()).toContain('ravenscar hall');
+      }
     }
   });
 });

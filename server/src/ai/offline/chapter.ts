@@ -135,7 +135,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   // A mission that has run five chapters draws the story to it: every suggestion takes it up.
   const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
-  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge);
+  // From its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
+  // check rolled every time, that can fail chapter after chapter past the 3–8 chapters a mission has).
+  const overdue = converge && plan.missionAge + 1 >= 7;
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge, overdue);
   return {
     paragraphs,
     result: {
@@ -801,7 +804,15 @@ const CONVERGING: Record<ActionKind, string> = {
   rest: 'Gather your strength, then {mission}',
 };
 
-function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
+function makeChoices(
+  ctx: Ctx,
+  kind: ActionKind,
+  hasAction: boolean,
+  newPlace: string | null,
+  mission: string | null,
+  converge = false,
+  overdue = false,
+): string[] {
   const { rng, level } = ctx;
   // Someone the mission is about is not asked to help with it ("Ask Abigail how to … Abigail"):
   // the suggestion goes to someone else the world knows, or is not made.
@@ -811,7 +822,9 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   const asks = (t: string) => !helper && t.includes('{npc}');
   if (converge && mission) {
     const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
-    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]))).slice(0, 3);
+    const kinds = rng
+      .shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]) && !(overdue && (k === 'combat' || k === 'stealth'))))
+      .slice(0, 3);
     return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
   }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));
