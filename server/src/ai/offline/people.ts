@@ -381,9 +381,9 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       v([
         `people who tried to ${mission} did not come back the same`,
         `nobody has yet found how to ${mission}, you know`,
-        `I can guess what brings you, and it will not be easy`,
-        `others have had that same idea, and look where it got them`,
-        `you are not the first to try it, only the latest`,
+        `I can guess what brings you: to ${mission} will not be easy`,
+        `others have tried to ${mission}, and look where it got them`,
+        `you are not the first who set out to ${mission}, only the latest`,
       ]),
     );
   }
