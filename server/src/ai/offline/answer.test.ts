@@ -91,6 +91,11 @@ describe('an action is answered, not pasted back', () => {
     expect(firstParagraph(r.text)).toMatch(/you stand your ground against the Drowned Choir/i);
     const bold = await write({ action: 'Stake everything on a single bold move', check: check('success', { attempt: 'stake everything' }) });
     expect(firstParagraph(bold.text)).toMatch(/you stake everything on a single bold move/i);
+    const reliquary = await write({ action: 'Examine a reliquary of blackened silver closely', check: check('failure', { attempt: 'examine' }) });
+    expect(firstParagraph(reliquary.text)).toMatch(/you examine a reliquary of blackened silver\b/i);
+    expect(reliquary.text).not.toMatch(/reliquary of[,.]/);
+    const sneak = await write({ action: 'Sneak into the chapel after dark', check: check('success', { attempt: 'sneak' }), seed: 3 });
+    expect(sneak.text).not.toMatch(/one holds breath/);
     const third = await write({ action: 'I kneel beside the grave', check: null, pointOfView: 'third' });
     expect(firstParagraph(third.text)).toMatch(/Edmund knelt beside the grave/);
   });

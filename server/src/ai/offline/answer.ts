@@ -179,7 +179,14 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with patience {they} did not feel',
     'corner by corner',
   ],
-  stealth: ['keeping to the shadows', 'without a sound', 'one held breath at a time', 'unseen, or so {they} hoped', 'low and slow', 'with every sense awake'],
+  stealth: [
+    'keeping to the shadows',
+    'without a sound',
+    '\u0004one held breath at a time\u0005',
+    'unseen, or so {they} hoped',
+    'low and slow',
+    'with every sense awake',
+  ],
   travel: [
     'without looking back',
     'at a hard pace',
@@ -332,6 +339,12 @@ export function answerAction(
       // A verb caught at the end of the phrase ("the presence took") is not part of the thing.
       .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '')
       .replace(/\btheir\b/g, HERO.their) || 'the attempt';
+  // A thing cut before its end ("a reliquary of" for "a reliquary of blackened silver"): the whole phrase.
+  if (/\s(?:of|to|with|from|in|on|at|for|by|into)$/i.test(thing))
+    thing = target
+      .replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
+      .replace(/\s+\w+ly$/i, '')
+      .replace(/\btheir\b/g, HERO.their);
   const t = slots.turn;
   // An action that takes up the mission ("keep Ravi safe from the Reclaimers") is about the task.
   const missionHead = (slots.mission ?? '').toLowerCase().split(/\s+/).slice(0, 3).join(' ');

@@ -23,6 +23,13 @@ describe('sentence families', () => {
       }
   });
 
+  it('a person who is gone does not wait in the same sentence', () => {
+    const gone = T.HOOK.cores.filter((c) => c.includes('no sign of {npc}'));
+    const waits = T.HOOK.mods.filter((m) => m.includes('{npc}'));
+    expect(gone.length * waits.length).toBeGreaterThan(0);
+    for (const c of gone) for (const m of waits) expect(T.clashes(c, m)).toBe(true);
+  });
+
   it.each([2, 6, 10])('at reading level %i: every core told in the present has no past verb left', (level) => {
     for (const [family, f] of families)
       for (const core of f.cores) {

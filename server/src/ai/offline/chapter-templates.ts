@@ -255,6 +255,11 @@ export const SETTING: Family = {
   ],
 };
 
+/** A core and a modifier that contradict each other: "there was no sign of Isolde, and Isolde waited". */
+export function clashes(core: string, mod: string): boolean {
+  return /no sign of \{npc\}/.test(core) && mod.includes('{npc}');
+}
+
 export const HOOK: Family = {
   pos: 'post',
   cores: [

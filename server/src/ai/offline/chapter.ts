@@ -73,6 +73,7 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
     const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
     const core = fam.cores[c] as string;
     const mod = fam.mods[m] as string;
+    if (T.clashes(core, mod)) continue;
     const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
     if (!breaksWorld(out, ctx.world.constraints)) return out;
     if (!first) first = out;
@@ -577,7 +578,8 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>)
       : []),
   ];
-  for (const [fname, fam, para] of reserve) {
+  // (Then any texture not used yet: at the lowest reading levels the reserve alone can fall short.)
+  for (const [fname, fam, para] of [...reserve, ...textures]) {
     if (words >= 160) break; // a margin over the 150-word floor
     if (ctx.used.has(fname)) continue;
     add(para, fromFamily(ctx, fname, fam));

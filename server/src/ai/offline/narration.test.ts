@@ -56,6 +56,15 @@ describe('narrate', () => {
     ['Edmund heard the hum of old wards in the stones, which was not a good sign.', 'You hear the hum of old wards in the stones, which is not a good sign.'],
     ['Somewhere nearby, a hedge-witch who asks no questions was arguing loudly.', 'Somewhere nearby, a hedge-witch who asks no questions is arguing loudly.'],
     ['The Drowned Choir had a friend where Edmund least expected one.', 'The Drowned Choir has a friend where you least expect one.'],
+    // A subordinate clause's subject is not the one a clause after the comma goes on with.
+    ['Edmund stood firm when it mattered most, and did not look away.', 'You stand firm when it matters most, and do not look away.'],
+    ['When it mattered most, Edmund stood firm, and did not look away.', 'When it matters most, you stand firm, and do not look away.'],
+    [
+      'Thorne kept both hands where they could be seen, and did not seem to know it.',
+      'Thorne keeps both hands where they can be seen, and does not seem to know it.',
+    ],
+    ['“Fine,” Corvin grunted, arms crossed.', '“Fine,” Corvin grunts, arms crossed.'],
+    ['Edmund completed the task.', 'You complete the task.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -160,7 +160,7 @@ const RISKY = new Set([
 ]);
 /** -ed words the storyteller uses as adjectives: never verbs to change. */
 const ADJECTIVES = new Set(
-  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn amused pleased satisfied surprised startled relieved worried annoyed puzzled troubled unsettled alarmed stunned dazed exhausted'.split(
+  'crossed folded clasped tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn amused pleased satisfied surprised startled relieved worried annoyed puzzled troubled unsettled alarmed stunned dazed exhausted'.split(
     ' ',
   ),
 );
@@ -191,7 +191,7 @@ const NOT_PAST = new Set(
 const KNOWN_BASES = new Set([
   ...Object.values(KIND_VERBS).flat(),
   ...EXTRA_VERBS,
-  ...'open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome drawl growl crawl sprawl howl scowl prowl'.split(
+  ...'complete open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome drawl growl crawl sprawl howl scowl prowl'.split(
     ' ',
   ),
 ]);
@@ -389,6 +389,8 @@ function toPresent(text: string): string {
   let beforeWhat = '';
   /** The subject is the noun a relative clause is about: it does not become the sentence's. */
   let subjectIsAntecedent = false;
+  /** In a clause that hangs on another ("when it matters most"): its subject is not the sentence's. */
+  let subordinate = false;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
   /** Tokens turned into this sentence's verbs. */
@@ -406,6 +408,7 @@ function toPresent(text: string): string {
         subject = '';
         inPhrase = false;
         clauseHasVerb = false;
+        subordinate = false;
       }
       continue;
     }
@@ -432,6 +435,7 @@ function toPresent(text: string): string {
         continue;
       }
       clauseHasVerb = false;
+      subordinate = !/^(?:and|but|or|so|then)$/.test(lower);
       // ", which was just as well": about all that came before, one thing.
       if (lower === 'which') {
         subject = 'which';
@@ -486,7 +490,7 @@ function toPresent(text: string): string {
       inPhrase = false;
       // The latest subject named is the one a clause after a comma goes on with ("…, but you are
       // curious, and press on").
-      if (!mainSubject || (who && who === subject && !subjectIsAntecedent)) mainSubject = who;
+      if (!mainSubject || (who && who === subject && !subjectIsAntecedent && !subordinate)) mainSubject = who;
       continue;
     }
     // Nouns after a preposition are not the subject ("most people in the hall know it"); a second

@@ -25,6 +25,7 @@ describe('render', () => {
       'a troll who guards the toll roads has been closer than anyone admits',
     ],
     ['{faction} is about', 'the thing in the water', 'the thing in the water is about'],
+    ['{faction} has been closer than anyone admits', 'the dead', 'the dead have been closer than anyone admits'],
   ])('%s with %s', (template, faction, out) => {
     expect(render(template, { faction, npc: 'Draven', placeName: 'Ravenscar Hall' }, 8)).toBe(out);
   });

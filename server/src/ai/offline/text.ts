@@ -41,6 +41,7 @@ function pluralName(value: string): boolean {
   if (!/^(?:the|a|an)\s/i.test(value)) return false;
   const phrase = value.split(/\s+(?:of|who|that|which|from|with|in|on|at|under|beyond|near)\s+/)[0] as string;
   const head = phrase.split(/\s+/).pop() as string;
+  if (/^(?:dead|people|folk|police|living|faithful)$/i.test(head)) return true;
   return /^[\p{L}-]*[^s'’]s$/u.test(head) && !/(?:ss|us|is|ics|news)$/i.test(head);
 }
 

@@ -137,4 +137,14 @@ describe('memories recalled', () => {
       /Edmund searched the study/,
     );
   });
+
+  // Played: "There is still a promise to keep: you take on a new task: Find out what…" for a task done
+  // chapters ago (the narration says what the task is, every chapter).
+  it('never recall the missions’ own bookkeeping', () => {
+    for (const [kind, text] of [
+      ['promise', 'Edmund took on a new task: Find out what the Drowned Choir wants with Ravenscar Hall'],
+      ['event', 'Edmund completed the task: Keep Draven safe'],
+    ] as const)
+      for (let chapter = 4; chapter < 40; chapter += 3) expect(memoryLine([{ kind, text, chapterNumber: 2, pinned: false }], chapter)).toBeNull();
+  });
 });

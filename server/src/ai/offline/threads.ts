@@ -106,6 +106,8 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
       m.text.trim().length >= 12 &&
       !/^(?:I|We)\b/.test(m.text.trim()) &&
       !playerCommand(m.text) &&
+      // (What the missions were: the narration says what the task is every chapter.)
+      !/\b(?:took on a new task|completed the task):/.test(m.text) &&
       !view.includes(m.text.replace(/\s+/g, ' ').trim().slice(0, 60)),
   );
   if (usable.length === 0 || chapter % 3 !== 1) return null;
