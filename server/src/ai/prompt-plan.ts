@@ -18,7 +18,7 @@
  * the same shares (context-budget.ts planFold), so a summary is folded only when it will be sent.
  */
 import { chapterTokens, estimateTokens } from './context-budget';
-import type { ChapterInput, PastChapter, PromptCard, PromptMemory, PromptOmission, PromptReport, PromptSection } from './story-ai';
+import type { ChapterInput, PastChapter, PromptCard, PromptMemory, PromptOmission, PromptReport, PromptSection, WorldMaterial } from './story-ai';
 
 /** Shares of what the fixed part leaves (see above). */
 const SHARES = { memory: 0.3, summary: 0.25 } as const;
@@ -350,14 +350,26 @@ function cardTokens(card: PromptCard): number {
 export function fixedChapterTokens(
   input: Pick<
     ChapterInput,
-    'worldDescription' | 'character' | 'mission' | 'setting' | 'action' | 'plotEssentials' | 'authorsNote' | 'storyCards' | 'continueFrom' | 'maxContextTokens'
+    | 'worldDescription'
+    | 'character'
+    | 'mission'
+    | 'setting'
+    | 'action'
+    | 'plotEssentials'
+    | 'authorsNote'
+    | 'storyCards'
+    | 'continueFrom'
+    | 'maxContextTokens'
+    | 'world'
   >,
 ): number {
   const c = input.character;
-  const rules = chapterProfile(input.maxContextTokens).compact ? COMPACT_INSTRUCTIONS_TOKENS : INSTRUCTIONS_TOKENS;
+  const compact = chapterProfile(input.maxContextTokens).compact;
+  const rules = compact ? COMPACT_INSTRUCTIONS_TOKENS : INSTRUCTIONS_TOKENS;
   return (
     rules +
     estimateTokens(input.worldDescription) +
+    worldMaterialTokens(input.world, compact) +
     estimateTokens(c.name) +
     estimateTokens(c.description) +
     estimateTokens(JSON.stringify(c.stats)) +
@@ -373,6 +385,44 @@ export function fixedChapterTokens(
     estimateTokens(input.continueFrom ?? '') +
     40
   );
+}
+
+/** The heading the world's material is sent under (prompts.ts), in a block like every player text. */
+export const WORLD_MATERIAL_HEADING = "THIS WORLD'S OWN MATERIAL (draw the story from it):";
+
+/** Tokens the world's material adds to a chapter prompt: heading and block delimiters too. */
+function worldMaterialTokens(world: WorldMaterial | undefined, compact: boolean): number {
+  const material = worldMaterialText(world, compact);
+  return material ? estimateTokens(`${WORLD_MATERIAL_HEADING}\n<<<\n${material}\n>>>`) : 0;
+}
+
+/**
+ * The world's own material as the model reads it (issue 32, item 1): its places, factions, people and
+ * dangers to draw on, its tone, what cannot happen in it, and the player's answers as threads to come
+ * back to. Part of the fixed prompt (it does not change during a story). Empty without material. On a
+ * small context (compact) the lists are shorter and the questions are left out.
+ */
+export function worldMaterialText(world: WorldMaterial | undefined, compact: boolean): string {
+  if (!world) return '';
+  const n = compact ? 4 : 8;
+  const list = (label: string, xs: readonly string[] | undefined) => (xs?.length ? `${label}: ${xs.slice(0, n).join('; ')}` : '');
+  const answers = (world.answers ?? []).filter((a) => a.answer.trim());
+  return [
+    list('Places', world.places),
+    list('Factions', world.factions),
+    list('People', world.people),
+    list('Dangers', world.threats),
+    list('Tone', world.tone),
+    list('Never in this world', world.constraints),
+    answers.length
+      ? `The player's answers when the hero was made (the hero's own threads: bring them back in the story, never quote them):\n${answers
+          .slice(0, 6)
+          .map((a) => (compact ? `- ${a.answer}` : `- ${a.question} — ${a.answer}`))
+          .join('\n')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The rules and labels around the story's own text (measured on the OpenAI prompt: prompts.ts). */

@@ -352,7 +352,7 @@ export type ChapterResult = z.infer<typeof chapterResultSchema>;
 
 /** One part of what a chapter's storyteller was given ("what the storyteller remembered"). */
 export interface PromptSection {
-  /** Stable key: rules, world, character, essentials, pinned_cards, summary, memories, cards, people, history, turn. */
+  /** Stable key: rules, world, world_material, character, essentials, pinned_cards, summary, memories, cards, people, history, turn. */
   key: string;
   title: string;
   tokens: number;

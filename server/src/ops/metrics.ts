@@ -66,7 +66,7 @@ export class Metrics {
   });
   private readonly promptSectionTokens = new Histogram({
     name: 'taleforge_prompt_section_tokens',
-    help: 'Tokens each section of a chapter prompt took (rules, world, character, essentials, pinned_cards, summary, memories, cards, people, history, turn), by provider: what the storyteller remembered.',
+    help: 'Tokens each section of a chapter prompt took (rules, world, world_material, character, essentials, pinned_cards, summary, memories, cards, people, history, turn), by provider: what the storyteller remembered.',
     labelNames: ['provider', 'section'] as const,
     buckets: [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384],
     registers: [this.registry],

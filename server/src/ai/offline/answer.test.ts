@@ -7,6 +7,7 @@ import { FEATURED_WORLDS } from '../../db/seed-data';
 import { collectChapter, type ChapterInput, type CheckOutcome } from '../story-ai';
 import { buildWorldMaterial } from '../world-material';
 import { OfflineStoryAI } from './offline-story-ai';
+import { normaliseAction } from './text';
 
 const ai = new OfflineStoryAI();
 const hollowmere = FEATURED_WORLDS.find((w) => w.name === 'Hollowmere') as (typeof FEATURED_WORLDS)[number];
@@ -84,6 +85,21 @@ describe('an action is answered, not pasted back', () => {
     }
   });
 
+  it('keeps the words between the verb and what it was done to (a preposition is not dropped)', async () => {
+    // Played: "With that, you stand the Drowned Choir" for "Stand your ground against the Drowned Choir".
+    const r = await write({ action: 'Stand your ground against the Drowned Choir', check: check('failure', { attempt: 'stand your ground' }) });
+    expect(firstParagraph(r.text)).toMatch(/you stand your ground against the Drowned Choir/i);
+    const bold = await write({ action: 'Stake everything on a single bold move', check: check('success', { attempt: 'stake everything' }) });
+    expect(firstParagraph(bold.text)).toMatch(/you stake everything on a single bold move/i);
+    const reliquary = await write({ action: 'Examine a reliquary of blackened silver closely', check: check('failure', { attempt: 'examine' }) });
+    expect(firstParagraph(reliquary.text)).toMatch(/you examine a reliquary of blackened silver\b/i);
+    expect(reliquary.text).not.toMatch(/reliquary of[,.]/);
+    const sneak = await write({ action: 'Sneak into the chapel after dark', check: check('success', { attempt: 'sneak' }), seed: 3 });
+    expect(sneak.text).not.toMatch(/one holds breath/);
+    const third = await write({ action: 'I kneel beside the grave', check: null, pointOfView: 'third' });
+    expect(firstParagraph(third.text)).toMatch(/Edmund knelt beside the grave/);
+  });
+
   it('a person the action names is in the chapter', async () => {
     const r = await write({ action: 'I show Vicar Thorne the letter from Clara', check: null });
     expect(r.text).toContain('Thorne');
@@ -94,6 +110,24 @@ describe('an action is answered, not pasted back', () => {
     for (let seed = 0; seed < 40; seed++) {
       const r = await write({ seed, missionAge: 7, action: 'I light a fire and tend my wounds', check: null });
       expect(r.missionCompleted).toBe(false);
+    }
+  });
+});
+
+describe('an overdue mission', () => {
+  // Missions resolve within about 3–8 chapters (lint:story measures it). From its seventh chapter
+  // on, every suggestion takes the mission up, and none is a fight or a sneak (a check the engine
+  // rolls every time and that can fail again and again): the story comes to its end.
+  it('is offered ways to finish it that are not a fight or a sneak', async () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const r = await write({ seed, missionAge: 6, action: 'I light a fire and tend my wounds', check: null });
+      expect(r.missionCompleted).toBe(false);
+      expect(r.choices.length).toBeGreaterThan(1);
+      for (const c of r.choices) {
+        expect([c, normaliseAction(c).kind]).not.toEqual([c, 'combat']);
+        expect([c, normaliseAction(c).kind]).not.toEqual([c, 'stealth']);
+        expect(c.toLowerCase()).toContain('ravenscar hall');
+      }
     }
   });
 });

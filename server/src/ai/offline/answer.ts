@@ -179,7 +179,14 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with patience {they} did not feel',
     'corner by corner',
   ],
-  stealth: ['keeping to the shadows', 'without a sound', 'one held breath at a time', 'unseen, or so {they} hoped', 'low and slow', 'with every sense awake'],
+  stealth: [
+    'keeping to the shadows',
+    'without a sound',
+    '\u0004one held breath at a time\u0005',
+    'unseen, or so {they} hoped',
+    'low and slow',
+    'with every sense awake',
+  ],
   travel: [
     'without looking back',
     'at a hard pace',
@@ -332,6 +339,12 @@ export function answerAction(
       // A verb caught at the end of the phrase ("the presence took") is not part of the thing.
       .replace(/\s+(?:\w+ed|took|went|came|saw|knew|made|held|left|kept|was|were|had)$/i, '')
       .replace(/\btheir\b/g, HERO.their) || 'the attempt';
+  // A thing cut before its end ("a reliquary of" for "a reliquary of blackened silver"): the whole phrase.
+  if (/\s(?:of|to|with|from|in|on|at|for|by|into)$/i.test(thing))
+    thing = target
+      .replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
+      .replace(/\s+\w+ly$/i, '')
+      .replace(/\btheir\b/g, HERO.their);
   const t = slots.turn;
   // An action that takes up the mission ("keep Ravi safe from the Reclaimers") is about the task.
   const missionHead = (slots.mission ?? '').toLowerCase().split(/\s+/).slice(0, 3).join(' ');
@@ -341,9 +354,22 @@ export function answerAction(
   // A question keeps what it was about ("ask the stranger what they know about the mission" → "asked
   // the stranger about the mission"): that is what the player asked, in the storyteller's words.
   const topic = action.kind === 'social' ? /\babout ((?:the|your|my|their|this|that|a|an) [\p{L}'’ -]{2,40}?)\s*$/iu.exec(clause)?.[1] : undefined;
+  // Every word from the verb to the thing ("stand your ground against the Drowned Choir", "kneel
+  // beside the grave"): a preposition or a phrase before it is part of what was done.
+  const plainThing = thing.replace(/\u0002/g, '');
+  // (The thing may have taken "the" for the player's "a": "on a single bold move".)
+  const bare = plainThing.replace(/^(?:the|a|an)\s+/i, '');
+  const at = (s: string) => (thing === 'the attempt' ? -1 : target.toLowerCase().indexOf(s.toLowerCase()));
+  const [upTo, len] = at(plainThing) > 0 ? [at(plainThing), plainThing.length] : at(bare) > 0 ? [at(bare), bare.length] : [-1, 0];
+  const done =
+    upTo > 0
+      ? target.slice(0, upTo + len).replace(/\b(?:their|your)\b/g, HERO.their)
+      : thing !== 'the attempt'
+        ? `${prep ? `${prep} ` : ''}${thing}`
+        : target.replace(/\btheir\b/g, HERO.their);
   const told = forMission
     ? 'went after the task'
-    : `${pastOf(verb)}${thing !== 'the attempt' ? ` ${prep ? `${prep} ` : ''}${thing}` : target ? ` ${target.replace(/\btheir\b/g, HERO.their)}` : ''}${
+    : `${pastOf(verb)}${done ? ` ${done}` : ''}${
         topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
       }`;
   const [opener, lead] = schedule(mixSeed(slots.key, 'attempt'), t, [ATTEMPT_OPENERS, ATTEMPT_LEAD[action.kind]]) as [string, string];

@@ -5,6 +5,7 @@
  * stored missions (ChapterInput.missionsCompleted), never from what fits the prompt, and the goals
  * from the world and the hero (the same story always has the same arcs).
  */
+import type { WorldMaterial } from '../story-ai';
 import type { Genre } from './genres';
 import type { Family } from './chapter-templates';
 import { Rng, mixSeed } from './prng';
@@ -45,12 +46,19 @@ function goalOf(world: WorldModel, storyKey: number, arc: number): string {
   const rng = new Rng(mixSeed(storyKey, 'arc', arc));
   // The story's own order through the templates: consecutive arcs never share one.
   const template = GOALS[(mixSeed(storyKey, 'arcs') + arc) % GOALS.length] as string;
+  const faction = world.factions.length > 0 ? rng.pick(world.factions) : rng.pick(g.factions);
+  // The world's own dangers first (a goal is the story's refrain: a stock danger would be the
+  // story's stock phrase); never the faction the goal also names ("who in X stands behind X").
+  const own = ((world as { material?: WorldMaterial | null }).material?.threats ?? []).filter(
+    (t) => !template.includes('{faction}') || t.toLowerCase() !== faction.toLowerCase(),
+  );
+  const stock = g.threats.filter((t) => t.toLowerCase() !== faction.toLowerCase());
   return render(
     template,
     {
-      threat: rng.pick(g.threats),
+      threat: own.length > 0 ? rng.pick(own) : rng.pick(stock.length > 0 ? stock : g.threats),
       placeName: world.places.length > 0 ? rng.pick(world.places) : rng.pick(g.places),
-      faction: world.factions.length > 0 ? rng.pick(world.factions) : rng.pick(g.factions),
+      faction,
       artifact: rng.pick(g.artifacts),
     },
     8,
@@ -105,7 +113,7 @@ export const STAKES: readonly Family[] = [
 
 const STEP_DONE = [
   'It was one more step toward the real task: to {goal}',
-  '{name} could see how it fit: each step led toward one end, to {goal}',
+  '{name} could see how it all connected: each step led toward one end, to {goal}',
   'The larger goal was clearer now: to {goal}',
   'And it brought {name} nearer to what truly mattered: to {goal}',
 ];

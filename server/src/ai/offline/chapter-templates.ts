@@ -74,7 +74,7 @@ export const ENCOUNTER: Family = {
     '{name} [spotted|noticed|caught sight of] {npcFull} [waving|beckoning|beckoning with unmistakable urgency]',
     'a voice [said hello|called out|called out from the shadows]; it was {npcFull}',
     '{npcFull} [came over|came over at once|came over without being asked]',
-    '{name} [found|found {npcFull} there|found {npcFull} already there, as if expecting company] {npcFull}',
+    '{name} [found {npcFull}|found {npcFull} there|found {npcFull} already there, as if expecting company]',
     '{npcFull} [sat down beside {name}|took the seat beside {name}|took the seat beside {name} without a word of asking]',
   ],
   mods: [
@@ -166,7 +166,7 @@ export const PROGRESS: Family = {
     '[a plan was taking shape|a plan was taking shape now|a plan was slowly taking shape]',
     '[the way to the goal was clearer now|the road to the goal looked clearer now|the road to the goal looked clearer now than it had in days]',
     '{name} [now had a lead|now had a real lead|now held a lead worth following]',
-    '[one more piece fit|one more piece of the puzzle fit|one more piece of the puzzle slid into place]',
+    '[one more piece fell into place|one more piece of the puzzle fell into place|one more piece of the puzzle slid into place]',
     '{placeName} [was the next stop|looked like the next stop|looked more and more like the place where it would be decided]',
   ],
   mods: [
@@ -255,6 +255,11 @@ export const SETTING: Family = {
   ],
 };
 
+/** A core and a modifier that contradict each other: "there was no sign of Isolde, and Isolde waited". */
+export function clashes(core: string, mod: string): boolean {
+  return /no sign of \{npc\}/.test(core) && mod.includes('{npc}');
+}
+
 export const HOOK: Family = {
   pos: 'post',
   cores: [
@@ -266,7 +271,7 @@ export const HOOK: Family = {
     '[a dog barked|a dog barked far off|a dog barked somewhere far off, then stopped]',
     '{name} [counted {their} chances|weighed {their} chances|weighed {their} chances and did not like the sum]',
     '[the road forked|the road ahead forked|the road ahead forked in more ways than one]',
-    '[there was no sign of {npc}|there was no sign of {npc} by then|by then there was no sign of {npc}, and no word of where {npc} had gone]',
+    '[there was no sign of {npc}|there was no sign of {npc} by then|by then there was no sign of {npc}, and no word of where they had gone]',
   ],
   mods: [
     ' [as the light went|as the light began to fade|as the last of the light slipped away]',

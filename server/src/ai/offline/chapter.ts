@@ -73,6 +73,7 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
     const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
     const core = fam.cores[c] as string;
     const mod = fam.mods[m] as string;
+    if (T.clashes(core, mod)) continue;
     const out = finishSentence(fam.pos === 'pre' ? `${r(mod)} ${r(core)}` : `${r(core)}${r(mod)}`);
     if (!breaksWorld(out, ctx.world.constraints)) return out;
     if (!first) first = out;
@@ -135,7 +136,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   // A mission that has run five chapters draws the story to it: every suggestion takes it up.
   const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
-  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge);
+  // From its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
+  // check rolled every time, that can fail chapter after chapter past the 3–8 chapters a mission has).
+  const overdue = converge && plan.missionAge + 1 >= 7;
+  const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge, overdue);
   return {
     paragraphs,
     result: {
@@ -574,7 +578,8 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       ? ([['progress', T.PROGRESS, p3]] as Array<[string, T.Family, string[]]>)
       : []),
   ];
-  for (const [fname, fam, para] of reserve) {
+  // (Then any texture not used yet: at the lowest reading levels the reserve alone can fall short.)
+  for (const [fname, fam, para] of [...reserve, ...textures]) {
     if (words >= 160) break; // a margin over the 150-word floor
     if (ctx.used.has(fname)) continue;
     add(para, fromFamily(ctx, fname, fam));
@@ -801,7 +806,15 @@ const CONVERGING: Record<ActionKind, string> = {
   rest: 'Gather your strength, then {mission}',
 };
 
-function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: string | null, mission: string | null, converge = false): string[] {
+function makeChoices(
+  ctx: Ctx,
+  kind: ActionKind,
+  hasAction: boolean,
+  newPlace: string | null,
+  mission: string | null,
+  converge = false,
+  overdue = false,
+): string[] {
   const { rng, level } = ctx;
   // Someone the mission is about is not asked to help with it ("Ask Abigail how to … Abigail"):
   // the suggestion goes to someone else the world knows, or is not made.
@@ -811,7 +824,9 @@ function makeChoices(ctx: Ctx, kind: ActionKind, hasAction: boolean, newPlace: s
   const asks = (t: string) => !helper && t.includes('{npc}');
   if (converge && mission) {
     const m = lowerFirst(mission.replace(/[\u0004\u0005]/g, '').replace(/[.!?]+$/, ''));
-    const kinds = rng.shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]))).slice(0, 3);
+    const kinds = rng
+      .shuffle((Object.keys(CONVERGING) as ActionKind[]).filter((k) => k !== kind && !asks(CONVERGING[k]) && !(overdue && (k === 'combat' || k === 'stealth'))))
+      .slice(0, 3);
     return kinds.map((k) => upperFirst(ownPronouns(render(CONVERGING[k], slots, level, { mission: m }))).slice(0, 160));
   }
   const kinds = rng.shuffle((Object.keys(T.CHOICES) as Array<ActionKind | 'mission'>).filter((k) => k !== 'mission' && (!hasAction || k !== kind)));

@@ -38,6 +38,33 @@ describe('narrate', () => {
     ['Abigail wore black, neatly mended.', 'Abigail wears black, neatly mended.'],
     ['Edmund remembered the day Edmund first came to Lune.', 'You remember the day you first come to Lune.'],
     ['What the data core told Edmund was worth the asking.', 'What the data core tells you is worth the asking.'],
+    // Slips found in played stories (issue 32): a relative clause agrees with the noun it follows,
+    // the sentence's own verb after a relative clause is in the present too, a family or a faction
+    // named in the plural is plural, and a subject after its verb decides the verb.
+    ['And out of the dark came footsteps that stopped when Edmund stopped.', 'And out of the dark come footsteps that stop when you stop.'],
+    ['Then, in the dark, a sound: footsteps that stopped when Edmund stopped.', 'Then, in the dark, a sound: footsteps that stop when you stop.'],
+    ['Those who knew Edmund called Edmund curious, and wary as well.', 'Those who know you call you curious, and wary as well.'],
+    ['Edmund met a troll who guarded the toll road.', 'You meet a troll who guards the toll road.'],
+    ['Near the gate stood a troll who guarded the toll road.', 'Near the gate stands a troll who guards the toll road.'],
+    ['The Ashworths had been at the chapel before Edmund.', 'The Ashworths have been at the chapel before you.'],
+    ['Word of it reached the Reclaimers, and the Reclaimers were not pleased.', 'Word of it reaches the Reclaimers, and the Reclaimers are not pleased.'],
+    ['Someone in the Ashworths was paying for silence.', 'Someone in the Ashworths is paying for silence.'],
+    ['Edmund took stock of what was left, then nodded to Edmund.', 'You take stock of what is left, then nod to you.'],
+    ['It was frightening, but Edmund was curious, and pressed on.', 'It is frightening, but you are curious, and press on.'],
+    ['It all came down to this moment; Edmund stood firm.', 'It all comes down to this moment; you stand firm.'],
+    ['It was frightening, but Edmund was curious, which was just as well.', 'It is frightening, but you are curious, which is just as well.'],
+    ['Edmund heard the hum of old wards in the stones, which was not a good sign.', 'You hear the hum of old wards in the stones, which is not a good sign.'],
+    ['Somewhere nearby, a hedge-witch who asks no questions was arguing loudly.', 'Somewhere nearby, a hedge-witch who asks no questions is arguing loudly.'],
+    ['The Drowned Choir had a friend where Edmund least expected one.', 'The Drowned Choir has a friend where you least expect one.'],
+    // A subordinate clause's subject is not the one a clause after the comma goes on with.
+    ['Edmund stood firm when it mattered most, and did not look away.', 'You stand firm when it matters most, and do not look away.'],
+    ['When it mattered most, Edmund stood firm, and did not look away.', 'When it matters most, you stand firm, and do not look away.'],
+    [
+      'Thorne kept both hands where they could be seen, and did not seem to know it.',
+      'Thorne keeps both hands where they can be seen, and does not seem to know it.',
+    ],
+    ['“Fine,” Corvin grunted, arms crossed.', '“Fine,” Corvin grunts, arms crossed.'],
+    ['Edmund completed the task.', 'You complete the task.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -160,7 +160,7 @@ const RISKY = new Set([
 ]);
 /** -ed words the storyteller uses as adjectives: never verbs to change. */
 const ADJECTIVES = new Set(
-  'tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn amused pleased satisfied surprised startled relieved worried annoyed puzzled troubled unsettled alarmed stunned dazed exhausted'.split(
+  'crossed folded clasped tired worn armed cursed hooded scarred wicked crooked beloved aged naked ragged rugged sacred wretched rusted hunched masked robed cloaked drowned haunted gifted skilled battered faded tangled twisted polished painted carved stained weathered abandoned forgotten hidden sealed locked chained barred marked frayed rotted buried scented bored unmarked unnamed unexpected unguarded unlocked unarmed muffled hushed gnarled bearded wrinkled freckled crowded shuttered boarded bloodied blackened charred shattered hollowed winged horned armoured armored bandaged ashamed tangled curled curved jagged crooked beaded braided veiled unseen hardened seasoned scattered mixed assorted ruined flooded frozen stolen broken chosen fallen sworn amused pleased satisfied surprised startled relieved worried annoyed puzzled troubled unsettled alarmed stunned dazed exhausted'.split(
     ' ',
   ),
 );
@@ -191,7 +191,7 @@ const NOT_PAST = new Set(
 const KNOWN_BASES = new Set([
   ...Object.values(KIND_VERBS).flat(),
   ...EXTRA_VERBS,
-  ...'open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome drawl growl crawl sprawl howl scowl prowl'.split(
+  ...'complete open listen gather wander enter offer answer whisper shiver flicker mutter murmur remember hover cover discover order bother happen waken frighten threaten beckon reckon summon visit limit edit exit consider glimmer shimmer linger wonder shudder stagger falter invite unite ignite recite excite persuade raise release disguise venture figure console negotiate analyze analyse inquire taste become paste waste hate rate state create imagine examine determine smile glance sense pause notice promise practise practice welcome drawl growl crawl sprawl howl scowl prowl'.split(
     ' ',
   ),
 ]);
@@ -304,6 +304,13 @@ const ADVERBS = new Set([
   'first',
   'last',
   'finally',
+  'least',
+  // Particles: never a subject ("And out of the dark came…": the subject follows the verb).
+  'out',
+  'up',
+  'down',
+  'away',
+  'off',
 ]);
 
 const DETERMINERS = new Set([
@@ -373,6 +380,17 @@ function toPresent(text: string): string {
   let inPhrase = false;
   let phraseNoun = false;
   let clauseHasVerb = false;
+  /**
+   * A relative clause on the sentence's subject ("those who knew you…"): its subject, until the
+   * sentence's own verb comes after the clause ("…called you curious").
+   */
+  let relativeOn: string | null = null;
+  /** The sentence's subject while a "what" clause has its own ("…of what is left, then nod"). */
+  let beforeWhat = '';
+  /** The subject is the noun a relative clause is about: it does not become the sentence's. */
+  let subjectIsAntecedent = false;
+  /** In a clause that hangs on another ("when it matters most"): its subject is not the sentence's. */
+  let subordinate = false;
   /** Words written with a capital inside the sentence: names. */
   const names = new Set<string>();
   /** Tokens turned into this sentence's verbs. */
@@ -382,22 +400,56 @@ function toPresent(text: string): string {
     if (!/^[\p{L}'’-]+$/u.test(raw)) {
       if (/[,;:—–.()]/.test(raw)) {
         // A comma keeps the sentence's subject ("You wonder whom to trust, and press on").
-        if (!/,/.test(raw)) mainSubject = '';
+        if (!/,/.test(raw)) {
+          mainSubject = '';
+          relativeOn = null;
+          beforeWhat = '';
+        } else if (!mainSubject && beforeWhat) mainSubject = beforeWhat;
         subject = '';
         inPhrase = false;
         clauseHasVerb = false;
+        subordinate = false;
       }
       continue;
     }
     const lower = raw.toLowerCase();
     if (CLAUSE_WORDS.has(lower)) {
+      // "who", "which", "that" after a noun: the clause is about that noun ("footsteps that stop",
+      // "a troll who guards"); after a verb or a pronoun "that" starts a clause with its own subject.
+      const antecedent = /^(?:who|which|that)$/.test(lower) ? antecedentOf(tokens, i, verbAt) : null;
+      if (antecedent) {
+        if (!clauseHasVerb && (subject === antecedent || mainSubject === '')) relativeOn = antecedent;
+        subject = antecedent;
+        subjectIsAntecedent = true;
+        clauseHasVerb = false;
+        inPhrase = false;
+        // A clause already in the present ("a hedge-witch who asks no questions"): its verb is that
+        // word, so what follows it is its object, not a new subject.
+        const k = nextWordIndex(tokens, i);
+        const next = k >= 0 ? (tokens[k] as string).toLowerCase() : '';
+        if (/^(?:is|are|has|have|does|do|can|will|must)$/.test(next) || (!pluralNoun(antecedent) && /^[a-z]{3,}s$/.test(next) && !/ss$/.test(next))) {
+          verbAt.add(k);
+          clauseHasVerb = true;
+          i = k;
+        }
+        continue;
+      }
       clauseHasVerb = false;
+      subordinate = !/^(?:and|but|or|so|then)$/.test(lower);
+      // ", which was just as well": about all that came before, one thing.
+      if (lower === 'which') {
+        subject = 'which';
+        subjectIsAntecedent = true;
+        inPhrase = false;
+        continue;
+      }
       // A new clause is not inside the phrase before it ("on a day when crows wheel…").
       if (lower !== 'and' && lower !== 'or') inPhrase = false;
       if (lower !== 'and' && lower !== 'or') subject = lower === 'who' || lower === 'which' || lower === 'that' ? subject : '';
       if (lower === 'what') {
         // "with what little was at hand": a clause of its own, with its own subject.
         inPhrase = false;
+        if (mainSubject) beforeWhat = mainSubject;
         mainSubject = '';
       }
       continue;
@@ -411,22 +463,34 @@ function toPresent(text: string): string {
     // A word that is also a noun ("left", "ground", "rose") is a verb only where a clause's verb is due.
     if (base && RISKY.has(lower) && (clauseHasVerb || DETERMINERS.has(prevWord) || PREPOSITIONS.has(prevWord))) base = null;
     if (!base) base = regularBase(lower, PRONOUN_SUBJECTS.has(prevWord));
-    if (base && !auxiliary && (KEEP_AFTER.has(prevWord) || /['’]s$/.test(prevWord))) base = null;
-    if (base && clauseHasVerb && !auxiliary) base = null;
+    // ("it all came down to…": "all" after a pronoun is part of the subject.)
+    const allOfThem = prevWord === 'all' && PRONOUN_SUBJECTS.has(tokenAt(tokens, i, -2).toLowerCase());
+    if (base && !auxiliary && ((KEEP_AFTER.has(prevWord) && !allOfThem) || /['’]s$/.test(prevWord))) base = null;
+    // The sentence's own verb after a relative clause on its subject and the clause's object (a
+    // pronoun or a name: "those who knew you called…"). After another noun it may be a participle
+    // ("the sailor who found the body washed up"): left as it is.
+    const mainAfterRelative = base !== null && clauseHasVerb && relativeOn !== null && (OBJECT_PRONOUNS.has(prevWord) || names.has(prevWord));
+    if (base && clauseHasVerb && !auxiliary && !mainAfterRelative) base = null;
     // ", neatly mended." — a participle after an adverb, ending the sentence, describes; it is no verb.
     if (base && !auxiliary && /ly$/.test(prevWord) && tokenAt(tokens, i, -2) === ',' && /^(?:\.|)$/.test(tokenAt(tokens, i, 1))) base = null;
     if (base) {
-      const who = inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
+      const who = mainAfterRelative ? (relativeOn as string) : inverted ? (nextWordOf(tokens, i) ?? '').toLowerCase() : subject || mainSubject;
+      if (clauseHasVerb) relativeOn = null;
       const first = who === 'i';
+      // No subject before the verb: the one after it decides ("out of the dark come footsteps").
+      const after = who === '' ? (nextWordOf(tokens, i) ?? '') : '';
       // A name is one person, whatever its last letter ("Amos notices").
-      const plural = PLURAL_SUBJECTS.has(who) || (!names.has(who) && pluralNoun(who)) || (lower === 'were' && who === '');
+      const plural =
+        PLURAL_SUBJECTS.has(who) || (!names.has(who) && pluralNoun(who)) || (lower === 'were' && who === '') || (/^[a-z]/.test(after) && pluralNoun(after));
       let out = present(base, plural, first);
       if (/^[A-Z]/.test(raw)) out = out.charAt(0).toUpperCase() + out.slice(1);
       tokens[i] = out;
       verbAt.add(i);
       clauseHasVerb = true;
       inPhrase = false;
-      if (!mainSubject) mainSubject = who;
+      // The latest subject named is the one a clause after a comma goes on with ("…, but you are
+      // curious, and press on").
+      if (!mainSubject || (who && who === subject && !subjectIsAntecedent && !subordinate)) mainSubject = who;
       continue;
     }
     // Nouns after a preposition are not the subject ("most people in the hall know it"); a second
@@ -442,14 +506,35 @@ function toPresent(text: string): string {
       // (…and one not after a verb starts a clause of its own: "the day you first came".)
       if (!afterVerb(tokens, i, verbAt)) {
         subject = lower;
+        subjectIsAntecedent = false;
         clauseHasVerb = false;
       }
     } else if (!inPhrase && !ADVERBS.has(lower) && (!/(?:ly|ing)$/.test(lower) || /^(?:every|no|some|any)thing$/.test(lower)) && !clauseHasVerb) {
       subject = lower;
-      if (/^[A-Z]/.test(raw) && prevRaw !== '') names.add(lower);
+      subjectIsAntecedent = false;
+      // A capital inside the sentence is a name, but "the Ashworths", "the Reclaimers" are many.
+      if (/^[A-Z]/.test(raw) && prevRaw !== '' && !(prevWord === 'the' && pluralNoun(lower))) names.add(lower);
     }
   }
   return tokens.join('').replace(/\bcan not\b/g, 'cannot');
+}
+
+const OBJECT_PRONOUNS = new Set(['you', 'him', 'her', 'them', 'me', 'us', 'it']);
+
+/** The noun a relative pronoun at i follows, lower case; null after a verb, a pronoun or a function word. */
+function antecedentOf(tokens: string[], i: number, verbAt: ReadonlySet<number>): string | null {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    if (!/^[\p{L}'’-]+$/u.test(t) || verbAt.has(j)) return null;
+    const w = t.toLowerCase();
+    // ("those who…", "these that…": the determiner stands for the people.)
+    if (w === 'those' || w === 'these') return w;
+    if (PRONOUN_SUBJECTS.has(w) || OBJECT_PRONOUNS.has(w) || DETERMINERS.has(w) || PREPOSITIONS.has(w) || CLAUSE_WORDS.has(w) || ADVERBS.has(w)) return null;
+    if (w in IRREGULAR || (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES.has(w) && !NOT_PAST.has(w))) return null;
+    return w;
+  }
+  return null;
 }
 
 /** The `step`-th token from i (negative: before), spaces and empty tokens aside ('' past either end). */
@@ -472,6 +557,16 @@ function afterVerb(tokens: string[], i: number, verbAt: ReadonlySet<number>): bo
     return verbAt.has(j) || (/^[a-z]{3,}ed$/.test(w) && !ADJECTIVES.has(w) && !NOT_PAST.has(w)) || (w in IRREGULAR && !RISKY.has(w));
   }
   return false;
+}
+
+/** Index of the next word token after i (-1 when punctuation or the end comes first). */
+function nextWordIndex(tokens: string[], i: number): number {
+  for (let j = i + 1; j < tokens.length; j++) {
+    const t = tokens[j] as string;
+    if (/^\s*$/.test(t)) continue;
+    return /^[\p{L}'’-]+$/u.test(t) ? j : -1;
+  }
+  return -1;
 }
 
 function nextWordOf(tokens: string[], i: number): string | null {

@@ -12,6 +12,7 @@ import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
+import { render } from './text';
 
 const LOOKS = [
   'had a burn scar along one jaw',
@@ -240,7 +241,8 @@ const WANTS = [
   'to keep {place} standing',
   'to get free of a debt to {faction}',
   'to find someone {threat} took',
-  'to be left alone, and never is',
+  // (Said by the person: nothing about them in the third person, "…, and never is".)
+  'to be left alone for once',
 ];
 
 export interface Persona {
@@ -263,16 +265,30 @@ export function personaOf(world: GroundedWorld, fullName: string, keys: readonly
   // The world's people: a permutation of the looks by position. Others: the looks after theirs.
   const perm = affinePermutation(world.key, looks.length);
   const lookAt = idx >= 0 ? perm(idx) : perm(n + (h % Math.max(1, looks.length - n)));
-  const want = (WANTS[h % WANTS.length] as string)
-    .replace('{threat}', world.genre.threats[h % world.genre.threats.length] as string)
-    .replace('{faction}', (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string)
-    .replace('{place}', world.places[(h >>> 3) % world.places.length] as string);
+  // The world's own dangers when it names them: what its people want is about their world.
+  const threats = world.material?.threats?.length ? world.material.threats : world.genre.threats;
+  // render: "what the Ashworths are hiding" (a faction named in the plural takes a plural verb).
+  const want = render(
+    WANTS[h % WANTS.length] as string,
+    {
+      threat: threats[h % threats.length] as string,
+      faction: (world.factions[h % Math.max(1, world.factions.length)] ?? 'the powerful') as string,
+      place: world.places[(h >>> 3) % world.places.length] as string,
+    },
+    8,
+  );
   return {
     look: looks[lookAt % looks.length] as string,
     habit: HABITS[(h >>> 5) % HABITS.length] as readonly string[],
     manner: MANNERS[(h >>> 9) % MANNERS.length] as Manner,
     want,
   };
+}
+
+/** A danger that is many ("the Rust Barons", "harpies") or a person ("a troll who guards…"): "they", not "it". */
+function manyOrSomeone(threat: string): boolean {
+  const head = threat.split(/\s+(?:who|that|of|from|with|in)\s+/)[0] ?? threat;
+  return /\bwho\b/.test(threat) || (/[a-z]s$/i.test(head) && !/(?:ss|us|is)$/.test(head));
 }
 
 export interface Moment {
@@ -365,9 +381,9 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       v([
         `people who tried to ${mission} did not come back the same`,
         `nobody has yet found how to ${mission}, you know`,
-        `I can guess what brings you, and it will not be easy`,
-        `others have had that same idea, and look where it got them`,
-        `you are not the first to try it, only the latest`,
+        `I can guess what brings you: to ${mission} will not be easy`,
+        `others have tried to ${mission}, and look where it got them`,
+        `you are not the first who set out to ${mission}, only the latest`,
       ]),
     );
   }
@@ -382,12 +398,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `what I lie awake wanting is ${persona.want}`,
       `someday, if I live, I mean ${persona.want}`,
     ]),
+    // render: "the Rust Barons have been closer…" (a name of many takes a plural verb).
     v([
-      `watch ${m.threat}, because it moves when ${m.place} sleeps`,
-      `${m.threat} has been closer to ${m.place} than anyone admits`,
-      `stay away from ${m.place} after dark, for ${m.threat} is about`,
+      `watch ${m.threat}, because ${manyOrSomeone(m.threat) ? 'they move' : 'it moves'} when ${m.place} sleeps`,
+      render('{threat} has been closer to {place} than anyone admits', { threat: m.threat, place: m.place }, 8),
+      render('stay away from {place} after dark, for {threat} is about', { threat: m.threat, place: m.place }, 8),
       `there was word of ${m.threat} near ${m.place} again`,
-      `they say ${m.threat} is waiting for someone at ${m.place}`,
+      render('they say {threat} is waiting for someone at {place}', { threat: m.threat, place: m.place }, 8),
       `if trouble from ${m.threat} finds anyone, it will be at ${m.place}`,
       `keep clear of ${m.place}; there are friends of ${m.threat} there`,
       `nobody sleeps well near ${m.place} with ${m.threat} so close`,

@@ -24,10 +24,38 @@ export function render(template: string, slots: Slots, readingLevel: number, ext
   for (let i = 1; i < parts.length; i += 2) {
     const key = parts[i] as string;
     const value = extra !== undefined && hasOwn.call(extra, key) ? extra[key] : slots[key];
-    out += (value ?? '') + (parts[i + 1] as string);
+    const next = parts[i + 1] as string;
+    // (After a preposition the name is not the verb's subject: "who in the Ashworths stands".)
+    const subject = value && pluralName(value) && !/\b(?:in|of|from|with|among|by|to|against|over|behind|past)\s*$/i.test(out);
+    out += (value ?? '') + (subject ? pluralAfter(next) : value && pluralName(value) ? next.replace(/^(['’])s\b/, '$1') : next);
   }
   return out;
 }
+
+/**
+ * A name of many ("the Ashworths", "the Iron Reclaimers", "a railroad baron's hired guns", "the hounds
+ * of the underworld"), not of one ("the Drowned Choir", "a troll who guards the toll roads", "Silas"):
+ * by the noun its phrase is about, before "of", "who" and the like.
+ */
+function pluralName(value: string): boolean {
+  if (!/^(?:the|a|an)\s/i.test(value)) return false;
+  const phrase = value.split(/\s+(?:of|who|that|which|from|with|in|on|at|under|beyond|near)\s+/)[0] as string;
+  const head = phrase.split(/\s+/).pop() as string;
+  if (/^(?:dead|people|folk|police|living|faithful)$/i.test(head)) return true;
+  return /^[\p{L}-]*[^s'’]s$/u.test(head) && !/(?:ss|us|is|ics|news)$/i.test(head);
+}
+
+/** The template's words after a plural name: its verb in the plural ("does" → "do"), its possessive "'". */
+function pluralAfter(literal: string): string {
+  return literal.replace(/^(['’])s\b/, '$1').replace(/^ (is|was|has|does|\w+s)\b/, (m, verb: string) => {
+    const plural = PLURAL_VERBS[verb] ?? (THIRD_PERSON.test(verb) ? verb.replace(/(?<=(?:sh|ch|x|ss))es$|s$/, '') : null);
+    return plural ? ` ${plural}` : m;
+  });
+}
+const PLURAL_VERBS: Record<string, string> = { is: 'are', was: 'were', has: 'have', does: 'do' };
+/** Verbs the templates put after a group (a noun ending in s, like "lands", is left alone). */
+const THIRD_PERSON =
+  /^(?:wants|answers|stands|keeps|holds|rules|pays|owns|runs|hides|watches|sends|needs|fears|guards|knows|takes|controls|waits|moves|comes|says|seems|looks)$/;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**

@@ -10,6 +10,7 @@ import { collectChapter, type ChapterInput } from '../story-ai';
 import { buildWorldMaterial } from '../world-material';
 import { OfflineStoryAI } from './offline-story-ai';
 import { playOfflineStory } from './test-worlds';
+import { memoryLine } from './threads';
 import { splitSentences } from './text';
 
 const ai = new OfflineStoryAI();
@@ -124,5 +125,26 @@ describe('another take (Regenerate)', () => {
         before = again;
       }
     }
+  });
+});
+
+describe('memories recalled', () => {
+  // Played: "There is a lesson in what has gone before, when Fight your way through and get Nyx…".
+  it('never recall a suggested action the player chose as if it were something that happened', () => {
+    for (const text of ['Fight your way through and get Nyx Nakamura to talk', 'Set out for the Glass Reef', 'Focus on the mission to reach the Red Canyon'])
+      for (let chapter = 4; chapter < 40; chapter += 3) expect(memoryLine([{ kind: 'event', text, chapterNumber: 2, pinned: false }], chapter)).toBeNull();
+    expect(memoryLine([{ kind: 'event', text: 'Edmund searched the study; it worked', chapterNumber: 2, pinned: false }], 4)).toMatch(
+      /Edmund searched the study/,
+    );
+  });
+
+  // Played: "There is still a promise to keep: you take on a new task: Find out what…" for a task done
+  // chapters ago (the narration says what the task is, every chapter).
+  it('never recall the missions’ own bookkeeping', () => {
+    for (const [kind, text] of [
+      ['promise', 'Edmund took on a new task: Find out what the Drowned Choir wants with Ravenscar Hall'],
+      ['event', 'Edmund completed the task: Keep Draven safe'],
+    ] as const)
+      for (let chapter = 4; chapter < 40; chapter += 3) expect(memoryLine([{ kind, text, chapterNumber: 2, pinned: false }], chapter)).toBeNull();
   });
 });

@@ -10,6 +10,7 @@
 import type { ChapterInput, PromptMemory, WorldMaterial } from '../story-ai';
 import { HERO } from './narration';
 import { affinePermutation, mixSeed, spreadIndices } from './prng';
+import { EXTRA_VERBS, KIND_VERBS } from './text';
 
 /** The player's own first-person words as the hero's ("my sister" → the hero's sister). */
 function asHero(text: string): string {
@@ -104,6 +105,9 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
       m.chapterNumber < chapter &&
       m.text.trim().length >= 12 &&
       !/^(?:I|We)\b/.test(m.text.trim()) &&
+      !playerCommand(m.text) &&
+      // (What the missions were: the narration says what the task is every chapter.)
+      !/\b(?:took on a new task|completed the task):/.test(m.text) &&
       !view.includes(m.text.replace(/\s+/g, ' ').trim().slice(0, 60)),
   );
   if (usable.length === 0 || chapter % 3 !== 1) return null;
@@ -122,6 +126,21 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
     : text;
   return (frames[turn % frames.length] as string).replace('{m}', lowered).replace('{M}', text);
 }
+
+/**
+ * A suggested action the player chose, kept as they chose it ("Fight your way through…", "Set out for
+ * the Glass Reef"): an order to the hero, not something that happened ("…a lesson in what has gone
+ * before, when Fight your way through").
+ */
+function playerCommand(text: string): boolean {
+  const first = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toLowerCase() ?? '';
+  return COMMAND_VERBS.has(first) || /\byou(?:r|rself)?\b/i.test(text.replace(/[“"][^”"]*[”"]/g, ''));
+}
+const COMMAND_VERBS = new Set([
+  ...[...Object.values(KIND_VERBS).flat(), ...EXTRA_VERBS].filter((v) => !v.includes(' ')),
+  // The suggested actions' own openers (chapter-templates.ts CHOICES).
+  ...'focus push press keep stay prepare gather fight set head try make take let turn go'.split(' '),
+]);
 
 /** Plot essentials woven into the chapter: one fact, every third chapter, as part of a sentence. */
 export function essentialLine(input: ChapterInput, name: string, npc: string): string | null {

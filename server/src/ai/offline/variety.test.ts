@@ -50,6 +50,84 @@ async function play(name: string, n: number): Promise<{ chapters: PlayedChapter[
   });
 }
 
+describe('what a person wants', () => {
+  // Played: "someday, if I live, I mean to be left alone, and never is," Sabine says — a description
+  // of the speaker in the third person, in the speaker's own mouth; and "what the Ashworths is hiding".
+  it('reads in the speaker’s own mouth, and agrees with a faction named in the plural', () => {
+    const hollowmere = FEATURED_WORLDS.find((w) => w.name === 'Hollowmere') as (typeof FEATURED_WORLDS)[number];
+    const world = groundedWorld(hollowmere.description, undefined, 'Mara Vell');
+    world.factions = ['the Ashworths'];
+    const wants = new Set<string>();
+    for (let i = 0; i < 200; i++) wants.add(personaOf(world, `Person ${i} Vael`, world.constraints).want);
+    expect(wants.size).toBeGreaterThan(4);
+    for (const want of wants) {
+      expect(want).toMatch(/^to [a-z]+\b/);
+      // Nothing after the want about the speaker as "he", "she" or "they" ("…, and never is").
+      expect(want).not.toMatch(/,\s*(?:and|but)\s+(?:\w+\s+)?(?:is|was|has|does|never|always)\b/);
+      expect(want).not.toMatch(/\bthe Ashworths (?:is|has|does|was)\b/);
+    }
+  });
+});
+
+describe('what people say, plainly', () => {
+  // Played: “You are not the first to try it, only the latest” in 5 of 30 chapters (17%): a line
+  // with nothing of the moment in it is the same line every time a person says it without manner.
+  it('names something of the moment: no plain line more than six times in 180', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    const places = ['the mill', 'the old quay', 'the chapel', 'the salt flats'];
+    const missions = ['Find the bell', 'Warn the ferryman', 'Reach the lighthouse', 'Keep Ilse safe', 'Burn the ledger'];
+    const said = new Map<string, number>();
+    for (const person of world.people) {
+      const persona = personaOf(world, person, world.constraints);
+      for (let i = 0; i < 30; i++) {
+        const line = lineFor(person, persona, {
+          hero: 'Mara',
+          attempt: null,
+          mission: missions[Math.floor(i / 6)] as string,
+          place: places[Math.floor(i / 3) % places.length] as string,
+          threat: 'the tide',
+          faction: 'the Choir',
+          chapter: i + 1,
+          storyKey: 77,
+          plain: true,
+        });
+        const quote = /“(.*)”/.exec(line)?.[1] ?? line;
+        said.set(quote, (said.get(quote) ?? 0) + 1);
+      }
+    }
+    // 180 lines (six people, 30 chapters): a line of the moment comes back only with its place or mission.
+    const [line, times] = [...said].sort((a, b) => b[1] - a[1])[0] as [string, number];
+    expect([line, times <= 6]).toEqual([line, true]);
+  });
+});
+
+describe('what people say about a danger', () => {
+  it('agrees with a danger named in the plural or a person ("the Rust Barons have", "because they move")', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const threat of ['the Rust Barons', 'a troll who guards the toll road']) {
+      const lines = world.people.flatMap((person) =>
+        Array.from({ length: 30 }, (_, i) =>
+          lineFor(person, personaOf(world, person, world.constraints), {
+            hero: 'Mara',
+            attempt: null,
+            mission: 'Find the bell',
+            place: 'the mill',
+            threat,
+            faction: 'the Choir',
+            chapter: i + 1,
+            storyKey: 77,
+          }),
+        ),
+      );
+      expect(lines.filter((l) => l.includes(threat)).length).toBeGreaterThan(0);
+      for (const l of lines) {
+        expect(l).not.toMatch(/\bit moves\b/);
+        if (threat === 'the Rust Barons') expect(l).not.toMatch(/Rust Barons (?:is|has)\b/);
+      }
+    }
+  });
+});
+
 describe('a manner of speech', () => {
   it('stays recognisable without the same words: over 30 chapters, no opener, closer or tag form of a person’s in more than 3', () => {
     const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');

@@ -13,7 +13,16 @@
  */
 import type OpenAI from 'openai';
 import { estimateTokens } from '../context-budget';
-import { cardLine, chapterProfile, memoryLine, planChapterPrompt, type ChapterProfile } from '../prompt-plan';
+import {
+  cardLine,
+  chapterProfile,
+  memoryLine,
+  planChapterPrompt,
+  WORLD_MATERIAL_HEADING,
+  worldMaterialText,
+  type ChapterProfile,
+  type PlannedPrompt,
+} from '../prompt-plan';
 import {
   clampMaxLength,
   clampReadingLevel,
@@ -31,6 +40,7 @@ import {
   type SummarizeInput,
   type WorldDescriptionInput,
   type WorldImageInput,
+  type WorldMaterial,
   type WorldQuestionsInput,
 } from '../story-ai';
 import { FONT_STACKS, RADIUS_MAX_PX } from '../style-guard';
@@ -67,10 +77,10 @@ const CRAFT_COMPACT = [
 ].join('\n');
 
 /** The first message of every call about a story: the rules, then the story's stable prefix (one text for chapters and summaries, so servers cache it). */
-function storySystem(worldDescription: string, c: ChapterInput['character'], description: string, compact: boolean): Msg {
+function storySystem(worldDescription: string, c: ChapterInput['character'], description: string, compact: boolean, world?: WorldMaterial): Msg {
   return {
     role: 'system',
-    content: `${IDENTITY}\n${STATS_RULE}\n\n${compact ? CRAFT_COMPACT : CRAFT_FULL}\n\n${storyPrefix(worldDescription, c, description)}`,
+    content: `${IDENTITY}\n${STATS_RULE}\n\n${compact ? CRAFT_COMPACT : CRAFT_FULL}\n\n${storyPrefix(worldDescription, c, description, worldMaterialText(world, compact))}`,
   };
 }
 
@@ -81,9 +91,11 @@ const POV_RULES: Record<PointOfView, string> = {
 };
 
 /** The part of every story prompt that never changes during a story: world and character. */
-function storyPrefix(worldDescription: string, c: ChapterInput['character'], description: string): string {
+function storyPrefix(worldDescription: string, c: ChapterInput['character'], description: string, material = ''): string {
   return [
     `WORLD:\n${block(worldDescription)}`,
+    // The world's own names and rules, from the world and the player's answers (players' text: a block).
+    material ? `${WORLD_MATERIAL_HEADING}\n${block(material)}` : '',
     `PLAYER CHARACTER: ${c.name}\n${block(description)}`,
     `Traits: ${c.traits.join(', ')}`,
     c.strengths?.length ? `Strengths: ${c.strengths.join('; ')}` : '',
@@ -213,27 +225,40 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
     ].filter(Boolean);
   const essentials = input.plotEssentials?.trim() ?? '';
   const fixedText = [
-    storySystem(input.worldDescription, { ...c, description: '' }, '', profile.compact).content as string,
+    storySystem(input.worldDescription, { ...c, description: '' }, '', profile.compact, input.world).content as string,
     ...memoryHead(essentials, ''),
     ...turnOf({ pinned: [], memories: [], cards: [], people: [] }).map(([, , t]) => t),
   ].join('\n\n');
-  const plan = planChapterPrompt(input, profile, estimateTokens(fixedText) + 16);
-
-  const head = memoryHead(essentials, plan.summary);
-  const history: Msg[] = [];
-  /** The history turns as sent (without the memory head the first one carries: its own sections). */
-  const historySent: string[] = [];
-  plan.recentChapters.forEach((ch, i) => {
-    const number = input.chapterNumber - plan.recentChapters.length + i;
-    const ask = ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}` : number <= 1 ? 'Begin the story.' : 'Continue the story.';
-    history.push({ role: 'user', content: [...(i === 0 ? head : []), `Chapter ${number}. ${ask}`].join('\n\n') });
-    history.push({ role: 'assistant', content: ch.text });
-    historySent.push(`Chapter ${number}. ${ask}`, ch.text);
-  });
-  const turn = turnOf({ pinned: plan.pinnedCards, memories: plan.memories, cards: plan.cards, people: plan.people });
-  const system = storySystem(input.worldDescription, c, plan.characterDescription, profile.compact);
-  const last: Msg = { role: 'user', content: [...(history.length === 0 ? head : []), ...turn.map(([, , t]) => t)].join('\n\n') };
-  const messages = [system, ...history, last];
+  const render = (plan: PlannedPrompt) => {
+    const head = memoryHead(essentials, plan.summary);
+    const history: Msg[] = [];
+    /** The history turns as sent (without the memory head the first one carries: its own sections). */
+    const historySent: string[] = [];
+    plan.recentChapters.forEach((ch, i) => {
+      const number = input.chapterNumber - plan.recentChapters.length + i;
+      const ask = ch.playerChoice ? `PLAYER ACTION: ${block(ch.playerChoice)}` : number <= 1 ? 'Begin the story.' : 'Continue the story.';
+      history.push({ role: 'user', content: [...(i === 0 ? head : []), `Chapter ${number}. ${ask}`].join('\n\n') });
+      history.push({ role: 'assistant', content: ch.text });
+      historySent.push(`Chapter ${number}. ${ask}`, ch.text);
+    });
+    const turn = turnOf({ pinned: plan.pinnedCards, memories: plan.memories, cards: plan.cards, people: plan.people });
+    const system = storySystem(input.worldDescription, c, plan.characterDescription, profile.compact, input.world);
+    const last: Msg = { role: 'user', content: [...(history.length === 0 ? head : []), ...turn.map(([, , t]) => t)].join('\n\n') };
+    const messages = [system, ...history, last];
+    const promptTokens = messages.reduce((n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : '') + 4, 0);
+    return { plan, messages, historySent, turn, promptTokens };
+  };
+  // The plan counts the items it chooses; what wraps them (headings, the history's turn labels, each
+  // message's framing) is measured on the prompt as rendered: when the prompt outgrows the budget,
+  // the plan is made again with the wrapping it measured counted in the fixed part. A smaller plan
+  // has less wrapping, so the second plan fits.
+  let wrapping = 16;
+  let sent = render(planChapterPrompt(input, profile, estimateTokens(fixedText) + wrapping));
+  for (let i = 0; i < 4 && sent.promptTokens > sent.plan.budget; i++) {
+    wrapping = Math.max(wrapping + 1, sent.promptTokens - (sent.plan.plannedTokens - wrapping));
+    sent = render(planChapterPrompt(input, profile, estimateTokens(fixedText) + wrapping));
+  }
+  const { plan, messages, historySent, turn, promptTokens } = sent;
 
   // The report: each part as it was sent, counted the way the budget counts.
   const sections: PromptSection[] = [];
@@ -242,12 +267,12 @@ export function chapterMessages(input: ChapterInput, proposesMissions = true): C
   };
   add('rules', 'Rules and craft', `${IDENTITY}\n${STATS_RULE}\n\n${profile.compact ? CRAFT_COMPACT : CRAFT_FULL}`);
   add('world', 'World', input.worldDescription);
+  add('world_material', "The world's own material", worldMaterialText(input.world, profile.compact));
   add('character', 'Player character', storyPrefix('', c, plan.characterDescription).replace(/^WORLD:\n<<<\n\n>>>\n/, ''));
   add('essentials', 'Plot essentials', essentials);
   add('summary', 'Story so far (summary)', plan.summary);
   add('history', 'Recent chapters, word for word', historySent.join('\n'));
   for (const [key, title, text] of turn) add(key, title, text);
-  const promptTokens = messages.reduce((n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : '') + 4, 0);
   return {
     messages,
     maxTokens: profile.outputTokens,
@@ -418,7 +443,11 @@ export function missionMessages(input: MissionInput): Msg[] {
     { role: 'system', content: BASE_RULES },
     {
       role: 'user',
-      content: `WORLD:\n${block(input.worldDescription)}\nCHARACTER: ${input.character.name}${input.character.description ? `\n${block(input.character.description)}` : ''}\n${input.previousMission ? `Previous mission (propose a different, follow-on one): ${block(input.previousMission)}\n` : ''}Propose the character's next mission as one imperative sentence.`,
+      content: `WORLD:\n${block(input.worldDescription)}\n${
+        input.world ? `THIS WORLD'S OWN MATERIAL (the mission comes from its conflicts):\n${block(worldMaterialText(input.world, false))}\n` : ''
+      }CHARACTER: ${input.character.name}${input.character.description ? `\n${block(input.character.description)}` : ''}\n${input.previousMission ? `Previous mission (propose a different, follow-on one): ${block(input.previousMission)}\n` : ''}${
+        input.pastMissions?.length ? `Missions the story has had (never one of these again):\n${block(input.pastMissions.slice(-12).join('\n'))}\n` : ''
+      }Propose the character's next mission as one imperative sentence.`,
     },
   ];
 }
@@ -441,7 +470,7 @@ export function summaryMessages(input: SummarizeInput): Msg[] {
   const cards = s?.cards?.length ? `\nSTORY CARDS (spell names as here):\n${block(s.cards.map(cardLine).join('\n'))}` : '';
   return [
     s
-      ? storySystem(s.worldDescription, s.character, s.character.description, chapterProfile(s.maxContextTokens ?? 8192).compact)
+      ? storySystem(s.worldDescription, s.character, s.character.description, chapterProfile(s.maxContextTokens ?? 8192).compact, s.world)
       : { role: 'system', content: BASE_RULES },
     {
       role: 'user',

@@ -11,6 +11,7 @@ describe('the local moderation check', () => {
   it.each([
     ['sexual content with a minor', 'The lessons include sexual acts with the 12-year-old pupils.', 'sexual/minors'],
     ['the same with an age in words', 'an erotic tale about a schoolgirl', 'sexual/minors'],
+    ['touching a child', 'he fondled the child', 'sexual/minors'],
     ['a slur spelled out with spaces', 'N i g g e r town', 'hate'],
     ['a slur with digits for letters', 'those f4gg0ts in the capital', 'hate'],
     ['a slur behind accents and zero-width spaces', 'K\u200bíkes run the bank', 'hate'],
@@ -24,6 +25,8 @@ describe('the local moderation check', () => {
     'A romance between two sailors, told with a fade to black.',
     'Kids race paper boats down the gutters of Harbour Street.',
     'The Spice Road runs past Chinkara Hill and the town of Scunthorpe.',
+    // The offline storyteller's kind speakers say both (a published story was refused for it).
+    '“Child, sit a moment,” the nurse murmured, almost fondly.',
   ])('lets dark or innocent fiction through: %s', (text) => {
     expect(localCheck([text, 'Who are you?'])).toEqual({ flagged: false, categories: [], source: 'local' });
   });

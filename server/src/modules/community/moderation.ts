@@ -77,7 +77,8 @@ export function batches(texts: string[], max: number): string[][] {
 // Conservative on purpose: it flags only what no story platform publishes (sexual content involving
 // minors, slurs used against groups of people), so fantasy violence, villains and dark themes pass.
 
-const SEXUAL = /\b(sex|sexual(?:ly)?|nude|naked|erotic|porn\w*|rape[ds]?|raping|molest\w*|fondl\w*|lewd|nsfw|intercourse|orgasm\w*)\b/;
+// "fondle" and its forms, not "fondly": a kind speaker says "fondly" to a "child" in any story.
+const SEXUAL = /\b(sex|sexual(?:ly)?|nude|naked|erotic|porn\w*|rape[ds]?|raping|molest\w*|fondl(?:e[ds]?|ing)|lewd|nsfw|intercourse|orgasm\w*)\b/;
 const MINOR =
   /\b(child|children|kid|kids|minor|minors|underage|under-age|preteen|pre-teen|toddler|infant|loli|lolicon|shota|schoolgirl|schoolboy|(?:[1-9]|1[0-7])[- ]?(?:years?|yrs?)[- ]?old)\b/;
 // Stems of slurs against groups of people; matched as whole words after de-obfuscation.

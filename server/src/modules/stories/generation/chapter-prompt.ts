@@ -187,6 +187,7 @@ export class ChapterPrompter {
       authorsNote: c.authorsNote,
       storyCards,
       castList,
+      world,
     };
     // The stored summary and every chapter after it: the provider trims the oldest lines to fit
     // when a fold is still due (it runs after the previous commit, usually long finished).
@@ -208,7 +209,6 @@ export class ChapterPrompter {
         ...(continued ? { continueFrom: continueFrom(continued.text) } : {}),
         ...(differentFrom ? { differentFrom } : {}),
         missionsCompleted,
-        world,
         pastMissions,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
         check,
@@ -258,6 +258,7 @@ export class ChapterPrompter {
             mission: f.fixed.mission,
             cards: f.fixed.storyCards,
             maxContextTokens: f.maxContextTokens,
+            world: f.fixed.world,
           },
         },
         { signal, tier: f.tier },

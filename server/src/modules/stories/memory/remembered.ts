@@ -15,7 +15,7 @@ import { isUuid } from '../../shared/input';
 export class RememberedSection implements PromptSection {
   @Field({
     description:
-      'rules, world, character, essentials, pinned_cards, summary, memories, cards, people, history or turn (what the turn asked: the action, the state).',
+      'rules, world, world_material, character, essentials, pinned_cards, summary, memories, cards, people, history or turn (what the turn asked: the action, the state).',
   })
   key: string;
 

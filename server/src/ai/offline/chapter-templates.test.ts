@@ -1,0 +1,40 @@
+/**
+ * The storyteller's sentence families, rendered at every reading level: slips a reader of played
+ * stories found ("you find Rowan there Rowan", "one more piece of the puzzle fit" in the present).
+ */
+import * as T from './chapter-templates';
+import type { Family } from './chapter-templates';
+import { narrate } from './narration';
+import { render } from './text';
+
+const families = Object.entries(T).filter((e): e is [string, Family] => typeof e[1] === 'object' && e[1] !== null && 'cores' in e[1] && 'mods' in e[1]);
+const slots = new Proxy({ name: 'Edmund', npcFull: 'Rowan Vale', npc: 'Rowan' } as Record<string, string>, {
+  get: (t, k: string) => t[k] ?? `${k}-slot`,
+});
+
+describe('sentence families', () => {
+  it('are many', () => expect(families.length).toBeGreaterThan(15));
+
+  it.each([2, 6, 10])('at reading level %i: nobody is named twice in one core', (level) => {
+    for (const [family, f] of families)
+      for (const core of f.cores) {
+        const text = render(core, slots, level);
+        expect([family, text, text.split('Rowan').length - 1 <= 1]).toEqual([family, text, true]);
+      }
+  });
+
+  it('a person who is gone does not wait in the same sentence', () => {
+    const gone = T.HOOK.cores.filter((c) => c.includes('no sign of {npc}'));
+    const waits = T.HOOK.mods.filter((m) => m.includes('{npc}'));
+    expect(gone.length * waits.length).toBeGreaterThan(0);
+    for (const c of gone) for (const m of waits) expect(T.clashes(c, m)).toBe(true);
+  });
+
+  it.each([2, 6, 10])('at reading level %i: every core told in the present has no past verb left', (level) => {
+    for (const [family, f] of families)
+      for (const core of f.cores) {
+        const text = narrate(render(core, slots, level), 'second', ['Edmund']);
+        expect([family, text, /\b(?:fit)\b/.test(text)]).toEqual([family, text, false]);
+      }
+  });
+});
