@@ -47,7 +47,9 @@ beforeAll(async () => {
 const config = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env });
 
 it('finds the servers that answer like model servers, in the order of the ports, and names each', async () => {
-  const found = await probeLocalServers([closed, notModel, kobold, ollama, llama, lmStudio]);
+  // What is judged is the naming; the boot's 600 ms per probe ran out at load average 10 (CI beside
+  // other work), so the test gives each probe all the time it needs (every server here answers).
+  const found = await probeLocalServers([closed, notModel, kobold, ollama, llama, lmStudio], 30_000);
   expect(found.map((f) => [f.name, f.baseUrl])).toEqual([
     ['KoboldCpp', `http://127.0.0.1:${kobold}/v1`],
     ['Ollama', `http://127.0.0.1:${ollama}/v1`],
