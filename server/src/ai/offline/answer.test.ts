@@ -131,3 +131,21 @@ describe('an overdue mission', () => {
     }
   });
 });
+
+describe('a mission in its eighth chapter, taken up, with a failed check', () => {
+  // Partial success and defeat in one breath: the failure and its harm are told, and the task is
+  // done at a price, so a run of bad rolls cannot keep one mission open past 3–8 chapters.
+  it('ends at a price; before its eighth chapter the same failure completes nothing', async () => {
+    const action = 'I find out what the Drowned Choir wants with Ravenscar Hall';
+    for (let seed = 0; seed < 12; seed++) {
+      const late = await write({ seed, missionAge: 7, check: check('failure', { healthLost: 2 }), action });
+      expect(late.missionCompleted).toBe(true);
+      expect(late.text).toMatch(/at a price|all the same|more than it should have|nothing about it was clean/);
+      expect(late.text).not.toMatch(/cheer went up|people cheered|finished well/);
+      const earlier = await write({ seed, missionAge: 5, check: check('failure', { healthLost: 2 }), action });
+      expect(earlier.missionCompleted).toBe(false);
+    }
+    // A defeat is no win at any price.
+    expect((await write({ missionAge: 9, check: check('critical_failure', { healthLost: 9 }), defeat: true, action })).missionCompleted).toBe(false);
+  });
+});

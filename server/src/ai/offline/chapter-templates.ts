@@ -179,6 +179,25 @@ export const PROGRESS: Family = {
   ],
 };
 
+/**
+ * An overdue mission taken up in a chapter whose check failed: the failure stands (its harm is told
+ * before) and the task is done all the same, at a price — partial success and defeat in one breath.
+ */
+export const COMPLETE_AT_COST: Family = {
+  pos: 'post',
+  cores: [
+    'it had gone badly, and yet it was done: {name} had managed to {mission}, at a price',
+    '{name} [was hurt|was shaken|was bruised and short of breath], but the task to {mission} was complete all the same',
+    'it cost more than it should have, but {name} had done it: the task to {mission} was finished',
+    'nothing about it was clean, and still {name} had managed to {mission}',
+  ],
+  mods: [
+    ', [and nobody called it a win|and nobody called it a clean win|and nobody who saw it called it a clean win]',
+    ' [in the end|when all was said and done|when all was said and done, and the dust had cleared]',
+    ', [though {npc} said nothing about how close it had been|though {npc} looked away|though {npc} did not look pleased]',
+  ],
+};
+
 export const COMPLETE: Family = {
   pos: 'post',
   cores: [

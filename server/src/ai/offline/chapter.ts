@@ -367,8 +367,13 @@ function decide(s: Setup) {
   const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
   // The engine's check decides (issue 31): a failed action never completes the mission, nor does a defeat.
   const failed = checkFailed(input);
+  // An overdue mission (its eighth chapter on) that the hero takes up ends here even when the check
+  // fails: the failure's harm stands and the task is done at a price. Otherwise a run of bad rolls
+  // kept one mission open past the 3–8 chapters a mission has (lint:story: 9 after four failed checks).
+  const atCost = onTarget && failed && !input.defeat && missionAge >= 7;
   const missionCompleted =
-    onTarget && result.outcome !== 'failure' && !failed && !input.defeat && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2));
+    atCost ||
+    (onTarget && result.outcome !== 'failure' && !failed && !input.defeat && missionAge >= 2 && (missionAge >= 4 || rng.chance(0.55 + (missionAge - 2) * 0.2)));
   let newMission: string | null = null;
   if (missionCompleted || mission === null) newMission = nextMission(world, rng, [...(input.pastMissions ?? []), ...(input.mission ? [input.mission] : [])]);
   const moves = !isOpening && (action.kind === 'travel' ? rng.chance(0.6) : rng.chance(0.15));
@@ -399,7 +404,7 @@ function decide(s: Setup) {
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
   if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
   const grown = Object.keys(statIncreases) as StatName[];
-  return { missionCompleted, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
+  return { missionCompleted, atCost, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
 }
 
 /** The chapter's sentences by paragraph: the events, then texture up to its target length. */
@@ -483,10 +488,11 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   if (newSetting) p3.push(fromFamily(ctx, 'setting', T.SETTING, { newPlace }));
   if (climax && arc) {
     // The arc's last mission: its goal is met, and the next arc's goal comes with the next mission.
+    if (plan.atCost) p3.push(fromFamily(ctx, 'complete', T.COMPLETE_AT_COST));
     p3.push(...climaxLines(arc, slots, level).map(finishSentence));
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (missionCompleted) {
-    p3.push(fromFamily(ctx, 'complete', T.COMPLETE));
+    p3.push(fromFamily(ctx, 'complete', plan.atCost ? T.COMPLETE_AT_COST : T.COMPLETE));
     if (arc) p3.push(finishSentence(stepDoneLine(arc, slots, level)));
     p3.push(fromFamily(ctx, 'newMission', T.NEW_MISSION, { newMission: protect(lowerFirst(newMission as string, nameSet)) }));
   } else if (mission) {
