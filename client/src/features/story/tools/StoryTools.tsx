@@ -52,6 +52,19 @@ function Badge({ value }: { value: StoryTool['badge'] }) {
   );
 }
 
+/** What a tool's tab, bar button and More item show: its icon, its name and its badge. */
+function ToolFace({ tool }: { tool: StoryTool }) {
+  return (
+    <>
+      <span className="tool-icon" aria-hidden="true">
+        {tool.icon}
+      </span>
+      <span className="tool-label">{tool.label}</span>
+      <Badge value={tool.badge} />
+    </>
+  );
+}
+
 /**
  * The story's tools next to where the player types: on a wide screen a sticky side panel with one
  * tab per tool; on a phone a bar at the bottom whose buttons open the tool in a bottom sheet. One
@@ -95,11 +108,7 @@ function SidePanel({ tools }: { tools: StoryTool[] }) {
             onClick={() => setActive(t.id)}
             onKeyDown={(e) => onKey(e, i)}
           >
-            <span className="tool-icon" aria-hidden="true">
-              {t.icon}
-            </span>
-            <span className="tool-label">{t.label}</span>
-            <Badge value={t.badge} />
+            <ToolFace tool={t} />
           </button>
         ))}
       </div>
@@ -147,11 +156,7 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
             aria-expanded={open === t.id}
             onClick={(e) => openFromBar(e, t.id)}
           >
-            <span className="tool-icon" aria-hidden="true">
-              {t.icon}
-            </span>
-            <span className="tool-label">{t.label}</span>
-            <Badge value={t.badge} />
+            <ToolFace tool={t} />
           </button>
         ))}
         {moreTools.length > 0 && (
@@ -169,11 +174,7 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
             {moreTools.map((t) => (
               <li key={t.id}>
                 <button type="button" className="tool-more-item" aria-haspopup="dialog" onClick={() => setOpen(t.id)}>
-                  <span className="tool-icon" aria-hidden="true">
-                    {t.icon}
-                  </span>
-                  <span className="tool-label">{t.label}</span>
-                  <Badge value={t.badge} />
+                  <ToolFace tool={t} />
                 </button>
               </li>
             ))}
