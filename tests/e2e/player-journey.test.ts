@@ -344,8 +344,9 @@ describe('player journeys', () => {
     await worlds.popup.getByRole('button', { name: 'Spawn from Profile (3 gems)' }).click();
     const toast = chrome.toast('Please complete your character profile first!');
     await toast.waitFor();
-    // Hovering pauses the toast's 5 s auto-close (react-toastify's pauseOnHover): on a loaded machine
-    // the screenshot alone can take that long, and the toast would be gone before the click.
+    // This toast asks the player to act, so it stays 10 s (not the default 5: under load, the 5 s passed
+    // between the toast appearing and the hover, and it was gone before the click); hovering pauses it
+    // (react-toastify's pauseOnHover), so the screenshot cannot outlast it either.
     await toast.hover();
     await shot(page, '15-profile-incomplete-toast');
     await toast.click();

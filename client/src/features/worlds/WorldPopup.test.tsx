@@ -154,8 +154,10 @@ describe('world popup (SPEC §2, §4, §5)', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Your character profile' }));
     fireEvent.click(screen.getByRole('button', { name: 'Spawn from Profile (3 gems)' }));
     await waitFor(() => expect(info).toHaveBeenCalled());
-    const [message, options] = info.mock.calls[0] as [string, { onClick: () => void }];
+    const [message, options] = info.mock.calls[0] as [string, { onClick: () => void; autoClose: number }];
     expect(message).toBe('Please complete your character profile first!');
+    // A toast the player is asked to act on stays 10 s, not the default 5.
+    expect(options.autoClose).toBe(10_000);
     await act(async () => {
       options.onClick();
     });

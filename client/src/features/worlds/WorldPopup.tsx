@@ -12,7 +12,7 @@ import {
   type GeneratedCharacterFieldsFragment,
   type WorldCardFieldsFragment,
 } from '../../gql/graphql';
-import { CHARACTER_GENERATION_COST } from '../../lib/constants';
+import { ACTIONABLE_TOAST_MS, CHARACTER_GENERATION_COST } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
 import { POPUP_IMAGE_SIZES } from './image-sources';
@@ -117,7 +117,7 @@ export function WorldPopup({ world, onClose, onGenerated, onShareFailed }: World
     }
     const profile = await loadProfile().catch(() => null);
     if (!profileIsUsable(profile?.data?.characterProfile)) {
-      toast.info(MESSAGES.completeProfileFirst, { onClick: () => void navigate('/profile?tab=character') });
+      toast.info(MESSAGES.completeProfileFirst, { onClick: () => void navigate('/profile?tab=character'), autoClose: ACTIONABLE_TOAST_MS });
       return;
     }
     try {
