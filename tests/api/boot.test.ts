@@ -145,6 +145,36 @@ function closed(proc: ChildProcess): Promise<{ code: number | null; signal: Node
   return new Promise((r) => proc.on('close', (code, signal) => r({ code, signal })));
 }
 
+describe('a signal during the first boot', () => {
+  it('SIGTERM while migrating and seeding stops cleanly: no listening, the data folder released', async () => {
+    // A supervisor may stop a container during a slow first boot. Node's default for a signal with no
+    // handler is an abrupt kill in the middle of migrations and seeding.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-early-signal-'));
+    try {
+      const proc = spawn(process.execPath, [SERVER], {
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      const ended = closed(proc);
+      // The lock is taken as the database opens, before migrations: the boot is under way.
+      const lock = path.join(dataDir, 'taleforge.lock');
+      while (!fs.existsSync(lock) && proc.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+      proc.kill('SIGTERM');
+      const { code, signal } = await ended;
+      expect(out).toContain('SIGTERM received: finishing requests and closing the database');
+      expect(out).toContain('Stopped cleanly.');
+      expect(out).not.toContain('running at');
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(fs.existsSync(lock)).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm start in a terminal', () => {
   const ROOT = path.resolve(__dirname, '..', '..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-ctrlc-'));
