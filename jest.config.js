@@ -31,6 +31,7 @@ process.env.SEED_IMAGES ??= 'placeholder';
 
 module.exports = {
   testTimeout: 30000,
+  testSequencer: '<rootDir>/tests/support/sequencer.js',
   projects: [
     {
       displayName: 'server',
