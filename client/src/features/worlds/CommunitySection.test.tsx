@@ -42,6 +42,8 @@ describe('Community worlds (issue 20)', () => {
     await waitFor(() => expect(last()).toMatchObject({ genre: 'cyberpunk' }));
     fireEvent.change(within(section).getByLabelText('Search'), { target: { value: 'lantern' } });
     await waitFor(() => expect(last()).toMatchObject({ search: 'lantern', offset: 0 }));
+    // A filtered list says how many it found to screen readers; the unfiltered one says nothing.
+    await waitFor(() => expect(within(section).getByRole('status').textContent).toBe('30 shared worlds found.'));
   });
 
   it('opening a community card opens the popup with fresh counts, the remix credit and Copy link, for anonymous visitors too', async () => {

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useCommunitySection_communityWorldsQuery } from '../../gql/graphql';
 import { PageLoader } from '../../components/layout/PageLoader';
 import { COMMUNITY_PAGE_SIZE, COMMUNITY_SORTS, GENRES } from './community';
+import { ResultsStatus } from './ResultsStatus';
 import { WorldCard } from './WorldCard';
 import { useSearchText } from './useSearchText';
 
@@ -84,6 +85,7 @@ export function CommunitySection({ onOpen }: { onOpen: (id: string) => void }) {
           </select>
         </div>
       </div>
+      <ResultsStatus active={filtered} count={q.loading ? null : total} noun="shared world" />
       {q.loading && !data ? (
         <PageLoader label="Loading community worlds…" />
       ) : q.error && !data ? (

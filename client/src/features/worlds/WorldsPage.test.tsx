@@ -49,11 +49,15 @@ describe('worlds page: Featured search (like Community)', () => {
         .map((b) => b.textContent),
     ).toEqual([expect.stringContaining('World 3')]);
     expect(calls.filter((c) => c.operationName === 'WorldsPage_featuredSearch').map((c) => c.variables.search)).toEqual(['World 3']);
+    // Screen readers hear what the search found (the cards change silently).
+    expect(within(section).getByRole('status').textContent).toBe('1 featured world found.');
 
     fireEvent.change(box, { target: { value: 'nothing like it' } });
     expect(await within(section).findByText('No featured worlds match.')).toBeTruthy();
+    expect(within(section).getByRole('status').textContent).toBe('No featured worlds found.');
     fireEvent.change(box, { target: { value: '' } });
     expect(await within(section).findByRole('button', { name: /World 8/ })).toBeTruthy();
+    expect(within(section).getByRole('status').textContent).toBe('');
   });
 });
 
@@ -73,7 +77,7 @@ describe('worlds page: a stored session being confirmed (after a reload)', () =>
     const featured = screen.getByRole('heading', { name: 'Featured Worlds' });
     expect(featured.tagName).toBe('H2');
     expect(screen.getByRole('heading', { name: 'My Worlds' })).toBeTruthy();
-    expect(screen.getByRole('status')).toBeTruthy();
+    expect(screen.getByText('Loading your worlds…').closest('[role=status]')).toBeTruthy();
     expect(calls.some((c) => c.operationName === 'WorldsPage_myWorlds')).toBe(false);
     const card = screen.getByRole('button', { name: /World 8/ });
 

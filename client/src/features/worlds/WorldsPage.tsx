@@ -14,6 +14,7 @@ import { Carousel } from './Carousel';
 import { CommunitySection } from './CommunitySection';
 import { firstScreenCards } from './image-sources';
 import { WorldCard } from './WorldCard';
+import { ResultsStatus } from './ResultsStatus';
 import { useSearchText } from './useSearchText';
 import './worlds.css';
 
@@ -174,6 +175,7 @@ function WorldsView({ myWorlds }: { myWorlds: MyWorlds | null }) {
             />
           </div>
         </div>
+        <ResultsStatus active={search !== ''} count={foundWorlds?.length ?? null} noun="featured world" />
         {search !== '' ? (
           found.error && !foundWorlds ? (
             <p role="alert" className="muted">
