@@ -356,11 +356,12 @@ export default function StoryPage() {
   ) : null;
 
   const styleSet = immersive ? sanitizeStyleSet(styles.error ? DEFAULT_STYLE_SET : styles.data?.settingStyles) : null;
+  const themeVars = styleSet ? styleVars(styleSet) : undefined;
 
   return (
     <main
       className={`story-page ${styleSet ? 'is-immersive' : ''}`}
-      style={styleSet ? styleVars(styleSet) : undefined}
+      style={themeVars}
       data-immersive={styleSet ? 'on' : 'off'}
       aria-labelledby={`${ids}-title`}
     >
@@ -470,7 +471,7 @@ export default function StoryPage() {
           )}
           <div ref={bottom} />
         </section>
-        <StoryTools tools={tools} />
+        <StoryTools tools={tools} theme={themeVars} />
       </div>
 
       {confirmUndo && (

@@ -5,6 +5,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { chapter, storyCharacter } from '../../test/fixtures';
+import { DEFAULT_STYLE_SET } from './story-styles';
 import { renderApp } from '../../test/render-app';
 
 const twoChapters = () => ({ data: { character: storyCharacter({ chapters: [chapter(0), chapter(1)] }) } });
@@ -177,6 +178,34 @@ describe('story tools', () => {
       fireEvent.keyDown(branches, { key: 'Escape' });
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(document.activeElement).toBe(more);
+    } finally {
+      delete (window as { matchMedia?: unknown }).matchMedia;
+    }
+  });
+
+  it("on a phone with the immersive look on, a tool's sheet wears the story's colours, not the app's", async () => {
+    const matchMedia = jest.fn((query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }));
+    Object.defineProperty(window, 'matchMedia', { configurable: true, value: matchMedia });
+    try {
+      await renderApp(
+        '/storychat/c-1',
+        {
+          StoryPage_character: () => ({ data: { character: storyCharacter({ chapters: [chapter(0), chapter(1)], setting: 'A harbour' }) } }),
+          StoryPage_settings: () => ({ data: { settings: { __typename: 'UserSettings', immersiveUi: true, readingLevel: 8 } } }),
+          StoryPage_settingStyles: () => ({
+            data: { settingStyles: { __typename: 'StyleSetType', ...DEFAULT_STYLE_SET, statsPanelBackground: '#0b2a33', statsPanelTextColor: '#e8f4f0' } },
+          }),
+        },
+        { signedIn: true },
+      );
+      const bar = await screen.findByRole('navigation', { name: 'Story tools' });
+      await waitFor(() => expect(document.querySelector('.story-page')?.getAttribute('data-immersive')).toBe('on'));
+      fireEvent.click(within(bar).getByRole('button', { name: /^Mission/ }));
+      // The sheet is portalled to the end of body, outside the page that carries the colours.
+      const root = screen.getByRole('dialog', { name: 'Mission' }).closest('.sheet-root') as HTMLElement;
+      expect(root.parentElement).toBe(document.body);
+      expect(root.style.getPropertyValue('--st-stats-bg')).toBe('#0b2a33');
+      expect(root.style.getPropertyValue('--st-stats-fg')).toBe('#e8f4f0');
     } finally {
       delete (window as { matchMedia?: unknown }).matchMedia;
     }

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useId, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from '../../../components/icons';
 import { useOverlay } from '../../../components/ui/Modal';
@@ -70,9 +70,13 @@ function ToolFace({ tool }: { tool: StoryTool }) {
  * tab per tool; on a phone a bar at the bottom whose buttons open the tool in a bottom sheet. One
  * tree at a time, so a tool's state (a half-written card) is never held twice.
  */
-export function StoryTools({ tools }: { tools: StoryTool[] }) {
+/**
+ * `theme`: the story's immersive colours (custom properties), when on. The side panel inherits them
+ * from the page; a phone's sheet lives at the end of body and is given them.
+ */
+export function StoryTools({ tools, theme }: { tools: StoryTool[]; theme?: CSSProperties }) {
   const wide = useWide();
-  return wide ? <SidePanel tools={tools} /> : <BottomBar tools={tools} />;
+  return wide ? <SidePanel tools={tools} /> : <BottomBar tools={tools} theme={theme} />;
 }
 
 function SidePanel({ tools }: { tools: StoryTool[] }) {
@@ -127,7 +131,7 @@ function SidePanel({ tools }: { tools: StoryTool[] }) {
   );
 }
 
-function BottomBar({ tools }: { tools: StoryTool[] }) {
+function BottomBar({ tools, theme }: { tools: StoryTool[]; theme?: CSSProperties }) {
   const [open, setOpen] = useState<string | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   // The bar keeps the everyday tools in their order; the rest (and any past the bar's room) go under More.
@@ -169,7 +173,7 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
         )}
       </nav>
       {open === MORE && (
-        <Sheet key={MORE} title="More tools" onClose={close} testId="tool-more">
+        <Sheet key={MORE} title="More tools" onClose={close} testId="tool-more" theme={theme}>
           <ul className="tool-more-list">
             {moreTools.map((t) => (
               <li key={t.id}>
@@ -183,7 +187,7 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
       )}
       {/* A tool chosen under More gives focus back to More when it closes (its item is gone). */}
       {current && (
-        <Sheet key={current.id} title={current.label} onClose={close} testId={`tool-${current.id}`}>
+        <Sheet key={current.id} title={current.label} onClose={close} testId={`tool-${current.id}`} theme={theme}>
           {current.content}
         </Sheet>
       )}
@@ -192,13 +196,25 @@ function BottomBar({ tools }: { tools: StoryTool[] }) {
 }
 
 /** A tool (or the list under More) in a bottom sheet: modal, Escape or the backdrop closes it, focus stays inside. */
-function Sheet({ title, onClose, testId, children }: { title: string; onClose: () => void; testId: string; children: ReactNode }) {
+function Sheet({
+  title,
+  onClose,
+  testId,
+  theme,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  testId: string;
+  theme?: CSSProperties;
+  children: ReactNode;
+}) {
   const ids = useId();
   const sheet = useRef<HTMLDivElement>(null);
   useOverlay(sheet, onClose, () => sheet.current?.focus());
   // At the end of body, like every overlay (see Modal): no ancestor's transform or filter places it.
   return createPortal(
-    <div className="sheet-root">
+    <div className={`sheet-root${theme ? ' is-immersive' : ''}`} style={theme}>
       <div className="sheet-overlay" aria-hidden="true" onClick={onClose} />
       <div ref={sheet} className="sheet" role="dialog" aria-modal="true" aria-labelledby={`${ids}-title`} tabIndex={-1} data-testid={testId}>
         <div className="sheet-head">
