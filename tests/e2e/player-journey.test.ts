@@ -452,6 +452,28 @@ describe('player journeys', () => {
     const vars = await main.evaluate((el) => (el as HTMLElement).style.getPropertyValue('--st-container-bg'));
     expect(vars).toMatch(/^(#|rgb|hsl|[a-z])/i);
     await shot(page, '23-immersive-on');
+    // On a phone a tool opens in a sheet at the end of body, outside the page: it wears the story's
+    // colours too, as the side panel does.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page
+      .getByRole('navigation', { name: 'Story tools' })
+      .getByRole('button', { name: /^Mission/ })
+      .click();
+    const sheet = page.getByRole('dialog', { name: 'Mission' });
+    await sheet.waitFor();
+    const painted = await sheet.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const storyPanel = await main.evaluate((el) => {
+      const probe = document.createElement('div');
+      probe.style.background = (el as HTMLElement).style.getPropertyValue('--st-stats-bg');
+      el.appendChild(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(painted).toBe(storyPanel);
+    await shot(page, '23b-immersive-phone-sheet');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await chrome.setImmersive(false);
     await page.reload();
     await story.waitForChapters(1);
