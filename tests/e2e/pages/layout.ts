@@ -30,9 +30,27 @@ interface Violation {
   nodes: Array<{ target: string[] }>;
 }
 
+/**
+ * Waits for the page's short animations and transitions (entrances, fades: at most a second) to end.
+ * Spinners (infinite) and a toast's countdown bar (its whole life) are not waited for.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => {
+          const end = a.effect?.getComputedTiming().endTime;
+          return typeof end === 'number' && Number.isFinite(end) && end <= 1000;
+        })
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** axe-core on the whole document: serious and critical violations, one line each. */
 export async function audit(page: Page, label: string): Promise<string[]> {
-  await page.waitForTimeout(350); // let entrance animations settle (contrast is measured on final colours)
+  await settled(page); // contrast is measured on final colours, after entrance animations and fades
   // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
   const violations = (await page.evaluate(async () => {
@@ -106,8 +124,15 @@ async function focusTrapped(page: Page, dialog: Locator, label: string): Promise
 /** After `close`, focus is back on `opener` (or on `returnTo` when the opener has gone, e.g. a closed menu). */
 async function focusReturned(page: Page, close: () => Promise<void>, returnTo: Locator, label: string): Promise<string[]> {
   await close();
-  await page.waitForTimeout(100);
-  const back = await returnTo.evaluate((el) => el === document.activeElement).catch(() => false);
+  // Focus comes back as the overlay unmounts (a frame or two): wait for it, up to a second.
+  const handle = await returnTo.elementHandle({ timeout: 2000 }).catch(() => null);
+  const back = handle
+    ? await page
+        .waitForFunction((el) => el === document.activeElement, handle, { timeout: 1000 })
+        .then(() => true)
+        .catch(() => false)
+    : false;
+  await handle?.dispose();
   if (back) return [];
   const where = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80) ?? 'nothing');
   return [`${label}: focus went to ${where} instead of back to its opener`];
