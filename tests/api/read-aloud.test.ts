@@ -159,6 +159,9 @@ it('an edited or regenerated chapter is read again, and the stale audio is gone'
     s.token,
   );
   expect(edit.errors).toBeUndefined();
+  // The old reading goes with the old text at once (its MP3 too), not when the chapter is next read.
+  const stale = (await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM chapter_audio WHERE chapter_id = $1`, [latest.id])) as Array<{ n: number }>;
+  expect(stale[0]!.n).toBe(0);
   const afterEdit = await getAudio(t, `/api/stories/${s.characterId}/chapters/2/audio`, s.token);
   expect(afterEdit.headers.get('x-audio-cached')).toBe('false');
   expect(afterEdit.bytes.equals(audioFor({ voice: 'alloy', input: rewritten }))).toBe(true);

@@ -113,6 +113,9 @@ export class StoryEditingService {
         Object.assign(changes, { playerChoice: newChoice, choiceEditedAt: now });
       }
       if (Object.keys(changes).length > 0) await repo.update({ id: chapter.id }, changes);
+      // Its readings aloud were of the old text and can never be asked for again: they go now (their
+      // MP3s with them, by the chapter_audio trigger), not when the chapter is next read.
+      if (changes.text !== undefined) await m.query(`DELETE FROM chapter_audio WHERE chapter_id = $1`, [chapter.id]);
       return repo.findOneByOrFail({ id: chapter.id });
     });
   }
