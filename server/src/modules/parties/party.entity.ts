@@ -21,12 +21,13 @@ export class Party {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'uuid' })
-  hostUserId: string;
+  /** Null once the host's account is deleted: the story's owner then holds the host's controls. */
+  @Column({ type: 'uuid', nullable: true })
+  hostUserId: string | null;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
   @JoinColumn({ name: 'host_user_id' })
-  host?: User;
+  host?: User | null;
 
   /** The party story: this character's storyline (its owner started the party). */
   @Column({ type: 'uuid' })
@@ -72,9 +73,13 @@ export class Party {
   @Column({ type: 'varchar', length: 12, default: 'collecting' })
   roundState: RoundState;
 
-  /** By post: whose turn it is. */
+  /** By post: whose turn it is (null once their account is deleted: the sweep passes the turn on). */
   @Column({ type: 'uuid', nullable: true })
   turnUserId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'turn_user_id' })
+  turnUser?: User | null;
 
   /** When the live round closes by its timer, or the by-post turn is skipped; null: no timer running. */
   @Column({ type: 'timestamptz', nullable: true })

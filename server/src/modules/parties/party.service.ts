@@ -461,7 +461,7 @@ export class PartyService {
    * the host when they closed it early, and the last member to act when the timer closed it.
    */
   private payerOf(party: Party, closerId: string | null, actions: RoundActionRow[]): string {
-    if (party.hostPays) return party.hostUserId;
+    if (party.hostPays) return hostOf(party);
     // The timer's closer is the last member to act (lastActor), as is a removal that completes a round.
     if (closerId) return closerId;
     return actions[actions.length - 1]!.userId;
@@ -603,7 +603,7 @@ export class PartyService {
     const { party, members } = await this.asHost(userId, partyId);
     const target = members.find((x) => x.userId === targetId);
     if (!target) throw AppError.badInput('The new host must be a member of the party.', 'userId');
-    await this.dataSource.query(`UPDATE parties SET host_user_id = $2, updated_at = now() WHERE id = $1 AND host_user_id = $3`, [
+    await this.dataSource.query(`UPDATE parties SET host_user_id = $2, updated_at = now() WHERE id = $1 AND coalesce(host_user_id, story_owner_id) = $3`, [
       party.id,
       target.userId,
       userId,
@@ -647,7 +647,7 @@ export class PartyService {
       return true;
     }
     await this.remove(party, me);
-    if (party.hostUserId === userId) {
+    if (hostOf(party) === userId) {
       const heir = nextInTurn(
         members.filter((x) => x.userId !== userId),
         me.seat,
@@ -844,7 +844,7 @@ export class PartyService {
   /** As asMember, and FORBIDDEN for a member who is not the host. */
   private async asHost(userId: string, partyId: unknown): Promise<{ party: Party; members: MemberRow[]; me: MemberRow }> {
     const found = await this.asMember(userId, partyId);
-    if (found.party.hostUserId !== userId) throw new AppError('FORBIDDEN', 'Only the host can do this.', { reason: 'not_host' });
+    if (hostOf(found.party) !== userId) throw new AppError('FORBIDDEN', 'Only the host can do this.', { reason: 'not_host' });
     return found;
   }
 
@@ -861,7 +861,7 @@ export class PartyService {
       id: party.id,
       mode: party.mode,
       status: party.status,
-      hostUserId: party.hostUserId,
+      hostUserId: hostOf(party),
       storyCharacterId: party.storyCharacterId,
       storyOwnerId: party.storyOwnerId,
       worldId: party.worldId,
@@ -882,13 +882,18 @@ export class PartyService {
         characterName: x.characterName,
         stats: x.stats,
         seat: x.seat,
-        isHost: x.userId === party.hostUserId,
+        isHost: x.userId === hostOf(party),
         isStoryOwner: x.userId === party.storyOwnerId,
         hasActed: acted.has(x.userId),
         joinedAt: x.joinedAt.toISOString(),
       })),
     };
   }
+}
+
+/** The host: the story's owner holds the controls once the host's account is gone. */
+function hostOf(party: Party): string {
+  return party.hostUserId ?? party.storyOwnerId;
 }
 
 function assertOpen(party: Party): void {

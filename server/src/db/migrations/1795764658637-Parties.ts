@@ -1,11 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Parties1795763597076 implements MigrationInterface {
-  name = 'Parties1795763597076';
+export class Parties1795764658637 implements MigrationInterface {
+  name = 'Parties1795764658637';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "parties" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "host_user_id" uuid NOT NULL, "story_character_id" uuid NOT NULL, "story_owner_id" uuid NOT NULL, "world_id" uuid NOT NULL, "mode" character varying(8) NOT NULL, "status" character varying(8) NOT NULL DEFAULT 'open', "host_pays" boolean NOT NULL DEFAULT false, "locked" boolean NOT NULL DEFAULT false, "round_seconds" integer NOT NULL, "turn_seconds" integer NOT NULL, "round" integer NOT NULL DEFAULT '0', "round_state" character varying(12) NOT NULL DEFAULT 'collecting', "turn_user_id" uuid, "deadline_at" TIMESTAMP WITH TIME ZONE, "writing_since" TIMESTAMP WITH TIME ZONE, "last_error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_parties_round_state" CHECK ("round_state" IN ('collecting', 'writing')), CONSTRAINT "ck_parties_status" CHECK ("status" IN ('open', 'ended')), CONSTRAINT "ck_parties_mode" CHECK ("mode" IN ('live', 'post')), CONSTRAINT "PK_da698299dca60d55f0050dde935" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "parties" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "host_user_id" uuid, "story_character_id" uuid NOT NULL, "story_owner_id" uuid NOT NULL, "world_id" uuid NOT NULL, "mode" character varying(8) NOT NULL, "status" character varying(8) NOT NULL DEFAULT 'open', "host_pays" boolean NOT NULL DEFAULT false, "locked" boolean NOT NULL DEFAULT false, "round_seconds" integer NOT NULL, "turn_seconds" integer NOT NULL, "round" integer NOT NULL DEFAULT '0', "round_state" character varying(12) NOT NULL DEFAULT 'collecting', "turn_user_id" uuid, "deadline_at" TIMESTAMP WITH TIME ZONE, "writing_since" TIMESTAMP WITH TIME ZONE, "last_error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_parties_round_state" CHECK ("round_state" IN ('collecting', 'writing')), CONSTRAINT "ck_parties_status" CHECK ("status" IN ('open', 'ended')), CONSTRAINT "ck_parties_mode" CHECK ("mode" IN ('live', 'post')), CONSTRAINT "PK_da698299dca60d55f0050dde935" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(`CREATE INDEX "ix_parties_due" ON "parties"  ("status", "round_state", "deadline_at") `);
     await queryRunner.query(
@@ -26,10 +26,13 @@ export class Parties1795763597076 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_party_actions_round_user" ON "party_actions"  ("party_id", "round", "user_id") `);
     await queryRunner.query(
-      `ALTER TABLE "parties" ADD CONSTRAINT "FK_f4fae63a44bd12d4b246dc87ef4" FOREIGN KEY ("host_user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+      `ALTER TABLE "parties" ADD CONSTRAINT "FK_f4fae63a44bd12d4b246dc87ef4" FOREIGN KEY ("host_user_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
     );
     await queryRunner.query(
       `ALTER TABLE "parties" ADD CONSTRAINT "FK_05560383bc823a84e582a2b4cb7" FOREIGN KEY ("story_character_id") REFERENCES "characters"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "parties" ADD CONSTRAINT "FK_9edc2abce89653d313533e42e10" FOREIGN KEY ("turn_user_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
     );
     await queryRunner.query(
       `ALTER TABLE "party_members" ADD CONSTRAINT "FK_dbbff6593274841bcfc91adbc51" FOREIGN KEY ("party_id") REFERENCES "parties"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
@@ -66,6 +69,7 @@ export class Parties1795763597076 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "party_members" DROP CONSTRAINT "FK_47272167dee442fda38f9807e52"`);
     await queryRunner.query(`ALTER TABLE "party_members" DROP CONSTRAINT "FK_3dcc38b247864e98e3e86e18f6d"`);
     await queryRunner.query(`ALTER TABLE "party_members" DROP CONSTRAINT "FK_dbbff6593274841bcfc91adbc51"`);
+    await queryRunner.query(`ALTER TABLE "parties" DROP CONSTRAINT "FK_9edc2abce89653d313533e42e10"`);
     await queryRunner.query(`ALTER TABLE "parties" DROP CONSTRAINT "FK_05560383bc823a84e582a2b4cb7"`);
     await queryRunner.query(`ALTER TABLE "parties" DROP CONSTRAINT "FK_f4fae63a44bd12d4b246dc87ef4"`);
     await queryRunner.query(`DROP INDEX "public"."uq_party_actions_round_user"`);
