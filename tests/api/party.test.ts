@@ -8,12 +8,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import type { ChapterEvent } from '../../server/src/ai/story-ai';
 import { loadConfig } from '../../server/src/config/env';
 import { Character } from '../../server/src/modules/characters/character.entity';
 import type { PartyService } from '../../server/src/modules/parties/party.service';
 import { BASE_STATS, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 let t: TestApp;
 let outbox: string;
@@ -405,6 +408,78 @@ it('the party story is readable by members only: party, REST, the storyline and 
   expect(await code(STORY, { id: host.characterId }, outsider.token)).toMatchObject({ code: 'NOT_FOUND' });
   // Not signed in.
   expect(await code(PARTY, { id }, '')).toMatchObject({ code: 'UNAUTHENTICATED' });
+});
+
+/** A graphql-ws client (the browser's library) subscribed to `query`; what it receives, and its errors. */
+function subscribe(token: string, query: string, variables: Record<string, unknown>) {
+  const client = createClient({
+    url: `${t.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+  });
+  const values: Array<{ data?: any; errors?: any[] }> = [];
+  const errors: unknown[] = [];
+  let completed = false;
+  const stop = client.subscribe(
+    { query, variables },
+    { next: (v) => void values.push(v as (typeof values)[number]), error: (e) => void errors.push(e), complete: () => void (completed = true) },
+  );
+  return {
+    values,
+    errors,
+    done: () => completed || errors.length > 0,
+    dispose: async () => {
+      stop();
+      await client.dispose();
+    },
+  };
+}
+
+it('over WebSocket: partyUpdated and partyChapterStream reach members; a non-member is refused', async () => {
+  const [host, tom, outsider] = [await player('Mira'), await player('Tom'), await player('Zed')];
+  // Created and joined through the REST twins.
+  const created = await t.rest('POST', '/api/parties', { characterId: host.characterId, mode: 'live' }, host.token);
+  expect(created.status).toBe(201);
+  const id = created.body.party.id as string;
+  const inv = await t.rest('POST', `/api/parties/${id}/invite`, { hours: 2 }, host.token);
+  expect(inv.status).toBe(201);
+  expect((await t.rest('POST', '/api/parties/join', { code: inv.body.code, characterId: tom.characterId }, tom.token)).status).toBe(200);
+
+  const UPDATED = `subscription($id: ID!) { partyUpdated(partyId: $id) { partyId reason party { round roundState deadlineAt members { characterName hasActed } } } }`;
+  const STREAM = `subscription($id: ID!) { partyChapterStream(partyId: $id) { status index characterId delta } }`;
+  const updates = subscribe(tom.token, UPDATED, { id });
+  const refused = subscribe(outsider.token, UPDATED, { id });
+  try {
+    await waitFor(() => updates.values.some((v) => v.data?.partyUpdated?.reason === 'snapshot'), 'the snapshot');
+    await waitFor(() => refused.done(), "the outsider's refusal");
+    expect(refused.values.flatMap((v) => v.errors ?? []).map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+
+    await ok(ACT, { id, a: 'climbs the bell tower' }, host.token);
+    const acted = await waitFor(() => updates.values.map((v) => v.data?.partyUpdated).find((u) => u?.reason === 'acted'), 'the host acted');
+    expect(acted.party.members).toEqual([
+      { characterName: 'Mira', hasActed: true },
+      { characterName: 'Tom', hasActed: false },
+    ]);
+    expect(typeof acted.party.deadlineAt).toBe('string');
+    // The REST twin of closing early.
+    expect((await t.rest('POST', `/api/parties/${id}/close-round`, undefined, host.token)).status).toBe(200);
+    await waitFor(() => updates.values.some((v) => v.data?.partyUpdated?.reason === 'chapter_written'), 'the chapter written', 10_000);
+    await parties.idle();
+
+    const stream = subscribe(tom.token, STREAM, { id });
+    const strangerStream = subscribe(outsider.token, STREAM, { id });
+    try {
+      const first = await waitFor(() => stream.values.map((v) => v.data?.partyChapterStream).find(Boolean), 'the chapter stream');
+      expect(first).toMatchObject({ status: 'complete', index: 0, characterId: host.characterId });
+      await waitFor(() => strangerStream.done(), "the outsider's stream refusal");
+      expect(strangerStream.values.flatMap((v) => v.errors ?? []).map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+    } finally {
+      await Promise.all([stream.dispose(), strangerStream.dispose()]);
+    }
+  } finally {
+    await Promise.all([updates.dispose(), refused.dispose()]);
+  }
 });
 
 it('credits: hostPays charges the host; a failed chapter refunds its payer and reopens the round with its actions', async () => {
