@@ -188,7 +188,10 @@ it('three players join by code; expired, revoked and unknown codes, and a charac
   expect(await code(JOIN, { code: revoked.code, c: late.characterId }, late.token)).toEqual({ code: 'FORBIDDEN', reason: 'invite_revoked' });
   // Only the host invites.
   expect(await code(INVITE, { id: p.id }, a.token)).toMatchObject({ code: 'FORBIDDEN' });
-  // Six at most.
+  // Twenty working invites at most (two work now: the first and the hour's code).
+  for (let i = 0; i < 18; i++) await invite(host, p.id);
+  expect(await code(INVITE, { id: p.id }, host.token)).toEqual({ code: 'CONFLICT', reason: 'too_many_invites' });
+  // Six players at most.
   const [e1, e2, e3] = [await player('Eve'), await player('Fin'), await player('Gus')];
   await ok(JOIN, { code: inv.code, c: e1.characterId }, e1.token);
   await ok(JOIN, { code: inv.code, c: e2.characterId }, e2.token);

@@ -7,6 +7,8 @@ import { AppError } from '../../common/app-error';
 
 /** Players in a party, the host included. */
 export const PARTY_MAX_MEMBERS = 6;
+/** Invites working at once per party (each is a row; the host revokes one to make another). */
+export const PARTY_INVITES_MAX = 20;
 /** Characters of one member's action in a round (the round's action names every member's). */
 export const PARTY_ACTION_MAX = 300;
 /** Characters of a round's composed action: every member's name and action, with their separators. */

@@ -31,6 +31,7 @@ import {
   newInviteCode,
   nextInTurn,
   PARTY_ACTION_MAX,
+  PARTY_INVITES_MAX,
   PARTY_MAX_MEMBERS,
   PARTY_ROUND_ACTION_MAX,
   parseMode,
@@ -216,8 +217,16 @@ export class PartyService {
     const { party } = await this.asHost(userId, partyId);
     assertOpen(party);
     const hours = seconds(hoursRaw, 'hours', this.deps.config.party.inviteHours, 1, 30 * 24);
+    const now = this.clock();
+    const [working] = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM party_invites WHERE party_id = $1 AND revoked_at IS NULL AND expires_at > $2`,
+      [party.id, now],
+    )) as Array<{ n: number }>;
+    if ((working?.n ?? 0) >= PARTY_INVITES_MAX) {
+      throw new AppError('CONFLICT', `A party has at most ${PARTY_INVITES_MAX} working invites; revoke one first.`, { reason: 'too_many_invites' });
+    }
     const code = newInviteCode();
-    const expiresAt = new Date(this.clock().getTime() + hours * 3600_000);
+    const expiresAt = new Date(now.getTime() + hours * 3600_000);
     const invite = await this.dataSource
       .getRepository(PartyInvite)
       .save(this.dataSource.getRepository(PartyInvite).create({ partyId: party.id, codeHash: inviteCodeHash(code)!, expiresAt, revokedAt: null }));
@@ -477,18 +486,19 @@ export class PartyService {
       const actor = members.find((x) => x.userId === actions[0]!.userId);
       next = nextInTurn(members, actor ? actor.seat : actions[0]!.seat);
     }
+    // A party ended while its chapter was written still takes the chapter, but starts no timer and mails no one.
     const [advanced] = (await this.dataSource.query(
       `UPDATE parties SET round = round + 1, round_state = 'collecting', writing_since = NULL, last_error = NULL,
-              turn_user_id = $3, deadline_at = $4, updated_at = now()
+              turn_user_id = $3, deadline_at = CASE WHEN status = 'open' THEN $4::timestamptz END, updated_at = now()
         WHERE id = $1 AND round = $2 AND round_state = 'writing'
-        RETURNING id`,
+        RETURNING status`,
       [party.id, round, next?.userId ?? null, next ? new Date(now.getTime() + party.turnSeconds * 1000) : null],
-    )) as [unknown[], number];
+    )) as [Array<{ status: PartyStatus }>, number];
     for (const a of actions) {
       await this.dataSource.query(`UPDATE party_members SET seen_through_index = $3 WHERE party_id = $1 AND user_id = $2`, [party.id, a.userId, index]);
     }
     if (advanced.length === 0) return;
-    if (next && next.userId !== actions[0]!.userId) await this.mailTurn(party, next);
+    if (advanced[0]!.status === 'open' && next && next.userId !== actions[0]!.userId) await this.mailTurn(party, next);
     this.publish(party.id, 'chapter_written');
   }
 
