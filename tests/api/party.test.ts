@@ -221,6 +221,14 @@ it('a live round closes when every member has acted and writes one chapter namin
   expect(read.story.chapters[0].text.length).toBeGreaterThan(100);
   // Each player keeps their own character's stats.
   expect(read.members[1].stats).toEqual(BASE_STATS);
+  // The members' characters joined the party story's cast: pinned character cards the storyteller always gets.
+  const cast = (await t.app.db.dataSource.query(`SELECT name, kind, pinned FROM story_cards WHERE character_id = $1 AND pinned ORDER BY name`, [
+    host.characterId,
+  ])) as Array<{ name: string; kind: string; pinned: boolean }>;
+  expect(cast).toEqual([
+    { name: 'Ada', kind: 'character', pinned: true },
+    { name: 'Tom', kind: 'character', pinned: true },
+  ]);
   // The member whose action closed the round paid one credit; nobody else did.
   expect((await credits(ada)).creditLedger[0]).toEqual({ delta: -1, reason: 'party_round' });
   expect((await credits(ada)).credits).toBe(9);

@@ -18,9 +18,11 @@ import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/env';
 import type { Realtime } from '../../realtime/pubsub';
 import type { CreditChange, CreditsService } from '../billing/credits.service';
+import type { Character } from '../characters/character.entity';
 import { findOwnedCharacter } from '../characters/owned-character';
 import type { Mailer } from '../mail/mailer';
 import { isUuid, text } from '../shared/input';
+import { STORY_CARD_DESCRIPTION_MAX, STORY_CARD_NAME_MAX } from '../shared/limits';
 import type { StoryService, StorylineView, StreamEvent } from '../stories/story.service';
 import { parseStorylinePage } from '../stories/story-input';
 import { Party, PartyInvite, type PartyMode, type PartyStatus, type RoundState } from './party.entity';
@@ -297,8 +299,34 @@ export class PartyService {
       ]);
       return true;
     });
-    if (joined) this.publish(partyId, 'joined');
+    if (joined) {
+      await this.addToCast(await this.partyRow(partyId), c);
+      this.publish(partyId, 'joined');
+    }
     return this.view(await this.partyRow(partyId));
+  }
+
+  /**
+   * A joining member's character becomes a pinned character card of the party story (the shared cast),
+   * so the storyteller knows who acts beside the hero; it stays when they leave — the story remembers
+   * them. Best effort: a story at its card limit, or a card of that name already there, joins all the same.
+   */
+  private async addToCast(party: Party, c: Character): Promise<void> {
+    const description = [c.description, c.special?.name ? `Special: ${c.special.name} — ${c.special.description}` : '']
+      .filter(Boolean)
+      .join('\n')
+      .slice(0, STORY_CARD_DESCRIPTION_MAX);
+    try {
+      await this.deps.stories().createStoryCard(party.storyOwnerId, party.storyCharacterId, {
+        kind: 'character',
+        name: c.name.slice(0, STORY_CARD_NAME_MAX),
+        description,
+        role: 'party member (played by another player)',
+        pinned: true,
+      });
+    } catch (err) {
+      this.deps.logger.info('a party member was not added to the story cards', { partyId: party.id, err: isAppError(err) ? err.message : err });
+    }
   }
 
   // Reads
