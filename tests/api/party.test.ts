@@ -186,6 +186,13 @@ it('three players join by code; expired, revoked and unknown codes, and a charac
   expect(await code(REVOKE, { id: revoked.id }, late.token)).toMatchObject({ code: 'NOT_FOUND' });
   expect((await ok(REVOKE, { id: revoked.id }, host.token)).revokeInvite).toBe(true);
   expect(await code(JOIN, { code: revoked.code, c: late.characterId }, late.token)).toEqual({ code: 'FORBIDDEN', reason: 'invite_revoked' });
+  // The host lists invites (never their codes): the revoked one is not working.
+  const INVITES = `query($id: ID!) { partyInvites(partyId: $id) { id working revokedAt } }`;
+  const listed = (await ok(INVITES, { id: p.id }, host.token)).partyInvites as Array<{ id: string; working: boolean; revokedAt: string | null }>;
+  expect(listed).toHaveLength(3);
+  expect(listed.find((i) => i.id === revoked.id)).toMatchObject({ working: false, revokedAt: expect.any(String) });
+  expect(listed.filter((i) => i.working)).toHaveLength(2);
+  expect(await code(INVITES, { id: p.id }, a.token)).toMatchObject({ code: 'FORBIDDEN' });
   // Only the host invites.
   expect(await code(INVITE, { id: p.id }, a.token)).toMatchObject({ code: 'FORBIDDEN' });
   // Twenty working invites at most (two work now: the first and the hour's code).

@@ -5,8 +5,8 @@ import type { StreamEvent, StorylineView } from '../stories/story.service';
 import { STORYLINE_PAGE_MAX } from '../stories/story-input';
 import { presentStreamEvent } from '../stories/story.resolver';
 import { ChapterStreamEvent, Storyline } from '../stories/story.types';
-import type { PartyUpdateMessage, PartyView, PreviouslyEntry } from './party.service';
-import { CreatePartyInput, Party, PartyInviteCode, PartyPreviously, PartySettingsInput, PartyUpdate } from './party.types';
+import type { PartyInviteInfo, PartyUpdateMessage, PartyView, PreviouslyEntry } from './party.service';
+import { CreatePartyInput, Party, PartyInvite, PartyInviteCode, PartyPreviously, PartySettingsInput, PartyUpdate } from './party.types';
 
 /** Party play over GraphQL: thin over PartyService (rules and permissions live there). */
 @Resolver(() => Party)
@@ -27,6 +27,12 @@ export class PartyResolver {
   @Query(() => [PartyPreviously], { description: '"Previously…": the chapters written since your last turn (or since you joined).' })
   partyPreviously(@Arg('partyId', () => ID) partyId: string, @Ctx() ctx: GraphQLContext): Promise<PreviouslyEntry[]> {
     return ctx.services.parties.previously(requireUser(ctx).id, partyId);
+  }
+
+  @Authorized()
+  @Query(() => [PartyInvite], { description: "Host: the party's invites, newest first (ids to revoke; never the codes)." })
+  partyInvites(@Arg('partyId', () => ID) partyId: string, @Ctx() ctx: GraphQLContext): Promise<PartyInviteInfo[]> {
+    return ctx.services.parties.invites(requireUser(ctx).id, partyId);
   }
 
   @FieldResolver(() => Storyline, { description: 'The party story (members only): a page of chapters, oldest first, as Character.storyline pages it.' })

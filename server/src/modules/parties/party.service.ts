@@ -98,6 +98,14 @@ export interface PartyInviteCode {
   expiresAt: Date;
 }
 
+export interface PartyInviteInfo {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  working: boolean;
+}
+
 export interface PreviouslyEntry {
   index: number;
   playerChoice: string | null;
@@ -233,6 +241,20 @@ export class PartyService {
       .getRepository(PartyInvite)
       .save(this.dataSource.getRepository(PartyInvite).create({ partyId: party.id, codeHash: inviteCodeHash(code)!, expiresAt, revokedAt: null }));
     return { id: invite.id, code, expiresAt };
+  }
+
+  /** The party's invites, newest first (host only): when each expires and whether it was revoked; never the codes. */
+  async invites(userId: string, partyId: unknown): Promise<PartyInviteInfo[]> {
+    const { party } = await this.asHost(userId, partyId);
+    const now = this.clock().getTime();
+    const rows = await this.dataSource.getRepository(PartyInvite).find({ where: { partyId: party.id }, order: { createdAt: 'DESC' }, take: 100 });
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      expiresAt: r.expiresAt,
+      revokedAt: r.revokedAt,
+      working: !r.revokedAt && r.expiresAt.getTime() > now,
+    }));
   }
 
   /** Revokes an invite (host only); true when it was working until now. */

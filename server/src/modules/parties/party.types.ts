@@ -74,6 +74,15 @@ export class PartyInviteCode {
   @Field(() => Date) expiresAt: Date;
 }
 
+@ObjectType({ description: 'An invite of a party as its host sees it (the code itself is shown only when it is made).' })
+export class PartyInvite {
+  @Field(() => ID) id: string;
+  @Field(() => Date) createdAt: Date;
+  @Field(() => Date) expiresAt: Date;
+  @Field(() => Date, { nullable: true }) revokedAt: Date | null;
+  @Field({ description: 'Neither revoked nor expired.' }) working: boolean;
+}
+
 @ObjectType({ description: '"Previously…": a chapter written since your last turn.' })
 export class PartyPreviously {
   @Field(() => Int) index: number;
