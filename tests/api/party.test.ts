@@ -14,7 +14,7 @@ import type { ChapterEvent } from '../../server/src/ai/story-ai';
 import { loadConfig } from '../../server/src/config/env';
 import { Character } from '../../server/src/modules/characters/character.entity';
 import type { PartyService } from '../../server/src/modules/parties/party.service';
-import { BASE_STATS, scriptedAI, useStoryAI } from '../support/story-fixtures';
+import { BASE_STATS, gatedStream, scriptedAI, useStoryAI } from '../support/story-fixtures';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
@@ -389,6 +389,31 @@ it('lock refuses new joins until unlocked; transferring host moves the controls;
   expect((await ok(PARTY, { id }, ada.token)).party.status).toBe('ended');
   const mine = (await ok(`{ myParties { id status } }`, {}, ada.token)).myParties;
   expect(mine).toEqual([{ id, status: 'ended' }]);
+});
+
+it('a party ended while its turn is written keeps the chapter but starts no next turn and mails no one', async () => {
+  const [host, tom] = [await player('Mira'), await player('Tom')];
+  const { id } = await partyOf('post', host, [tom]);
+  const gate = gatedStream();
+  const previous = t.app.services.stories;
+  useStoryAI(t, scriptedAI({ streamChapter: (input) => gate.stream(input) }));
+  try {
+    await ok(ACT, { id, a: 'lights the beacon' }, host.token);
+    await gate.yielded(0);
+    expect((await ok(`mutation($id: ID!) { endParty(partyId: $id) { status roundState } }`, { id }, host.token)).endParty).toEqual({
+      status: 'ended',
+      roundState: 'writing',
+    });
+    gate.release(Infinity);
+    await parties.idle();
+  } finally {
+    t.app.services.stories = previous;
+  }
+  const read = (await ok(PARTY, { id }, tom.token)).party;
+  expect(read).toMatchObject({ status: 'ended', roundState: 'collecting', deadlineAt: null });
+  expect(read.story.chapters.map((c: { playerChoice: string }) => c.playerChoice)).toEqual(['Mira: lights the beacon.']);
+  expect(mailsTo(tom.email)).toEqual([]);
+  expect((await credits(host)).credits).toBe(9); // the chapter was written: its charge stands
 });
 
 it("a deleted account leaves the party to the others: the story's owner takes the host's controls back", async () => {
