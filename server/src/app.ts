@@ -33,6 +33,7 @@ import { seedImageFor } from './modules/worlds/seed-images';
 import { serveMedia } from './modules/media/media.http';
 import { communityRestRouter, readPublishedStory } from './modules/community/community.rest';
 import { accountRestRouter } from './modules/account/account.rest';
+import { partiesRestRouter } from './modules/parties/party.rest';
 import { createWsAuth } from './realtime/ws-auth';
 import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
@@ -206,6 +207,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
   app.use('/api/stories', storiesRestRouter(services));
   app.use('/api/community', communityRestRouter(services));
   app.use('/api/account', accountRestRouter(services));
+  app.use('/api/parties', partiesRestRouter(services));
   // Before any JSON parser: the payment webhook verifies its signature over the raw body.
   app.use('/api/subscription', billingRestRouter(services, config.bodyLimitBytes));
   app.use('/api', (_req, res) => sendError(res, new AppError('NOT_FOUND', 'No such API path')));
@@ -219,6 +221,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
   app.use(restErrorHandler(logError));
 
   services.billing.start();
+  services.parties.start();
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -246,6 +249,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
         if (httpServer.listening) await new Promise<void>((r) => httpServer.close(() => r()));
         await services.billing.stop();
         await stories; // past the grace, chapters still running end as failed takes (retry-able), never half chapters
+        await services.parties.stop(); // the rounds of those chapters settle (charges refunded, rounds reopened)
         await ops.close();
         await services.realtime.close();
         await db.close();

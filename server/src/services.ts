@@ -14,6 +14,7 @@ import { CharacterService } from './modules/characters/character.service';
 import { MediaService } from './modules/media/media.service';
 import { ProfileService } from './modules/profile/profile.service';
 import { StoryService } from './modules/stories/story.service';
+import { PartyService } from './modules/parties/party.service';
 import { SupportService } from './modules/support/support.service';
 import { WorldService } from './modules/worlds/world.service';
 import { createModeration } from './modules/community/moderation';
@@ -60,6 +61,8 @@ export interface Services {
   readAloud: ReadAloudService;
   /** Published stories and reports of shared content. */
   community: CommunityService;
+  /** Party play (issue 34): several players on one storyline, live rounds or turns by post. */
+  parties: PartyService;
   /** Password reset by mail. */
   recovery: PasswordRecovery;
   emailCodes: EmailCodes;
@@ -106,7 +109,8 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
   const readAloud = new ReadAloudService(dataSource, { speaker, voices: tts.voices, credits, media, logger: logger.child({ component: 'read-aloud' }) });
   const mailLog = logger.child({ component: 'mail' });
   const mailer = budgetedMailer(createMailer(config, mailLog), { dataSource, budgets, config, logger: mailLog });
-  return {
+  // Party play reads services.stories at each use: tests replace the stories service (another storyteller).
+  const services: Services = {
     config,
     dataSource,
     limiter,
@@ -131,5 +135,14 @@ export async function createServices(config: Config, dataSource: DataSource, hoo
     emailLinks: new EmailLinks(dataSource, { config, auth, mailer, limiter, budgets, logger }),
     mfa: new MfaService(dataSource, { auth, limiter, budgets, mailer, logger: logger.child({ component: 'mfa' }) }),
     accountData: new AccountDataService(dataSource, { auth, billing, worlds, limiter, logger }),
+    parties: new PartyService(dataSource, {
+      config,
+      credits,
+      stories: () => services.stories,
+      mailer,
+      realtime,
+      logger: logger.child({ component: 'parties' }),
+    }),
   };
+  return services;
 }

@@ -94,8 +94,10 @@ it('exports everything the player owns as one ZIP archive: account, settings, wo
       'community.json',
       'support.json',
       'payments.json',
+      'parties.json',
     ].sort(),
   );
+  expect(json('parties.json')).toEqual({ memberships: [], hosted: [], actions: [], banned_from: [] });
   const account = json('account.json');
   expect(account.account).toMatchObject({ id: a.user.id, email: a.email, username: a.username });
   expect(account.settings).toMatchObject({ user_id: a.user.id });

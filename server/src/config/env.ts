@@ -147,6 +147,19 @@ export interface Config {
     /** OpenAI moderation model used for shared content when an API key is set. */
     moderationModel: string;
   };
+  /** Party play (issue 34): timers, invites and what a party chapter costs. */
+  party: {
+    /** Credits one party chapter costs its payer (the acting player, or the host with hostPays); 0 = free. */
+    chapterCredits: number;
+    /** Live: seconds a round stays open after its first action (a party may set its own). */
+    roundSeconds: number;
+    /** By post: seconds a member has for their turn before it is skipped (a party may set its own). */
+    turnSeconds: number;
+    /** Hours an invite code works. */
+    inviteHours: number;
+    /** How often each instance closes due live rounds and skips missed turns (0 = never: tests drive it). */
+    sweepSeconds: number;
+  };
 }
 
 export interface OpsConfig {
@@ -441,6 +454,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       newAccountReportWeight: fraction('REPORT_NEW_ACCOUNT_WEIGHT', 0, 1) ?? 0,
       operatorEmail: emailAddress('OPERATOR_EMAIL'),
       moderationModel: str('OPENAI_MODERATION_MODEL') ?? 'omni-moderation-latest',
+    },
+    party: {
+      chapterCredits: int('PARTY_CHAPTER_CREDITS', 1, 0, 1000),
+      roundSeconds: int('PARTY_ROUND_SECONDS', 300, 5, 7 * 86_400),
+      turnSeconds: int('PARTY_TURN_SECONDS', 86_400, 60, 30 * 86_400),
+      inviteHours: int('PARTY_INVITE_HOURS', 48, 1, 30 * 24),
+      sweepSeconds: int('PARTY_SWEEP_SECONDS', 15, 0, 3600),
     },
     openai: {
       apiKey: str('OPENAI_API_KEY'),

@@ -13,6 +13,7 @@ import { WorldLike } from '../modules/community/world-like.entity';
 import { Character } from '../modules/characters/character.entity';
 import { CharacterDraft } from '../modules/characters/character-draft.entity';
 import { Media } from '../modules/media/media.entity';
+import { Party, PartyAction, PartyBan, PartyInvite, PartyMember } from '../modules/parties/party.entity';
 import { UserCharacterProfile } from '../modules/profile/character-profile.entity';
 import { UserSettings } from '../modules/profile/user-settings.entity';
 import { AttemptCounter } from '../modules/shared/attempt-counter.entity';
@@ -59,4 +60,9 @@ export const ENTITIES = [
   PlayerMemory,
   MemoryEmbedding,
   ChapterAudio,
+  Party,
+  PartyMember,
+  PartyBan,
+  PartyInvite,
+  PartyAction,
 ];

@@ -13,6 +13,7 @@ import { SupportResolver } from '../modules/support/support.resolver';
 import { WorldResolver } from '../modules/worlds/world.resolver';
 import { AccountResolver } from '../modules/account/account.resolver';
 import { CharacterPublicationResolver, CommunityResolver } from '../modules/community/community.resolver';
+import { PartyResolver } from '../modules/parties/party.resolver';
 import { authChecker } from './auth-checker';
 import { budgetResponses } from './response-budget';
 
@@ -31,6 +32,7 @@ const RESOLVERS = [
   StoryResolver,
   CharacterStoryResolver,
   ReadAloudResolver,
+  PartyResolver,
 ] as const;
 
 /** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */

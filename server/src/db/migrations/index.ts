@@ -19,6 +19,7 @@ import { MemoryBank1795705177364 } from './1795705177364-MemoryBank';
 import { Stakes1795710000000 } from './1795710000000-Stakes';
 import { CharacterDrafts1795737619880 } from './1795737619880-CharacterDrafts';
 import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
+import { Parties1795764658637 } from './1795764658637-Parties';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Stakes1795710000000,
   CharacterDrafts1795737619880,
   ReadAloud1795737758908,
+  Parties1795764658637,
 ];

@@ -27,6 +27,8 @@ characters/<id>.json  each character with its story: chapters (with every take o
 community.json        the worlds you liked and the reports you filed
 support.json          your messages to support
 payments.json         payments through the built-in checkout (Stripe keeps its own invoices)
+parties.json          the parties you are in (your seat and character), those you host, the actions you
+                      sent in their rounds and turns, and the parties that banned you
 `;
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
@@ -102,6 +104,12 @@ export class AccountDataService {
       json('payments.json', {
         subscriptions: await q(`SELECT * FROM local_subscriptions WHERE user_id = $1 ORDER BY created_at`),
         checkouts: await q(`SELECT id, tier_id, status, created_at FROM local_checkout_sessions WHERE user_id = $1 ORDER BY created_at`),
+      });
+      json('parties.json', {
+        memberships: await q(`SELECT party_id, character_id, seat, joined_at FROM party_members WHERE user_id = $1 ORDER BY joined_at`),
+        hosted: await q(`SELECT id, mode, status, story_character_id, created_at FROM parties WHERE host_user_id = $1 ORDER BY created_at`),
+        actions: await q(`SELECT party_id, round, text, updated_at FROM party_actions WHERE user_id = $1 ORDER BY updated_at`),
+        banned_from: await q(`SELECT party_id, created_at FROM party_bans WHERE user_id = $1 ORDER BY created_at`),
       });
     });
     const day = new Date().toISOString().slice(0, 10);

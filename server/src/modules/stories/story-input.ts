@@ -23,11 +23,14 @@ export interface ParsedGenerate {
   expectedIndex: number | null;
 }
 
-export function parseGenerate(raw: Record<string, unknown>, mode: GenerateMode): ParsedGenerate {
+/**
+ * `actionMax` is the server's, never a player's: a party round's action names every member's part
+ * (parties/party-round.ts), each within the party's own limit, so it may be longer than one player's.
+ */
+export function parseGenerate(raw: Record<string, unknown>, mode: GenerateMode, actionMax: number = ACTION_MAX): ParsedGenerate {
   const characterId = raw.characterId;
   if (!isUuid(characterId)) throw AppError.notFound('Character');
-  const action =
-    mode === 'next' ? text(raw.userChoice, 'userChoice', { max: ACTION_MAX, tooLong: `Your action can be at most ${ACTION_MAX} characters.` }) : '';
+  const action = mode === 'next' ? text(raw.userChoice, 'userChoice', { max: actionMax, tooLong: `Your action can be at most ${actionMax} characters.` }) : '';
   if (mode === 'next' && typeof raw.userChoice === 'string' && raw.userChoice.length > 0 && action === '') {
     throw AppError.badInput('Please choose or type an action.', 'userChoice');
   }

@@ -45,7 +45,8 @@ function presentOutcome(o: ChapterOutcome): GenerateChapterPayload {
   };
 }
 
-function presentStreamEvent(e: StreamEvent): ChapterStreamEvent {
+/** A chapter stream event as GraphQL sends it (also the party story's stream, parties/party.resolver.ts). */
+export function presentStreamEvent(e: StreamEvent): ChapterStreamEvent {
   return {
     chapterId: e.chapterId,
     characterId: e.characterId,

@@ -76,6 +76,8 @@ const SHUTDOWN = Symbol('shutdown');
 export interface StartOptions {
   /** When the request reached the server (ms epoch); default now. Decides whether it raced a chapter. */
   arrivedAt?: number;
+  /** The longest action accepted (default ACTION_MAX): a party round's composed action (parties/) is longer. Set by the server only. */
+  actionMax?: number;
 }
 
 export interface ChapterHandle {
@@ -121,7 +123,7 @@ export class GenerationEngine {
    */
   async start(userId: string, raw: Record<string, unknown>, mode: GenerateMode, opts: StartOptions = {}): Promise<ChapterHandle> {
     const arrivedAt = opts.arrivedAt ?? Date.now();
-    const input = parseGenerate(raw, mode);
+    const input = parseGenerate(raw, mode, opts.actionMax);
     await this.gate.pass(userId, 'chapter');
     for (let attempt = 0; attempt < 5; attempt++) {
       // The first attempt of a next chapter reads the context and claims the slot in one statement
