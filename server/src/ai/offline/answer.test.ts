@@ -149,3 +149,23 @@ describe('a mission in its eighth chapter, taken up, with a failed check', () =>
     expect((await write({ missionAge: 9, check: check('critical_failure', { healthLost: 9 }), defeat: true, action })).missionCompleted).toBe(false);
   });
 });
+
+describe('someone a mission names', () => {
+  // A Hollowmere story: the mission named Corvin Blackbriar, so when he first appeared he was taken
+  // for someone already met ("you run into Corvin") and how he looks was never told.
+  it('is introduced, and how they look told, when first met', async () => {
+    const mission = 'Get Corvin Blackbriar to tell you what they know about the Drowned Choir';
+    const r = await write({
+      mission,
+      missionAge: 1,
+      castList: [],
+      summary: `Edmund came to Hollowmere with a letter, and now had to ${mission.toLowerCase()}.`,
+      recentChapters: [{ text: `A new task waited — to get Corvin Blackbriar to tell you what they know about the Drowned Choir.`, playerChoice: null }],
+      action: 'I go looking for Corvin Blackbriar',
+      check: null,
+    });
+    expect(r.cast.map((c) => c.name)).toContain('Corvin Blackbriar');
+    expect(r.text).toMatch(/Corvin Blackbriar, (?:a|an|the) [a-z]/);
+    expect(r.text).toMatch(/\bCorvin (?:has|is|wears|smells|keeps) /);
+  });
+});

@@ -68,9 +68,13 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
   let first = '';
   // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
-  for (let k = 0; k < fam.cores.length * fam.mods.length; k++) {
-    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain.
-    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
+  const n = fam.cores.length * fam.mods.length;
+  for (let k = 0; k < n; k++) {
+    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain. Another try
+    // is the variant of a turn as far from this chapter's as the family allows (golden-ratio steps):
+    // every variant is some chapter's, and a step of 997 (25 in a family of 81) wrote chapter 27's
+    // hook in chapter 2.
+    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + Math.round(k * n * 0.618034), [fam.cores.length, fam.mods.length]) as [number, number];
     const core = fam.cores[c] as string;
     const mod = fam.mods[m] as string;
     if (T.clashes(core, mod)) continue;
@@ -251,8 +255,12 @@ function setUp(input: ChapterInput, level: number) {
           ? rng.pick(own)
           : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
-  const introduced = prevText.includes(npc);
-  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || input.summary.includes(npc);
+  // Someone a mission names ("get Corvin Blackbriar to tell you…") has been named, not met: they are
+  // introduced, and their look told, when they first appear (a Hollowmere story never showed Corvin's).
+  const unmissioned = (t: string) =>
+    [input.mission, ...(input.pastMissions ?? [])].reduce((acc, m) => (m ? acc.replace(new RegExp(escapeRegExp(m.replace(/[.!?]+$/, '')), 'gi'), '') : acc), t);
+  const introduced = unmissioned(prevText).includes(npc);
+  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || unmissioned(input.summary).includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
@@ -348,6 +356,7 @@ function setUp(input: ChapterInput, level: number) {
     role,
     sameScene,
     introduced,
+    metBefore,
   };
 }
 
@@ -481,7 +490,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   }
   ctx.used.add('npcDetail');
   // Seen as they look once, when first met; after that, by what they keep doing.
-  const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
+  const known = s.introduced || Boolean(s.npcCard) || s.metBefore;
   // (A habit is told now and then, not every time: it would become the chapter's refrain.)
   if (!known) p2.push(lookLine(s.npcFull, persona));
   else if (ctx.input.chapterNumber % 3 === 0) p2.push(habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey));
