@@ -118,9 +118,11 @@ describe('an overdue mission', () => {
   // Missions resolve within about 3–8 chapters (lint:story measures it). From its seventh chapter
   // on, every suggestion takes the mission up, and none is a fight or a sneak (a check the engine
   // rolls every time and that can fail again and again): the story comes to its end.
-  it('is offered ways to finish it that are not a fight or a sneak', async () => {
+  // From its sixth chapter (age 5) on: the seventh chapter is then the last the suggestions can end it
+  // in, before a typed action about something else in the eighth (lint:story: a mission ran 9 chapters).
+  it.each([5, 6])('is offered ways to finish it that are not a fight or a sneak (age %i)', async (missionAge) => {
     for (let seed = 0; seed < 30; seed++) {
-      const r = await write({ seed, missionAge: 6, action: 'I light a fire and tend my wounds', check: null });
+      const r = await write({ seed, missionAge, action: 'I light a fire and tend my wounds', check: null });
       expect(r.missionCompleted).toBe(false);
       expect(r.choices.length).toBeGreaterThan(1);
       for (const c of r.choices) {
@@ -128,6 +130,18 @@ describe('an overdue mission', () => {
         expect([c, normaliseAction(c).kind]).not.toEqual([c, 'stealth']);
         expect(c.toLowerCase()).toContain('ravenscar hall');
       }
+    }
+  });
+});
+
+describe('a mission drawn to its end (its fifth chapter on), taken up by a routine action', () => {
+  // The engine rolls no check for a routine action: it does not fail. The suggestions all take the
+  // mission up from its fifth chapter, and one that did was drawn as a failure (no check) chapter
+  // after chapter — with a typed action about something else in the eighth, the mission ran 9 (lint:story).
+  it.each([4, 5])('ends it (age %i)', async (missionAge) => {
+    for (let seed = 0; seed < 40; seed++) {
+      const r = await write({ seed, missionAge, check: null, action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall' });
+      expect([seed, r.missionCompleted]).toEqual([seed, true]);
     }
   });
 });

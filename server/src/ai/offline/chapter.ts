@@ -140,9 +140,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   // A mission that has run five chapters draws the story to it: every suggestion takes it up.
   const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
-  // From its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
+  // For its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
   // check rolled every time, that can fail chapter after chapter past the 3–8 chapters a mission has).
-  const overdue = converge && plan.missionAge + 1 >= 7;
+  // The seventh may be the last chance: a typed action about something else can take the eighth.
+  const overdue = converge && plan.missionAge + 1 >= 6;
   const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge, overdue);
   return {
     paragraphs,
@@ -371,9 +372,11 @@ function decide(s: Setup) {
   // names) that did not fail, once it has run a couple of chapters — more likely the longer it runs.
   const onTarget = hasAction && mission !== null && concerns(action, mission);
   const drawn = outcomeOf(input, KIND_STAT[action.kind], rng.fork('outcome'));
-  // With no check from the engine, a mission past its sixth chapter that the hero takes up does not
-  // fail outright: it comes right at a price (missions resolve within about 3–8 chapters).
-  const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
+  // With no check from the engine (a routine action, which never fails), a mission the story is
+  // drawn to (its fifth chapter on, when every suggestion takes it up) that the hero takes up does not
+  // fail outright: it comes right at a price. A draw of failure there kept missions open into their
+  // eighth chapter, where a typed action about something else made it 9 (missions resolve in 3–8).
+  const result = !input.check && onTarget && missionAge >= 4 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
   // The engine's check decides (issue 31): a failed action never completes the mission, nor does a defeat.
   const failed = checkFailed(input);
   // An overdue mission (its eighth chapter on) that the hero takes up ends here even when the check
