@@ -183,3 +183,24 @@ describe('someone a mission names', () => {
     expect(r.text).toMatch(/\bCorvin (?:has|is|wears|smells|keeps) /);
   });
 });
+
+describe('growth from missions', () => {
+  // lint:story: "no stat gains more than 6 in a story" — a mission's reward went to a stat drawn at
+  // random, and one story's seven missions gave wisdom six points of its own (and one run more).
+  it('goes round wisdom, endurance and charisma, one mission after another', async () => {
+    const rewarded = { wisdom: 0, endurance: 0, charisma: 0 } as Record<string, number>;
+    for (let k = 0; k < 9; k++) {
+      const r = await write({
+        seed: 100 + k * 13,
+        missionsCompleted: k,
+        missionAge: 4,
+        check: null,
+        difficulty: 'balanced',
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      expect(r.missionCompleted).toBe(true);
+      for (const stat of Object.keys(r.statIncreases)) rewarded[stat] = (rewarded[stat] ?? 0) + 1;
+    }
+    expect(rewarded).toEqual({ wisdom: 3, endurance: 3, charisma: 3 });
+  });
+});

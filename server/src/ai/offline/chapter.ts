@@ -414,7 +414,14 @@ function decide(s: Setup) {
   }
   // The arc's climax (its last mission done) is worth more than a step along the way.
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
-  if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
+  // A mission's reward goes round the three stats, one mission after another (where the story starts
+  // in the round is its own): drawn at random, seven missions gave one stat 6 of a story's points.
+  const REWARDED = ['wisdom', 'endurance', 'charisma'] as const;
+  if (missionCompleted)
+    grow(
+      input.missionsCompleted === undefined ? rng.pick(REWARDED) : (REWARDED[(input.missionsCompleted + (s.ctx.storyKey % 3)) % 3] as StatName),
+      climax || rng.chance(0.3) ? 2 : 1,
+    );
   const grown = Object.keys(statIncreases) as StatName[];
   return { missionCompleted, atCost, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
 }
