@@ -12,7 +12,7 @@ import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
-import { render } from './text';
+import { pluralName, render } from './text';
 
 const LOOKS = [
   'had a burn scar along one jaw',
@@ -321,6 +321,8 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
     list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
+    // A thing named in the plural ("the fresh tracks") takes a plural verb and pronoun.
+    const [was, its, it] = pluralName(t) ? ['were', 'their', 'they'] : ['was', 'its', 'it'];
     if (m.attempt.outcome === 'success')
       about.push(
         v([
@@ -331,7 +333,7 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
         ]),
         v([
           `you got what you wanted from ${t}; now be ready to pay for it`,
-          `${t} was the easy part, believe me`,
+          `${t} ${was} the easy part, believe me`,
           `I saw what you did with ${t}, and so did others`,
           `do not let ${t} go to your head`,
         ]),
@@ -340,13 +342,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       about.push(
         v([
           `you came out of ${t} with something and lost something, which is how it goes here`,
-          `${t} took its price from you, I see`,
+          `${t} took ${its} price from you, I see`,
           `half a win at ${t} is still half a loss`,
           `nothing comes free, and ${t} least of all`,
         ]),
         v([
           `${t} cost you; I hope it was worth it`,
-          `was ${t} worth what you paid`,
+          `${was} ${t} worth what you paid`,
           `I would not go back to ${t} soon`,
           `count what ${t} cost you before you go on`,
         ]),
@@ -354,14 +356,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
     else
       about.push(
         v([
-          `${t} was never going to be that easy, not with ${m.threat} about`,
+          `${t} ${was} never going to be that easy, not with ${m.threat} about`,
           `${t} beat you this time`,
           `you went at ${t} like someone who had never been warned`,
           `${t} will not fall to the same try twice`,
         ]),
         v([
           `next time you go at ${t}, go at it with me`,
-          `forget ${t} for a night, it will still be there`,
+          `forget ${t} for a night, ${it} will still be there`,
           `${m.threat} knew you were coming to ${t}`,
           `somebody warned them about ${t} before you got there`,
         ]),

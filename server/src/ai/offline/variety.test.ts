@@ -101,6 +101,28 @@ describe('what people say, plainly', () => {
   });
 });
 
+describe('what people say about what the hero tried', () => {
+  // Played: “The tracks was never going to be that easy,” (a thing named in the plural takes a plural verb).
+  it('agrees with a thing named in the plural ("the tracks were", "took their price")', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const outcome of ['success', 'cost', 'failure'] as const)
+      for (const person of world.people)
+        for (let i = 0; i < 30; i++) {
+          const line = lineFor(person, personaOf(world, person, world.constraints), {
+            hero: 'Mara',
+            attempt: { thing: 'the fresh tracks', outcome },
+            mission: 'Find the bell',
+            place: 'the mill',
+            threat: 'the tide',
+            faction: 'the Choir',
+            chapter: i + 1,
+            storyKey: 77,
+          });
+          expect(line).not.toMatch(/(?<!\b(?:of|at|with|from|to|about|for) )the fresh tracks (?:was|is|has)\b|the fresh tracks took its\b/i);
+        }
+  });
+});
+
 describe('what people say about a danger', () => {
   it('agrees with a danger named in the plural or a person ("the Rust Barons have", "because they move")', () => {
     const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
