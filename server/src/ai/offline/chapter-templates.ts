@@ -326,6 +326,9 @@ export const SENSORY: Family = {
     '{sensory} [filled the air|filled the air here|filled the air here, impossible to ignore]',
     '[somewhere|from somewhere|from somewhere nearby] came {sensory}',
     '{name} [could not ignore|could not shut out|could not quite shut out] {sensory}',
+    '[there was no escaping|there was no getting away from|there was, it seemed, no getting away from] {sensory}',
+    '{sensory} [came and went|came and went on the air|came and went, never quite fading]',
+    '[for a time|for a good while|for a long, strange while] there was only {sensory}',
   ],
   mods: [
     ', [and {name} liked it|and it was oddly calming|and it was, strangely, a comfort]',
@@ -345,6 +348,9 @@ export const INNER: Family = {
     '{name} [wondered who to trust|wondered whom to trust|wondered, not for the first time, whom to trust]',
     '[it was scary|it was frightening|it was unnerving], but {name} was {trait}',
     '{name} [felt the weight of {their} past|remembered where {they} came from|remembered, with sudden clarity, where {they} had come from]',
+    '{name} [felt tired|felt the tiredness now|felt the tiredness settle in properly now]',
+    '{name} [thought about turning back|thought, briefly, about turning back|thought, briefly and not for the first time, about turning back]',
+    '[a doubt crept in|a small doubt crept in|a small, stubborn doubt crept in]',
   ],
   mods: [
     ' [for a moment|for a heartbeat|for the space of a heartbeat]',
@@ -364,6 +370,10 @@ export const PLACE: Family = {
     '{placeCap} [was crowded|was more crowded than before|was more crowded than {name} remembered]',
     '[in {worldPlace}|all across {worldPlace}|everywhere in {worldPlace}], [people talked of|folk whispered of|folk spoke in lowered voices of] {threat}',
     '{faction} [had been here|had left their mark here|had clearly left their mark here]',
+    '{placeCap} [was quiet|was quieter than it ought to be|was quieter than a place like it had any right to be]',
+    '{placeCap} [kept its own hours|kept its own hours and its own counsel|kept its own hours, and its own counsel, as it always had]',
+    '[strangers were watched|strangers were watched closely|every stranger was watched closely] at {place}',
+    '{placeCap} [had seen better days|had seen better days, and worse|had seen better days, and worse ones too, by the look of it]',
   ],
   mods: [
     ', [and it showed|and it showed everywhere|and it showed in every weathered stone]',
@@ -384,6 +394,10 @@ export const BODY: Family = {
     '{name} [took a long drink of water|drank deeply from {their} flask|drank deeply from {their} flask and felt a little better]',
     '{name} [rolled {their} shoulders|stretched {their} stiff back|stretched, feeling every ache of the last days]',
     '{name} [laced {their} boots tight|checked {their} gear|checked {their} gear twice, the way old habits demanded]',
+    '{name} [rubbed {their} cold hands|rubbed warmth back into {their} hands|rubbed some warmth back into {their} stiff fingers]',
+    '{name} [tightened a strap|tightened the strap of {their} pack|tightened the strap of {their} pack until it sat right]',
+    '{name} [blinked the tiredness away|blinked hard against the tiredness|blinked hard, pushing the tiredness back a little longer]',
+    '{name} [pushed the hair out of {their} eyes|pushed damp hair out of {their} eyes|pushed the damp hair out of {their} eyes with the back of a hand]',
   ],
   mods: [
     ' [and stood up|and got to {their} feet|and rose, ready or not]',
@@ -424,6 +438,9 @@ export const MEMORY: Family = {
     '{name} [remembered an old lesson|recalled an old lesson|recalled an old lesson, clear as a bell]',
     '{name} [recalled a story about {artifact}|recalled an old tale about {artifact}|recalled an old tale, half-forgotten, about {artifact}]',
     '{name} [remembered a promise|remembered an old promise|remembered a promise made long ago]',
+    '{name} [remembered a face from long ago|remembered a face from years ago|remembered a face from years ago, and the name that went with it]',
+    '{name} [hummed a bit of an old song|caught {themself} humming an old song|caught {themself} humming a song from childhood]',
+    '{name} [thought of a mistake made long ago|thought of an old mistake|thought of an old mistake, one that still stung]',
   ],
   mods: [
     ', [and smiled|and smiled a little|and smiled despite everything]',
@@ -444,6 +461,9 @@ export const PLAN: Family = {
     '{name} [thought about the next move|weighed the next move|weighed the next move with care]',
     '{name} [marked the way on a map|traced the route on a map|traced the route on a battered map]',
     '{name} [listed what could go wrong|went over what could go wrong|went over, one by one, everything that could go wrong]',
+    '{name} [picked a way in|picked the best way in|picked the best way in, and a second one in case]',
+    '{name} [settled on an order of things|settled what to do first|settled, after some thought, what had to come first]',
+    '{name} [guessed where trouble would come from|guessed where the trouble would start|tried to guess where the trouble would start, and when]',
   ],
   mods: [
     ', [step by step|one step at a time|one careful step at a time]',
@@ -464,6 +484,9 @@ export const ASIDE: Family = {
     '{name} [heard {sensory2}|caught {sensory2}|caught, faintly, {sensory2}]',
     '[a stranger nodded|a stranger nodded to {name}|a stranger nodded to {name} as if they were old friends]',
     '[the crowd thinned|the crowd thinned out|the crowd thinned out as the hour grew late]',
+    '[a child ran past|a child ran past, laughing|a child ran past, laughing at something nobody else could see]',
+    '{allyCap} [stopped to stare|stopped to stare at {name}|stopped to stare at {name}, then thought better of it]',
+    '[a door creaked|a door creaked open|somewhere behind {name}, a door creaked slowly open]',
   ],
   mods: [
     ' [nearby|close by|not far from {name}]',
@@ -484,6 +507,9 @@ export const WEATHER: Family = {
     '[shadows grew long|the shadows grew long|the shadows stretched long and thin] across {place}',
     '[a breeze stirred|a cool breeze stirred|a cool breeze stirred the dust] at {place}',
     '[the noise died down|the noise slowly died down|the noise of the day slowly died away] in {place}',
+    '[the damp crept in|the damp crept in everywhere|the damp crept into everything] at {place}',
+    '[lamps were lit|the first lamps were lit|one by one, the lamps were lit] in {place}',
+    '[a chill settled|a chill settled in|a deep chill settled in] over {place}',
   ],
   mods: [
     ', [and {name} looked around|and {name} took it all in|and {name} stopped to take it all in]',
