@@ -204,3 +204,40 @@ describe('growth from missions', () => {
     expect(rewarded).toEqual({ wisdom: 3, endurance: 3, charisma: 3 });
   });
 });
+
+describe('prose slips from played stories', () => {
+  // "Isadora knows more than Isadora has said": a finding names its person once.
+  it('a finding names a person once, not twice in one clause', async () => {
+    for (let n = 1; n <= 40; n++) {
+      const r = await write({ chapterNumber: n, seed: n, check: check('success') });
+      expect(r.text).not.toMatch(/\b([A-Z][a-z]+) (?:knows|knew) more than \1\b/);
+    }
+  });
+
+  // "It does not work; camp holds its secret": a failure does not give a thing a secret to keep.
+  it('a failure to make camp is not told as the camp keeping a secret', async () => {
+    for (let n = 1; n <= 40; n++) {
+      const r = await write({ chapterNumber: n, seed: n, action: 'Make camp and wait for morning', check: check('failure', { attempt: 'make camp' }) });
+      expect(r.text).not.toMatch(/holds? its secret|held its secret/);
+    }
+  });
+});
+
+describe('going after the mission', () => {
+  // lint:story: "you go after the task, quietly, without …" was a story's top phrase: every action
+  // that took the mission up was told with the same words.
+  it('is told in more than one way over a run of chapters', async () => {
+    const told = new Set<string>();
+    for (let n = 1; n <= 12; n++) {
+      const r = await write({
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      const m = /\byou ((?:go|take|set|turn|press|throw|get)\b[^,.;]*?\btask\b)/.exec(r.text);
+      if (m) told.add(m[1] as string);
+    }
+    expect(told.size).toBeGreaterThanOrEqual(4);
+  });
+});

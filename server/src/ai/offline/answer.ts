@@ -223,6 +223,16 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
 /** Openers of the attempt sentence: with the lead, a schedule no story repeats within 36 chapters. */
 const ATTEMPT_OPENERS = ['', 'Without waiting,', 'Then', 'So', 'With that,', 'After a moment,'];
 
+/** An action that takes the mission up, told without the player's sentence (a turn each chapter). */
+const TOOK_UP = [
+  'went after the task',
+  'took up the task',
+  'set about the task',
+  'turned to the task at hand',
+  'pressed on with the task',
+  'threw {themself} into the task',
+];
+
 /** A person asked, a bargain struck: what they said is the answer. */
 const TALKED = [
   '{objectCap} talked, in the end, and what came out mattered: {finding}',
@@ -230,8 +240,19 @@ const TALKED = [
   '{objectCap} gave way, and the gist of it was this: {finding}',
   'A long look, then {object} spoke: {finding}',
   'What {object} told {name} was worth the asking: {finding}',
+  'In the end {object} talked, and it was worth the hearing: {finding}',
+  'After a while {object} gave way, and told {name} that {finding}',
 ];
-const SUCCESS = ['It worked: {purpose}', 'It paid off: {purpose}', 'And there it was: {purpose}', 'Luck held: {purpose}', 'For once it went right: {purpose}'];
+const SUCCESS = [
+  'It worked: {purpose}',
+  'It paid off: {purpose}',
+  'And there it was: {purpose}',
+  'Luck held: {purpose}',
+  'For once it went right: {purpose}',
+  'The effort paid off: {purpose}',
+  'It worked, and cleanly: {purpose}',
+  'All of it went right: {purpose}',
+];
 const FINDINGS_SUCCESS = [
   'and with it a piece of the larger puzzle: {finding}',
   'and something more besides: {finding}',
@@ -247,6 +268,10 @@ const COST = [
   '{purposeCap}, though the price was more than {name} wanted to pay',
   'It worked, after a fashion: {purpose}, and a price came with it',
   'It came right in the end, {purpose}, but not for free',
+  'It worked, though not cleanly: {purpose}',
+  'It worked, at a price: {purpose}',
+  'It worked, but the price came due at once: {purpose}',
+  'It came off, though not for free: {purpose}',
 ];
 const COSTS = [
   'someone saw it all and slipped away to tell',
@@ -259,11 +284,13 @@ const COSTS = [
 ];
 const FAILURE = [
   'It went wrong: {object} gave {name} nothing but trouble, and',
-  'It did not work; {object} held its secret, and worse,',
+  'It did not work: {name} got nothing out of {object}, and worse,',
   'Nothing came of it, and worse,',
   'It failed, plainly and at once, and',
   'It did not work: {object} would not be moved, and',
   'Nothing came of it: {object} stayed as it was, and',
+  'It went wrong with {object} from the first moment, and',
+  'It did not work: {object} came to nothing, however hard {name} tried, and',
 ];
 const SETBACKS = [
   '{threat} had been waiting for exactly this',
@@ -284,7 +311,7 @@ const HURT = [
   'Something tore, and {name} bit back a cry',
 ];
 /** Closing asides of an outcome sentence. */
-const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough'];
+const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough', ', that much was clear', ', for the moment', ', by the look of it'];
 const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
 const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
 
@@ -293,7 +320,7 @@ const FINDINGS = [
   '{faction} had been at {place} before {name}',
   'the trail led on toward {place}',
   '{threat} had been seen near {place}',
-  '{npc} knew more than {npc} had said',
+  '{npc} had not told {name} everything',
   'someone in {faction} was paying for silence',
   '{place} was not as empty as it looked',
   '{faction} had a friend where {name} least expected one',
@@ -368,7 +395,7 @@ export function answerAction(
         ? `${prep ? `${prep} ` : ''}${thing}`
         : target.replace(/\btheir\b/g, HERO.their);
   const told = forMission
-    ? 'went after the task'
+    ? (schedule(mixSeed(slots.key, 'task'), t, [TOOK_UP])[0] as string)
     : `${pastOf(verb)}${done ? ` ${done}` : ''}${
         topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
       }`;
@@ -392,6 +419,7 @@ export function answerAction(
       .replace(/\{faction\}/g, slots.faction)
       .replace(/\{npc\}/g, slots.npc)
       .replace(/\{they\}/g, HERO.they)
+      .replace(/\{themself\}/g, HERO.themself)
       .replace(/\{their\}/g, HERO.their);
   const out = [fill(attempt).trim()];
   if (outcome.item)
