@@ -221,6 +221,26 @@ describe('prose slips from played stories', () => {
       expect(r.text).not.toMatch(/holds? its secret|held its secret/);
     }
   });
+
+  // "The High Throne of Lys" as a chapter's setting was shortened to "Throne" ("you stand at Throne"):
+  // it is the whole name, or at least "the High Throne".
+  it('a place the setting names is the whole name, not its last capitalised word', async () => {
+    const aethermoor = FEATURED_WORLDS.find((w) => w.name === 'Aethermoor') as (typeof FEATURED_WORLDS)[number];
+    for (let n = 2; n <= 12; n++) {
+      const r = await write({
+        worldDescription: aethermoor.description,
+        world: buildWorldMaterial(aethermoor),
+        mission: 'Find out what the Silver Council wants with Silverwood',
+        setting: 'The High Throne of Lys, where banners hang over marble halls and a hush lies on everything',
+        recentChapters: [{ text: 'You came to the High Throne of Lys as the bells rang.', playerChoice: null }],
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'I look around the hall',
+      });
+      expect(r.text.replace(/\b[Tt]he High Throne\b/g, '')).not.toMatch(/\bThrone\b/);
+    }
+  });
 });
 
 describe('going after the mission', () => {

@@ -270,7 +270,9 @@ function setUp(input: ChapterInput, level: number) {
   const title = npcFull.split(/\s+/).find((w) => TITLES.has(w.toLowerCase()));
   const role = npcCard?.role ? withArticle(npcCard.role) : title ? `the ${title.toLowerCase()}` : drawnRole;
   const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
-  const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
+  // The world's own place the setting names, whole ("the High Throne of Lys", not "High Throne" or
+  // "Throne"); else the setting's first proper noun.
+  const settingPlace = input.setting ? (worldPlaceIn(input.setting, world.places) ?? firstProperNoun(input.setting)) : null;
   const place = settingPlace ?? rng.pick(genre.places);
   const placeName = rng.pick(world.places.filter((p) => p !== settingPlace)) ?? rng.pick(world.places);
   const worldPlace = world.places[0] as string;
@@ -678,6 +680,16 @@ function joinForLevel(sentences: string[], level: number, rng: Rng, names: Reado
 
 const LEADING = new Set(['At', 'In', 'On', 'The', 'Beyond', 'Here', 'Few', 'Its', 'A', 'An', 'From', 'Past']);
 /** The place a setting text is about: its first capitalised name, without a leading "At"/"The". */
+/** The world's place a text names first, as the world names it. */
+function worldPlaceIn(text: string, places: readonly string[]): string | null {
+  const lower = text.toLowerCase();
+  const found = places
+    .map((p) => ({ p, at: lower.indexOf(p.toLowerCase()) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
+  return found[0]?.p ?? null;
+}
+
 function firstProperNoun(text: string): string | null {
   for (const run of text.match(/[A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)*/gu) ?? []) {
     const words = run.split(/\s+/);
