@@ -261,3 +261,20 @@ describe('going after the mission', () => {
     expect(told.size).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('the closing aside of an outcome', () => {
+  // lint:story: ", that much is clear" closed the outcome in 9 of a story's 30 chapters: each outcome
+  // (success, cost, failure) turned its asides on a schedule of its own, and together they bunched.
+  it('comes round once in eight chapters, whatever the outcomes', async () => {
+    const asides = ['as it turns out', 'in the end', 'this time', 'soon enough', 'that much is clear', 'for the moment', 'by the look of it'];
+    const outcomes = ['failure', 'success_at_cost', 'failure', 'success', 'success_at_cost', 'success', 'failure'] as const;
+    for (const seed of [1, 2, 3]) {
+      const count = new Map<string, number>();
+      for (let n = 1; n <= 30; n++) {
+        const p = firstParagraph((await write({ chapterNumber: n, seed: seed * 100 + n, check: check(outcomes[(n * seed) % outcomes.length]!) })).text);
+        for (const a of asides) if (p.includes(a)) count.set(a, (count.get(a) ?? 0) + 1);
+      }
+      expect([seed, [...count].filter(([, k]) => k > 4)]).toEqual([seed, []]);
+    }
+  });
+});

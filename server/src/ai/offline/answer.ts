@@ -231,6 +231,9 @@ const TOOK_UP = [
   'turned to the task at hand',
   'pressed on with the task',
   'threw {themself} into the task',
+  'got on with the task',
+  'kept at the task',
+  'went at the task head-on',
 ];
 
 /** A person asked, a bargain struck: what they said is the answer. */
@@ -431,18 +434,19 @@ export function answerAction(
       ),
     );
   const key = mixSeed(slots.key, 'outcome', outcome.outcome);
-  // A closing aside in the schedule too: more combinations than a story has chapters.
-  const tail = (parts: string[]) => `${parts.slice(0, -1).join(parts.length > 2 ? ' ' : '')}${parts[parts.length - 1]}`;
-  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(tail(schedule(key, t, [TALKED, TAILS]))));
+  // A closing aside, on a schedule of its own: one schedule per outcome let one aside ("that much is
+  // clear") fall in 9 of a story's 30 chapters; on one, each comes round once in 8 chapters.
+  const aside = schedule(mixSeed(slots.key, 'aside'), t, [TAILS])[0] as string;
+  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(`${schedule(key, t, [TALKED])[0] as string}${aside}`));
   else if (outcome.outcome === 'success') {
-    const [a, b, c] = schedule(key, t, [SUCCESS, FINDINGS_SUCCESS, TAILS]) as [string, string, string];
-    out.push(fill(`${a}, ${b}${c}`));
+    const [a, b] = schedule(key, t, [SUCCESS, FINDINGS_SUCCESS]) as [string, string];
+    out.push(fill(`${a}, ${b}${aside}`));
   } else if (outcome.outcome === 'cost') {
-    const [a, b, c] = schedule(key, t, [COST, COSTS, TAILS]) as [string, string, string];
-    out.push(fill(`${a}; ${b}${c}`));
+    const [a, b] = schedule(key, t, [COST, COSTS]) as [string, string];
+    out.push(fill(`${a}; ${b}${aside}`));
   } else {
-    const [a, b, c] = schedule(key, t, [FAILURE, SETBACKS, TAILS]) as [string, string, string];
-    out.push(fill(`${a} ${b}${c}`));
+    const [a, b] = schedule(key, t, [FAILURE, SETBACKS]) as [string, string];
+    out.push(fill(`${a} ${b}${aside}`));
   }
   // The harm, said a different way each chapter (a story with many risky actions is hurt often).
   if (outcome.hurt) out.push(fill(schedule(mixSeed(slots.key, 'hurt'), t, [HURT])[0] as string));
