@@ -22,6 +22,11 @@ describe('sentence families', () => {
     'the texture family %s has cores enough that none comes round in more than 4 of 30 chapters',
     (name) => expect([name, T[name].cores.length >= 8]).toEqual([name, true]),
   );
+  // Their modifiers too: with six, "then let the memory fade", "for good or ill" and "which feels
+  // like an omen" were each in 6 of a story's 30 chapters.
+  it.each(['SENSORY', 'PLACE', 'INNER', 'BODY', 'MEMORY', 'SKY'] as const)('the texture family %s has 8 modifiers or more', (name) =>
+    expect([name, T[name].mods.length >= 8]).toEqual([name, true]),
+  );
 
   it.each([2, 6, 10])('at reading level %i: nobody is named twice in one core', (level) => {
     for (const [family, f] of families)

@@ -315,6 +315,8 @@ export const SKY: Family = {
     ', [as it had every day|as it did most days|as it did on most days in {worldPlace}]',
     ', [which felt like a sign|which felt like an omen|which {name} could not help reading as an omen]',
     ' [for a while|for a long while|for a long while, unchanging]',
+    ', [and {name} looked away|and {name} looked away at last|and {name} finally looked away]',
+    ', [and nobody else looked up|and nobody else looked up at it|and nobody else looked up at it at all]',
   ],
 };
 
@@ -337,6 +339,8 @@ export const SENSORY: Family = {
     ', [like in a dream|as if in a dream|as if in some half-remembered dream]',
     ', [as always|same as always|the same as it ever was]',
     ', [mixed with {sensory2}|along with {sensory2}|tangled up with {sensory2}]',
+    ', [stronger now|stronger than before|stronger now than an hour ago]',
+    ', [and {name} let it be|and {name} let it wash over {them}|and {name} let it wash over {them} for a while]',
   ],
 };
 
@@ -358,6 +362,8 @@ export const INNER: Family = {
     ', [and {special} stirred|and {special} stirred within|and somewhere within, {special} stirred]',
     ', [deep down|at heart|at heart, whatever else {they} might be]',
     ', [which was a good thing|which was just as well|which was, on reflection, just as well]',
+    ', [saying nothing|saying nothing of it|saying nothing of it to anyone]',
+    ' [more than once|more than once that day|more than once, in spite of everything]',
     ', [and kept moving|and pressed on|and pressed on regardless]',
   ],
 };
@@ -382,6 +388,8 @@ export const PLACE: Family = {
     ", [to {name}'s surprise|much to {name}'s surprise|much to {name}'s quiet surprise]",
     ', [for better or worse|for good or ill|for good or for ill]',
     ' [these days|in these hard days|in these hard and uncertain days]',
+    ', [by all accounts|by most accounts|by just about every account]',
+    ', [whatever the locals said|whatever the locals claimed|whatever the locals liked to claim]',
   ],
 };
 
@@ -406,6 +414,8 @@ export const BODY: Family = {
     ' [without a word|without saying a word|without a word to anyone]',
     ', [thinking fast|mind racing|mind already racing ahead]',
     ' [in the quiet|in the sudden quiet|in the sudden, ringing quiet]',
+    ', [slowly|slowly and carefully|slowly, the way tired people do]',
+    ', [then stood still|then stood still a moment|then stood very still, listening]',
   ],
 };
 
@@ -449,6 +459,8 @@ export const MEMORY: Family = {
     ', [and frowned|and frowned at the memory|and frowned at the memory, unsure why it mattered now]',
     ' [without meaning to|without wanting to|without quite meaning to]',
     ', [then let it go again|then let the memory fade|then let the memory fade into the noise of the day]',
+    ', [the past close at hand|the past very close at hand|the past, for a moment, close enough to touch]',
+    ' [for no reason at all|for no clear reason|for no reason {name} could name]',
   ],
 };
 
