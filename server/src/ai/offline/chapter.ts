@@ -259,7 +259,10 @@ function setUp(input: ChapterInput, level: number) {
   // Someone a mission names ("get Corvin Blackbriar to tell you…") has been named, not met: they are
   // introduced, and their look told, when they first appear (a Hollowmere story never showed Corvin's).
   const unmissioned = (t: string) =>
-    [input.mission, ...(input.pastMissions ?? [])].reduce((acc, m) => (m ? acc.replace(new RegExp(escapeRegExp(m.replace(/[.!?]+$/, '')), 'gi'), '') : acc), t);
+    [input.mission, ...(input.pastMissions ?? [])].reduce<string>(
+      (acc, m) => (m ? acc.replace(new RegExp(escapeRegExp(m.replace(/[.!?]+$/, '')), 'gi'), '') : acc),
+      t,
+    );
   const introduced = unmissioned(prevText).includes(npc);
   const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || unmissioned(input.summary).includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
