@@ -315,8 +315,27 @@ const HURT = [
 ];
 /** Closing asides of an outcome sentence. */
 const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough', ', that much was clear', ', for the moment', ', by the look of it'];
-const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
-const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
+const FOUND = [
+  'found at last',
+  'right where no one had thought to look',
+  'just as hoped',
+  'there for the taking',
+  'within reach now',
+  'no longer a guess',
+  'plain to see at last',
+  'there all along',
+];
+const GAVE = [
+  'gave up what it held',
+  'yielded',
+  'told a story of its own',
+  'gave way',
+  'answered',
+  'turned out as hoped',
+  'opened up',
+  'came through',
+  'was worth the trouble',
+];
 
 /** Findings: what a successful attempt turns up, from the world's own conflicts. */
 const FINDINGS = [
