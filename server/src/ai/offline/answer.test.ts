@@ -291,3 +291,16 @@ describe('what an attempt without a stated purpose came to', () => {
     expect([...count].filter(([, k]) => k > 4)).toEqual([]);
   });
 });
+
+describe('a failure', () => {
+  // lint:story: "it does not work" was in 9 of a Glass Reef story's 30 chapters: three of the
+  // failure's wordings began with it.
+  it('begins "It does not work" in no more than a quarter of the chapters it is told in', async () => {
+    let n = 0;
+    for (let c = 1; c <= 32; c++) {
+      const p = firstParagraph((await write({ chapterNumber: c, seed: c, check: check('failure') })).text);
+      if (/it does not work/i.test(p)) n++;
+    }
+    expect(n).toBeLessThanOrEqual(8);
+  });
+});

@@ -293,7 +293,7 @@ const FAILURE = [
   'It did not work: {object} would not be moved, and',
   'Nothing came of it: {object} stayed as it was, and',
   'It went wrong with {object} from the first moment, and',
-  'It did not work: {object} came to nothing, however hard {name} tried, and',
+  'It went wrong almost at once: {object} came to nothing, however hard {name} tried, and',
 ];
 const SETBACKS = [
   '{threat} had been waiting for exactly this',
