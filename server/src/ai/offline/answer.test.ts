@@ -304,3 +304,24 @@ describe('a failure', () => {
     expect(n).toBeLessThanOrEqual(8);
   });
 });
+
+describe('wordings turned by the chapter', () => {
+  // In lint:story every third chapter is a typed action: a list whose length is a multiple of three
+  // left a third of its wordings to those chapters alone. "You turn to the task at hand" was in 8 of
+  // a story's 30 chapters, while a third of the ways of going after the task never came up.
+  it('all come round when every third chapter is something else', async () => {
+    const told = new Set<string>();
+    for (let n = 1; n <= 30; n++) {
+      if (n % 3 === 1) continue;
+      const r = await write({
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      const m = /\byou ((?:go|take|set|turn|press|throw|get|keep)\b[^,.;]*?\btask\b(?: at hand| head-on)?)/.exec(r.text);
+      if (m) told.add(m[1] as string);
+    }
+    expect(told.size).toBeGreaterThanOrEqual(9);
+  });
+});

@@ -220,10 +220,14 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'and let the moment decide',
   ],
 };
-/** Openers of the attempt sentence: with the lead, a schedule no story repeats within 36 chapters. */
-const ATTEMPT_OPENERS = ['', 'Without waiting,', 'Then', 'So', 'With that,', 'After a moment,'];
+/** Openers of the attempt sentence: with the lead, a schedule no story repeats within 42 chapters. */
+const ATTEMPT_OPENERS = ['', 'Without waiting,', 'Then', 'So', 'With that,', 'After a moment,', 'Before long,'];
 
-/** An action that takes the mission up, told without the player's sentence (a turn each chapter). */
+/**
+ * An action that takes the mission up, told without the player's sentence (a turn each chapter).
+ * (Lists turned by the chapter have lengths that are not multiples of three: with a typed action
+ * every third chapter, as lint:story plays, a third of such a list's wordings never came up.)
+ */
 const TOOK_UP = [
   'went after the task',
   'took up the task',
@@ -234,6 +238,7 @@ const TOOK_UP = [
   'got on with the task',
   'kept at the task',
   'went at the task head-on',
+  'went back to the task',
 ];
 
 /** A person asked, a bargain struck: what they said is the answer. */
@@ -312,6 +317,7 @@ const HURT = [
   '{name} came away bruised and bleeding',
   'The hurt of it caught up with {name} a moment later',
   'Something tore, and {name} bit back a cry',
+  'A blow landed, and the pain of it would last for days',
 ];
 /** Closing asides of an outcome sentence. */
 const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough', ', that much was clear', ', for the moment', ', by the look of it'];
@@ -335,6 +341,7 @@ const GAVE = [
   'opened up',
   'came through',
   'was worth the trouble',
+  'gave something up',
 ];
 
 /** Findings: what a successful attempt turns up, from the world's own conflicts. */
