@@ -412,11 +412,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `nobody sleeps well near ${m.place} with ${m.threat} so close`,
     ]),
   );
-  // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
-  // each form comes round about once in ten chapters, whatever the line is about.
+  // The manner's opener, closer and tag cycle on the story's schedule for that manner, apart from
+  // what is said: each form comes round about once in ten chapters, whatever the line is about and
+  // whoever of the people who talk that way says it (on a schedule per person, three people of one
+  // manner said "…, spitting to one side" in 8 of a story's 30 chapters).
   // (Each a plain cycle by chapter: a form of ten comes round exactly once in ten chapters; the
   // closers' cycle is one longer, so opener and closer do not travel in pairs.)
-  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(key, label), list.length)(m.chapter % list.length)] as string;
+  const mannerKey = mixSeed(m.storyKey, persona.manner.tags.join('|'), 'manner');
+  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(mannerKey, label), list.length)(m.chapter % list.length)] as string;
   const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
   const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
@@ -433,8 +436,10 @@ export function lookLine(speaker: string, persona: Persona): string {
 
 /** What a person keeps doing, told when they are met again (frame and aside turn with the chapter). */
 export function habitLine(speaker: string, persona: Persona, chapter: number, storyKey: number): string {
+  // (Never the bare "{npc} {habit}": "Kenji has one eye on the door" reads as how Kenji looks, and
+  // two people with one habit would share a look.)
   const frames = [
-    '{npc} {habit}',
+    'Even now, {npc} {habit}',
     'Now and then {npc} {habit}',
     'All the while, {npc} {habit}',
     'While they talked, {npc} {habit}',
