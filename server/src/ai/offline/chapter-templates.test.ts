@@ -28,6 +28,12 @@ describe('sentence families', () => {
     expect([name, T[name].mods.length >= 8]).toEqual([name, true]),
   );
 
+  // Every chapter ends on a hook. Under the ice (no sky: no light going, no wind, no night) the hooks
+  // that remained were few, and "and no one else came" closed 7–8 of a Glass Reef story's chapters.
+  it('the hook has at least 8 modifiers that any world allows', () => {
+    expect(T.HOOK.mods.filter((m) => !/\b(?:light|wind|night|sky|sun)\b/.test(m)).length).toBeGreaterThanOrEqual(8);
+  });
+
   it.each([2, 6, 10])('at reading level %i: nobody is named twice in one core', (level) => {
     for (const [family, f] of families)
       for (const core of f.cores) {

@@ -302,6 +302,11 @@ export const HOOK: Family = {
     ', [and no one came|and no one else came|and no one else came, though {name} watched the way]',
     ' [before long|before very long|before {name} was ready for it]',
     ', [and the hour grew late|and the hour was late|and the hour was later than it felt]',
+    // (Mods no world rules out: under the ice the light, the wind and the night give way to others,
+    // and with fewer, "and no one else came" closed 7–8 of a Glass Reef story's 30 chapters.)
+    ', [and then the waiting began|and then the real waiting began|and then the long, quiet waiting began]',
+    ' [for now|for now, at least|for now, at least, and not for long]',
+    ', [and {name} knew it|and {name} knew it well|and {name} knew it better than anyone]',
   ],
 };
 
