@@ -423,9 +423,9 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
   const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
-  // (A second line in the same chapter goes on plainly, its tag too: the manner shows once a chapter
-  // at most, and a manner's tag said twice a chapter came round in a quarter of the chapters.)
-  if (m.plain) return `“${cap(body)},” ${short} said.`;
+  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most. It
+  // keeps the tag of its turn: a plain "said" let the same second line come back word for word.)
+  if (m.plain) return `“${cap(body)},” ${short} ${tag}.`;
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
 

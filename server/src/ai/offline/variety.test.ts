@@ -147,29 +147,6 @@ describe('a habit', () => {
   });
 });
 
-describe('a second line in a chapter', () => {
-  // The manner shows once a chapter: a second line's tag was the manner's too, so a tag came round
-  // twice as often ("Isolde breathes, eyes on the door" in 7 of a story's 30 chapters, lint:story).
-  it('goes on plainly, with a plain tag', () => {
-    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
-    for (const person of world.people)
-      for (let i = 0; i < 30; i++) {
-        const line = lineFor(person, personaOf(world, person, world.constraints), {
-          hero: 'Mara',
-          attempt: null,
-          mission: 'Find the bell',
-          place: 'the mill',
-          threat: 'the tide',
-          faction: 'the Choir',
-          chapter: i + 5003,
-          storyKey: 77,
-          plain: true,
-        });
-        expect(line).toMatch(/,” \S+ said\.$/);
-      }
-  });
-});
-
 describe('what people say about what the hero tried', () => {
   // Played: “The tracks was never going to be that easy,” (a thing named in the plural takes a plural verb).
   it('agrees with a thing named in the plural ("the tracks were", "took their price")', () => {
