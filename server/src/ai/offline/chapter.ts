@@ -556,7 +556,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       : note.length === 'long'
         ? 260 + rng.int(100)
         : // A quiet chapter is a quick beat; a fight, a defeat, a mission won or lost, a new place linger.
-          (weight < 0 ? 120 : weight === 0 ? 170 : weight === 1 ? 240 : weight === 2 ? 300 : 360) + rng.int(level <= 4 ? 30 : 50);
+          (weight < 0 ? 110 : weight === 0 ? 160 : weight === 1 ? 230 : weight === 2 ? 300 : 370) + rng.int(level <= 4 ? 30 : 50);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
