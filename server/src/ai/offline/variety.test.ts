@@ -137,6 +137,35 @@ describe('two people who talk the same way', () => {
   });
 });
 
+describe('what the people of a story say about a danger', () => {
+  // lint:story: “If trouble from the dead finds anyone, it will be at the chapel of Saint Ebba” in 3 of a
+  // Hollowmere story's 30 chapters (its 10% limit): each person turned the wordings on a schedule of
+  // their own, and together they said the same one too often.
+  it('turns its wordings on the story’s schedule, whoever speaks: none in more than 5 of 30 chapters', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    const people = world.people.slice(0, 5);
+    const wordings = ['there was word of', 'is waiting for someone at', 'finds anyone', 'keep clear of', 'nobody sleeps well near'];
+    for (let storyKey = 1; storyKey <= 20; storyKey++) {
+      const count = new Map<string, number>();
+      for (let i = 0; i < 30; i++) {
+        const person = people[((storyKey * 7919 + i * 104729) >>> 3) % people.length]!;
+        const line = lineFor(person, personaOf(world, person, world.constraints), {
+          hero: 'Mara',
+          attempt: null,
+          mission: null,
+          place: 'the mill',
+          threat: 'the tide',
+          faction: 'the Choir',
+          chapter: i + 1,
+          storyKey,
+        });
+        for (const w of wordings) if (line.includes(w)) count.set(w, (count.get(w) ?? 0) + 1);
+      }
+      expect([storyKey, [...count].filter(([, n]) => n > 5)]).toEqual([storyKey, []]);
+    }
+  });
+});
+
 describe('a habit', () => {
   // "Kenji has one eye on the door the whole time" read as how Kenji looks (a second look for him in
   // a Glass Reef story), and two people of one habit would have shared a look (lint:story).
