@@ -34,6 +34,16 @@ describe('sentence families', () => {
     expect(T.HOOK.mods.filter((m) => !/\b(?:light|wind|night|sky|sun)\b/.test(m)).length).toBeGreaterThanOrEqual(8);
   });
 
+  // Read in a lint:story dump: "You look toward the Red Canyon for now, at least" (and a hook that
+  // begins "Now you have to choose" cannot end "for now").
+  it('no hook says "now" twice', () => {
+    for (const core of T.HOOK.cores)
+      for (const mod of T.HOOK.mods) {
+        const text = narrate(render(`${core}${mod}`, slots, 6), 'second', ['Edmund']);
+        expect([text, /\bnow\b.*\bfor now\b/i.test(text)]).toEqual([text, false]);
+      }
+  });
+
   it.each([2, 6, 10])('at reading level %i: nobody is named twice in one core', (level) => {
     for (const [family, f] of families)
       for (const core of f.cores) {

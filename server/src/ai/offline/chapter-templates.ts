@@ -305,7 +305,7 @@ export const HOOK: Family = {
     // (Mods no world rules out: under the ice the light, the wind and the night give way to others,
     // and with fewer, "and no one else came" closed 7–8 of a Glass Reef story's 30 chapters.)
     ', [and then the waiting began|and then the real waiting began|and then the long, quiet waiting began]',
-    ' [for now|for now, at least|for now, at least, and not for long]',
+    ' [all the same|all the same, somehow|all the same, whatever came of it]',
     ', [and {name} knew it|and {name} knew it well|and {name} knew it better than anyone]',
   ],
 };
