@@ -325,3 +325,18 @@ describe('wordings turned by the chapter', () => {
     expect(told.size).toBeGreaterThanOrEqual(9);
   });
 });
+
+describe('how an attempt is made', () => {
+  // lint:story: "and did not let the silence win" in 8 of a story's 30 chapters: six ways of asking
+  // turned with the chapter fell in step with the typed action every third chapter.
+  it('is told in six ways or more when every third chapter is something else', async () => {
+    const leads = new Set<string>();
+    for (let n = 1; n <= 30; n++) {
+      if (n % 3 === 1) continue;
+      const r = await write({ chapterNumber: n, seed: n, check: null, action: 'Ask Thorne about the Drowned Choir' });
+      const m = /\byou ask the Drowned Choir, ([^.;]*)/i.exec(firstParagraph(r.text));
+      if (m) leads.add(m[1] as string);
+    }
+    expect(leads.size).toBeGreaterThanOrEqual(6);
+  });
+});

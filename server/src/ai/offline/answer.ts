@@ -162,6 +162,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'before the other side was ready',
     'hard, and without a word',
     'with no thought of holding back',
+    'without a second thought',
   ],
   social: [
     'plainly, then let the silence work',
@@ -170,6 +171,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'quietly, without pleading',
     'and listened more than {they} spoke',
     'as honestly as {they} dared',
+    'and kept {their} voice low',
   ],
   investigate: [
     'inch by inch',
@@ -178,6 +180,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'twice over, to be sure',
     'with patience {they} did not feel',
     'corner by corner',
+    'looking for what did not belong',
   ],
   stealth: [
     'keeping to the shadows',
@@ -186,6 +189,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'unseen, or so {they} hoped',
     'low and slow',
     'with every sense awake',
+    'as quietly as {they} could',
   ],
   travel: [
     'without looking back',
@@ -194,6 +198,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'and did not stop to rest',
     'by the long way round',
     'step after stubborn step',
+    'by roads few people used',
   ],
   rest: [
     'while the chance lasted',
@@ -202,6 +207,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with one eye open',
     'and for once did not argue with {their} body',
     'until the shaking stopped',
+    'and let the hours pass',
   ],
   craft: [
     'with careful hands',
@@ -210,6 +216,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'and did not rush it',
     'by trial and stubborn error',
     'with what little was at hand',
+    'testing each piece as {they} went',
   ],
   bold: [
     'before the doubt could catch up',
@@ -218,6 +225,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with a wild kind of certainty',
     'against every sensible voice',
     'and let the moment decide',
+    'with nothing held in reserve',
   ],
 };
 /** Openers of the attempt sentence: with the lead, a schedule no story repeats within 42 chapters. */
