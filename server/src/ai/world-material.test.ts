@@ -37,6 +37,12 @@ describe('buildWorldMaterial', () => {
     expect(m.people).not.toContain('Marisol');
   });
 
+  it('a name that begins with an adjective keeps it in mid-sentence: "the High Throne of Lys", not "the Throne of Lys"', () => {
+    const m = buildWorldMaterial(world('Aethermoor'));
+    expect(m.places).toContain('the High Throne of Lys');
+    expect(m.places).not.toContain('the Throne of Lys');
+  });
+
   it('one person per name: a title and a full name of the same person are one', () => {
     expect(buildWorldMaterial(world('Saltbone Crossing')).people).toEqual(['Marshal Eliza Crane']);
     expect(buildWorldMaterial(world('Throne of Nine Suns')).people).toEqual(['Empress Solenne IX']);

@@ -118,9 +118,11 @@ describe('an overdue mission', () => {
   // Missions resolve within about 3–8 chapters (lint:story measures it). From its seventh chapter
   // on, every suggestion takes the mission up, and none is a fight or a sneak (a check the engine
   // rolls every time and that can fail again and again): the story comes to its end.
-  it('is offered ways to finish it that are not a fight or a sneak', async () => {
+  // From its sixth chapter (age 5) on: the seventh chapter is then the last the suggestions can end it
+  // in, before a typed action about something else in the eighth (lint:story: a mission ran 9 chapters).
+  it.each([5, 6])('is offered ways to finish it that are not a fight or a sneak (age %i)', async (missionAge) => {
     for (let seed = 0; seed < 30; seed++) {
-      const r = await write({ seed, missionAge: 6, action: 'I light a fire and tend my wounds', check: null });
+      const r = await write({ seed, missionAge, action: 'I light a fire and tend my wounds', check: null });
       expect(r.missionCompleted).toBe(false);
       expect(r.choices.length).toBeGreaterThan(1);
       for (const c of r.choices) {
@@ -128,6 +130,18 @@ describe('an overdue mission', () => {
         expect([c, normaliseAction(c).kind]).not.toEqual([c, 'stealth']);
         expect(c.toLowerCase()).toContain('ravenscar hall');
       }
+    }
+  });
+});
+
+describe('a mission drawn to its end (its fifth chapter on), taken up by a routine action', () => {
+  // The engine rolls no check for a routine action: it does not fail. The suggestions all take the
+  // mission up from its fifth chapter, and one that did was drawn as a failure (no check) chapter
+  // after chapter — with a typed action about something else in the eighth, the mission ran 9 (lint:story).
+  it.each([4, 5])('ends it (age %i)', async (missionAge) => {
+    for (let seed = 0; seed < 40; seed++) {
+      const r = await write({ seed, missionAge, check: null, action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall' });
+      expect([seed, r.missionCompleted]).toEqual([seed, true]);
     }
   });
 });
@@ -147,5 +161,182 @@ describe('a mission in its eighth chapter, taken up, with a failed check', () =>
     }
     // A defeat is no win at any price.
     expect((await write({ missionAge: 9, check: check('critical_failure', { healthLost: 9 }), defeat: true, action })).missionCompleted).toBe(false);
+  });
+});
+
+describe('someone a mission names', () => {
+  // A Hollowmere story: the mission named Corvin Blackbriar, so when he first appeared he was taken
+  // for someone already met ("you run into Corvin") and how he looks was never told.
+  it('is introduced, and how they look told, when first met', async () => {
+    const mission = 'Get Corvin Blackbriar to tell you what they know about the Drowned Choir';
+    const r = await write({
+      mission,
+      missionAge: 1,
+      castList: [],
+      summary: `Edmund came to Hollowmere with a letter, and now had to ${mission.toLowerCase()}.`,
+      recentChapters: [{ text: `A new task waited — to get Corvin Blackbriar to tell you what they know about the Drowned Choir.`, playerChoice: null }],
+      action: 'I go looking for Corvin Blackbriar',
+      check: null,
+    });
+    expect(r.cast.map((c) => c.name)).toContain('Corvin Blackbriar');
+    expect(r.text).toMatch(/Corvin Blackbriar, (?:a|an|the) [a-z]/);
+    expect(r.text).toMatch(/\bCorvin (?:has|is|wears|smells|keeps) /);
+  });
+});
+
+describe('growth from missions', () => {
+  // lint:story: "no stat gains more than 6 in a story" — a mission's reward went to a stat drawn at
+  // random, and one story's seven missions gave wisdom six points of its own (and one run more).
+  it('goes round wisdom, endurance and charisma, one mission after another', async () => {
+    const rewarded = { wisdom: 0, endurance: 0, charisma: 0 } as Record<string, number>;
+    for (let k = 0; k < 9; k++) {
+      const r = await write({
+        seed: 100 + k * 13,
+        missionsCompleted: k,
+        missionAge: 4,
+        check: null,
+        difficulty: 'balanced',
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      expect(r.missionCompleted).toBe(true);
+      for (const stat of Object.keys(r.statIncreases)) rewarded[stat] = (rewarded[stat] ?? 0) + 1;
+    }
+    expect(rewarded).toEqual({ wisdom: 3, endurance: 3, charisma: 3 });
+  });
+});
+
+describe('prose slips from played stories', () => {
+  // "Isadora knows more than Isadora has said": a finding names its person once.
+  it('a finding names a person once, not twice in one clause', async () => {
+    for (let n = 1; n <= 40; n++) {
+      const r = await write({ chapterNumber: n, seed: n, check: check('success') });
+      expect(r.text).not.toMatch(/\b([A-Z][a-z]+) (?:knows|knew) more than \1\b/);
+    }
+  });
+
+  // "It does not work; camp holds its secret": a failure does not give a thing a secret to keep.
+  it('a failure to make camp is not told as the camp keeping a secret', async () => {
+    for (let n = 1; n <= 40; n++) {
+      const r = await write({ chapterNumber: n, seed: n, action: 'Make camp and wait for morning', check: check('failure', { attempt: 'make camp' }) });
+      expect(r.text).not.toMatch(/holds? its secret|held its secret/);
+    }
+  });
+
+  // "The High Throne of Lys" as a chapter's setting was shortened to "Throne" ("you stand at Throne"):
+  // it is the whole name, or at least "the High Throne".
+  it('a place the setting names is the whole name, not its last capitalised word', async () => {
+    const aethermoor = FEATURED_WORLDS.find((w) => w.name === 'Aethermoor') as (typeof FEATURED_WORLDS)[number];
+    for (let n = 2; n <= 12; n++) {
+      const r = await write({
+        worldDescription: aethermoor.description,
+        world: buildWorldMaterial(aethermoor),
+        mission: 'Find out what the Silver Council wants with Silverwood',
+        setting: 'The High Throne of Lys, where banners hang over marble halls and a hush lies on everything',
+        recentChapters: [{ text: 'You came to the High Throne of Lys as the bells rang.', playerChoice: null }],
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'I look around the hall',
+      });
+      expect(r.text.replace(/\b[Tt]he High Throne\b/g, '')).not.toMatch(/\bThrone\b/);
+    }
+  });
+});
+
+describe('going after the mission', () => {
+  // lint:story: "you go after the task, quietly, without …" was a story's top phrase: every action
+  // that took the mission up was told with the same words.
+  it('is told in more than one way over a run of chapters', async () => {
+    const told = new Set<string>();
+    for (let n = 1; n <= 12; n++) {
+      const r = await write({
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      const m = /\byou ((?:go|take|set|turn|press|throw|get)\b[^,.;]*?\btask\b)/.exec(r.text);
+      if (m) told.add(m[1] as string);
+    }
+    expect(told.size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('the closing aside of an outcome', () => {
+  // lint:story: ", that much is clear" closed the outcome in 9 of a story's 30 chapters: each outcome
+  // (success, cost, failure) turned its asides on a schedule of its own, and together they bunched.
+  it('comes round once in eight chapters, whatever the outcomes', async () => {
+    const asides = ['as it turns out', 'in the end', 'this time', 'soon enough', 'that much is clear', 'for the moment', 'by the look of it'];
+    const outcomes = ['failure', 'success_at_cost', 'failure', 'success', 'success_at_cost', 'success', 'failure'] as const;
+    for (const seed of [1, 2, 3]) {
+      const count = new Map<string, number>();
+      for (let n = 1; n <= 30; n++) {
+        const p = firstParagraph((await write({ chapterNumber: n, seed: seed * 100 + n, check: check(outcomes[(n * seed) % outcomes.length]!) })).text);
+        for (const a of asides) if (p.includes(a)) count.set(a, (count.get(a) ?? 0) + 1);
+      }
+      expect([seed, [...count].filter(([, k]) => k > 4)]).toEqual([seed, []]);
+    }
+  });
+});
+
+describe('what an attempt without a stated purpose came to', () => {
+  // lint:story: "the hall gives up what it holds" was in 7 of a story's 30 chapters.
+  it('is said in enough ways that none comes round in more than 4 of 30 chapters', async () => {
+    const gave = ['gives up what it holds', 'yields', 'tells a story of its own', 'gives way', 'answers', 'turns out as hoped'];
+    const count = new Map<string, number>();
+    for (let n = 1; n <= 30; n++) {
+      const p = firstParagraph((await write({ chapterNumber: n, seed: n, action: 'I search the study', check: check('success') })).text);
+      for (const g of gave) if (p.includes(`the study ${g}`)) count.set(g, (count.get(g) ?? 0) + 1);
+    }
+    expect([...count].filter(([, k]) => k > 4)).toEqual([]);
+  });
+});
+
+describe('a failure', () => {
+  // lint:story: "it does not work" was in 9 of a Glass Reef story's 30 chapters: three of the
+  // failure's wordings began with it.
+  it('begins "It does not work" in no more than a quarter of the chapters it is told in', async () => {
+    let n = 0;
+    for (let c = 1; c <= 32; c++) {
+      const p = firstParagraph((await write({ chapterNumber: c, seed: c, check: check('failure') })).text);
+      if (/it does not work/i.test(p)) n++;
+    }
+    expect(n).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('wordings turned by the chapter', () => {
+  // In lint:story every third chapter is a typed action: a list whose length is a multiple of three
+  // left a third of its wordings to those chapters alone. "You turn to the task at hand" was in 8 of
+  // a story's 30 chapters, while a third of the ways of going after the task never came up.
+  it('all come round when every third chapter is something else', async () => {
+    const told = new Set<string>();
+    for (let n = 1; n <= 30; n++) {
+      if (n % 3 === 1) continue;
+      const r = await write({
+        chapterNumber: n,
+        seed: n,
+        check: null,
+        action: 'Ask Thorne to help you find out what the Drowned Choir wants with Ravenscar Hall',
+      });
+      const m = /\byou ((?:go|take|set|turn|press|throw|get|keep)\b[^,.;]*?\btask\b(?: at hand| head-on)?)/.exec(r.text);
+      if (m) told.add(m[1] as string);
+    }
+    expect(told.size).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe('how an attempt is made', () => {
+  // lint:story: "and did not let the silence win" in 8 of a story's 30 chapters: six ways of asking
+  // turned with the chapter fell in step with the typed action every third chapter.
+  it('is told in six ways or more when every third chapter is something else', async () => {
+    const leads = new Set<string>();
+    for (let n = 1; n <= 30; n++) {
+      if (n % 3 === 1) continue;
+      const r = await write({ chapterNumber: n, seed: n, check: null, action: 'Ask Thorne about the Drowned Choir' });
+      const m = /\byou ask the Drowned Choir, ([^.;]*)/i.exec(firstParagraph(r.text));
+      if (m) leads.add(m[1] as string);
+    }
+    expect(leads.size).toBeGreaterThanOrEqual(6);
   });
 });

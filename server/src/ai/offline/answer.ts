@@ -162,6 +162,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'before the other side was ready',
     'hard, and without a word',
     'with no thought of holding back',
+    'without a second thought',
   ],
   social: [
     'plainly, then let the silence work',
@@ -170,6 +171,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'quietly, without pleading',
     'and listened more than {they} spoke',
     'as honestly as {they} dared',
+    'and kept {their} voice low',
   ],
   investigate: [
     'inch by inch',
@@ -178,6 +180,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'twice over, to be sure',
     'with patience {they} did not feel',
     'corner by corner',
+    'looking for what did not belong',
   ],
   stealth: [
     'keeping to the shadows',
@@ -186,6 +189,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'unseen, or so {they} hoped',
     'low and slow',
     'with every sense awake',
+    'as quietly as {they} could',
   ],
   travel: [
     'without looking back',
@@ -194,6 +198,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'and did not stop to rest',
     'by the long way round',
     'step after stubborn step',
+    'by roads few people used',
   ],
   rest: [
     'while the chance lasted',
@@ -202,6 +207,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with one eye open',
     'and for once did not argue with {their} body',
     'until the shaking stopped',
+    'and let the hours pass',
   ],
   craft: [
     'with careful hands',
@@ -210,6 +216,7 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'and did not rush it',
     'by trial and stubborn error',
     'with what little was at hand',
+    'testing each piece as {they} went',
   ],
   bold: [
     'before the doubt could catch up',
@@ -218,10 +225,29 @@ const ATTEMPT_LEAD: Record<ActionKind, readonly string[]> = {
     'with a wild kind of certainty',
     'against every sensible voice',
     'and let the moment decide',
+    'with nothing held in reserve',
   ],
 };
-/** Openers of the attempt sentence: with the lead, a schedule no story repeats within 36 chapters. */
-const ATTEMPT_OPENERS = ['', 'Without waiting,', 'Then', 'So', 'With that,', 'After a moment,'];
+/** Openers of the attempt sentence: with the lead, a schedule no story repeats within 42 chapters. */
+const ATTEMPT_OPENERS = ['', 'Without waiting,', 'Then', 'So', 'With that,', 'After a moment,', 'Before long,'];
+
+/**
+ * An action that takes the mission up, told without the player's sentence (a turn each chapter).
+ * (Lists turned by the chapter have lengths that are not multiples of three: with a typed action
+ * every third chapter, as lint:story plays, a third of such a list's wordings never came up.)
+ */
+const TOOK_UP = [
+  'went after the task',
+  'took up the task',
+  'set about the task',
+  'turned to the task at hand',
+  'pressed on with the task',
+  'threw {themself} into the task',
+  'got on with the task',
+  'kept at the task',
+  'went at the task head-on',
+  'went back to the task',
+];
 
 /** A person asked, a bargain struck: what they said is the answer. */
 const TALKED = [
@@ -230,8 +256,19 @@ const TALKED = [
   '{objectCap} gave way, and the gist of it was this: {finding}',
   'A long look, then {object} spoke: {finding}',
   'What {object} told {name} was worth the asking: {finding}',
+  'In the end {object} talked, and it was worth the hearing: {finding}',
+  'After a while {object} gave way, and told {name} that {finding}',
 ];
-const SUCCESS = ['It worked: {purpose}', 'It paid off: {purpose}', 'And there it was: {purpose}', 'Luck held: {purpose}', 'For once it went right: {purpose}'];
+const SUCCESS = [
+  'It worked: {purpose}',
+  'It paid off: {purpose}',
+  'And there it was: {purpose}',
+  'Luck held: {purpose}',
+  'For once it went right: {purpose}',
+  'The effort paid off: {purpose}',
+  'It worked, and cleanly: {purpose}',
+  'All of it went right: {purpose}',
+];
 const FINDINGS_SUCCESS = [
   'and with it a piece of the larger puzzle: {finding}',
   'and something more besides: {finding}',
@@ -247,6 +284,10 @@ const COST = [
   '{purposeCap}, though the price was more than {name} wanted to pay',
   'It worked, after a fashion: {purpose}, and a price came with it',
   'It came right in the end, {purpose}, but not for free',
+  'It worked, though not cleanly: {purpose}',
+  'It worked, at a price: {purpose}',
+  'It worked, but the price came due at once: {purpose}',
+  'It came off, though not for free: {purpose}',
 ];
 const COSTS = [
   'someone saw it all and slipped away to tell',
@@ -259,11 +300,13 @@ const COSTS = [
 ];
 const FAILURE = [
   'It went wrong: {object} gave {name} nothing but trouble, and',
-  'It did not work; {object} held its secret, and worse,',
+  'It did not work: {name} got nothing out of {object}, and worse,',
   'Nothing came of it, and worse,',
   'It failed, plainly and at once, and',
   'It did not work: {object} would not be moved, and',
   'Nothing came of it: {object} stayed as it was, and',
+  'It went wrong with {object} from the first moment, and',
+  'It went wrong almost at once: {object} came to nothing, however hard {name} tried, and',
 ];
 const SETBACKS = [
   '{threat} had been waiting for exactly this',
@@ -282,18 +325,39 @@ const HURT = [
   '{name} came away bruised and bleeding',
   'The hurt of it caught up with {name} a moment later',
   'Something tore, and {name} bit back a cry',
+  'A blow landed, and the pain of it would last for days',
 ];
 /** Closing asides of an outcome sentence. */
-const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough'];
-const FOUND = ['found at last', 'right where no one had thought to look', 'just as hoped', 'there for the taking', 'within reach now', 'no longer a guess'];
-const GAVE = ['gave up what it held', 'yielded', 'told a story of its own', 'gave way', 'answered', 'turned out as hoped'];
+const TAILS = ['', ', as it turned out', ' in the end', ', this time', ' soon enough', ', that much was clear', ', for the moment', ', by the look of it'];
+const FOUND = [
+  'found at last',
+  'right where no one had thought to look',
+  'just as hoped',
+  'there for the taking',
+  'within reach now',
+  'no longer a guess',
+  'plain to see at last',
+  'there all along',
+];
+const GAVE = [
+  'gave up what it held',
+  'yielded',
+  'told a story of its own',
+  'gave way',
+  'answered',
+  'turned out as hoped',
+  'opened up',
+  'came through',
+  'was worth the trouble',
+  'gave something up',
+];
 
 /** Findings: what a successful attempt turns up, from the world's own conflicts. */
 const FINDINGS = [
   '{faction} had been at {place} before {name}',
   'the trail led on toward {place}',
   '{threat} had been seen near {place}',
-  '{npc} knew more than {npc} had said',
+  '{npc} had not told {name} everything',
   'someone in {faction} was paying for silence',
   '{place} was not as empty as it looked',
   '{faction} had a friend where {name} least expected one',
@@ -368,7 +432,7 @@ export function answerAction(
         ? `${prep ? `${prep} ` : ''}${thing}`
         : target.replace(/\btheir\b/g, HERO.their);
   const told = forMission
-    ? 'went after the task'
+    ? (schedule(mixSeed(slots.key, 'task'), t, [TOOK_UP])[0] as string)
     : `${pastOf(verb)}${done ? ` ${done}` : ''}${
         topic && thing !== 'the attempt' && !thing.includes(topic) ? ` about ${topic.replace(/\b(?:their|my)\b/g, HERO.their)}` : ''
       }`;
@@ -392,6 +456,7 @@ export function answerAction(
       .replace(/\{faction\}/g, slots.faction)
       .replace(/\{npc\}/g, slots.npc)
       .replace(/\{they\}/g, HERO.they)
+      .replace(/\{themself\}/g, HERO.themself)
       .replace(/\{their\}/g, HERO.their);
   const out = [fill(attempt).trim()];
   if (outcome.item)
@@ -403,18 +468,19 @@ export function answerAction(
       ),
     );
   const key = mixSeed(slots.key, 'outcome', outcome.outcome);
-  // A closing aside in the schedule too: more combinations than a story has chapters.
-  const tail = (parts: string[]) => `${parts.slice(0, -1).join(parts.length > 2 ? ' ' : '')}${parts[parts.length - 1]}`;
-  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(tail(schedule(key, t, [TALKED, TAILS]))));
+  // A closing aside, on a schedule of its own: one schedule per outcome let one aside ("that much is
+  // clear") fall in 9 of a story's 30 chapters; on one, each comes round once in 8 chapters.
+  const aside = schedule(mixSeed(slots.key, 'aside'), t, [TAILS])[0] as string;
+  if (outcome.outcome === 'success' && action.kind === 'social' && target) out.push(fill(`${schedule(key, t, [TALKED])[0] as string}${aside}`));
   else if (outcome.outcome === 'success') {
-    const [a, b, c] = schedule(key, t, [SUCCESS, FINDINGS_SUCCESS, TAILS]) as [string, string, string];
-    out.push(fill(`${a}, ${b}${c}`));
+    const [a, b] = schedule(key, t, [SUCCESS, FINDINGS_SUCCESS]) as [string, string];
+    out.push(fill(`${a}, ${b}${aside}`));
   } else if (outcome.outcome === 'cost') {
-    const [a, b, c] = schedule(key, t, [COST, COSTS, TAILS]) as [string, string, string];
-    out.push(fill(`${a}; ${b}${c}`));
+    const [a, b] = schedule(key, t, [COST, COSTS]) as [string, string];
+    out.push(fill(`${a}; ${b}${aside}`));
   } else {
-    const [a, b, c] = schedule(key, t, [FAILURE, SETBACKS, TAILS]) as [string, string, string];
-    out.push(fill(`${a} ${b}${c}`));
+    const [a, b] = schedule(key, t, [FAILURE, SETBACKS]) as [string, string];
+    out.push(fill(`${a} ${b}${aside}`));
   }
   // The harm, said a different way each chapter (a story with many risky actions is hurt often).
   if (outcome.hurt) out.push(fill(schedule(mixSeed(slots.key, 'hurt'), t, [HURT])[0] as string));

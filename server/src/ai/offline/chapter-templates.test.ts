@@ -15,6 +15,35 @@ const slots = new Proxy({ name: 'Edmund', npcFull: 'Rowan Vale', npc: 'Rowan' } 
 describe('sentence families', () => {
   it('are many', () => expect(families.length).toBeGreaterThan(15));
 
+  // A chapter is filled out with these; a family's core comes round once in as many chapters as it
+  // has cores. With five, "you wipe the grime from your face" and "you recall an old tale" were each
+  // in 6–8 of a story's 30 chapters (lint:story: no 4-word phrase in more than 25%).
+  it.each(['SENSORY', 'PLACE', 'INNER', 'BODY', 'MEMORY', 'PLAN', 'ASIDE', 'WEATHER'] as const)(
+    'the texture family %s has cores enough that none comes round in more than 4 of 30 chapters',
+    (name) => expect([name, T[name].cores.length >= 8]).toEqual([name, true]),
+  );
+  // Their modifiers too: with six, "then let the memory fade", "for good or ill" and "which feels
+  // like an omen" were each in 6 of a story's 30 chapters.
+  it.each(['SENSORY', 'PLACE', 'INNER', 'BODY', 'MEMORY', 'SKY'] as const)('the texture family %s has 8 modifiers or more', (name) =>
+    expect([name, T[name].mods.length >= 8]).toEqual([name, true]),
+  );
+
+  // Every chapter ends on a hook. Under the ice (no sky: no light going, no wind, no night) the hooks
+  // that remained were few, and "and no one else came" closed 7–8 of a Glass Reef story's chapters.
+  it('the hook has at least 8 modifiers that any world allows', () => {
+    expect(T.HOOK.mods.filter((m) => !/\b(?:light|wind|night|sky|sun)\b/.test(m)).length).toBeGreaterThanOrEqual(8);
+  });
+
+  // Read in a lint:story dump: "You look toward the Red Canyon for now, at least" (and a hook that
+  // begins "Now you have to choose" cannot end "for now").
+  it('no hook says "now" twice', () => {
+    for (const core of T.HOOK.cores)
+      for (const mod of T.HOOK.mods) {
+        const text = narrate(render(`${core}${mod}`, slots, 6), 'second', ['Edmund']);
+        expect([text, /\bnow\b.*\bfor now\b/i.test(text)]).toEqual([text, false]);
+      }
+  });
+
   it.each([2, 6, 10])('at reading level %i: nobody is named twice in one core', (level) => {
     for (const [family, f] of families)
       for (const core of f.cores) {

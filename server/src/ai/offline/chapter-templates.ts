@@ -302,6 +302,11 @@ export const HOOK: Family = {
     ', [and no one came|and no one else came|and no one else came, though {name} watched the way]',
     ' [before long|before very long|before {name} was ready for it]',
     ', [and the hour grew late|and the hour was late|and the hour was later than it felt]',
+    // (Mods no world rules out: under the ice the light, the wind and the night give way to others,
+    // and with fewer, "and no one else came" closed 7–8 of a Glass Reef story's 30 chapters.)
+    ', [and then the waiting began|and then the real waiting began|and then the long, quiet waiting began]',
+    ' [all the same|all the same, somehow|all the same, whatever came of it]',
+    ', [and {name} knew it|and {name} knew it well|and {name} knew it better than anyone]',
   ],
 };
 
@@ -315,6 +320,8 @@ export const SKY: Family = {
     ', [as it had every day|as it did most days|as it did on most days in {worldPlace}]',
     ', [which felt like a sign|which felt like an omen|which {name} could not help reading as an omen]',
     ' [for a while|for a long while|for a long while, unchanging]',
+    ', [and {name} looked away|and {name} looked away at last|and {name} finally looked away]',
+    ', [and nobody else looked up|and nobody else looked up at it|and nobody else looked up at it at all]',
   ],
 };
 
@@ -326,6 +333,9 @@ export const SENSORY: Family = {
     '{sensory} [filled the air|filled the air here|filled the air here, impossible to ignore]',
     '[somewhere|from somewhere|from somewhere nearby] came {sensory}',
     '{name} [could not ignore|could not shut out|could not quite shut out] {sensory}',
+    '[there was no escaping|there was no getting away from|there was, it seemed, no getting away from] {sensory}',
+    '{sensory} [came and went|came and went on the air|came and went, never quite fading]',
+    '[for a time|for a good while|for a long, strange while] there was only {sensory}',
   ],
   mods: [
     ', [and {name} liked it|and it was oddly calming|and it was, strangely, a comfort]',
@@ -334,6 +344,8 @@ export const SENSORY: Family = {
     ', [like in a dream|as if in a dream|as if in some half-remembered dream]',
     ', [as always|same as always|the same as it ever was]',
     ', [mixed with {sensory2}|along with {sensory2}|tangled up with {sensory2}]',
+    ', [stronger now|stronger than before|stronger now than an hour ago]',
+    ', [and {name} let it be|and {name} let it wash over {them}|and {name} let it wash over {them} for a while]',
   ],
 };
 
@@ -345,6 +357,9 @@ export const INNER: Family = {
     '{name} [wondered who to trust|wondered whom to trust|wondered, not for the first time, whom to trust]',
     '[it was scary|it was frightening|it was unnerving], but {name} was {trait}',
     '{name} [felt the weight of {their} past|remembered where {they} came from|remembered, with sudden clarity, where {they} had come from]',
+    '{name} [felt tired|felt the tiredness now|felt the tiredness settle in properly now]',
+    '{name} [thought about turning back|thought, briefly, about turning back|thought, briefly and not for the first time, about turning back]',
+    '[a doubt crept in|a small doubt crept in|a small, stubborn doubt crept in]',
   ],
   mods: [
     ' [for a moment|for a heartbeat|for the space of a heartbeat]',
@@ -352,6 +367,8 @@ export const INNER: Family = {
     ', [and {special} stirred|and {special} stirred within|and somewhere within, {special} stirred]',
     ', [deep down|at heart|at heart, whatever else {they} might be]',
     ', [which was a good thing|which was just as well|which was, on reflection, just as well]',
+    ', [saying nothing|saying nothing of it|saying nothing of it to anyone]',
+    ' [more than once|more than once that day|more than once, in spite of everything]',
     ', [and kept moving|and pressed on|and pressed on regardless]',
   ],
 };
@@ -364,6 +381,10 @@ export const PLACE: Family = {
     '{placeCap} [was crowded|was more crowded than before|was more crowded than {name} remembered]',
     '[in {worldPlace}|all across {worldPlace}|everywhere in {worldPlace}], [people talked of|folk whispered of|folk spoke in lowered voices of] {threat}',
     '{faction} [had been here|had left their mark here|had clearly left their mark here]',
+    '{placeCap} [was quiet|was quieter than it ought to be|was quieter than a place like it had any right to be]',
+    '{placeCap} [kept its own hours|kept its own hours and its own counsel|kept its own hours, and its own counsel, as it always had]',
+    '[strangers were watched|strangers were watched closely|every stranger was watched closely] at {place}',
+    '{placeCap} [had seen better days|had seen better days, and worse|had seen better days, and worse ones too, by the look of it]',
   ],
   mods: [
     ', [and it showed|and it showed everywhere|and it showed in every weathered stone]',
@@ -372,6 +393,8 @@ export const PLACE: Family = {
     ", [to {name}'s surprise|much to {name}'s surprise|much to {name}'s quiet surprise]",
     ', [for better or worse|for good or ill|for good or for ill]',
     ' [these days|in these hard days|in these hard and uncertain days]',
+    ', [by all accounts|by most accounts|by just about every account]',
+    ', [whatever the locals said|whatever the locals claimed|whatever the locals liked to claim]',
   ],
 };
 
@@ -384,6 +407,10 @@ export const BODY: Family = {
     '{name} [took a long drink of water|drank deeply from {their} flask|drank deeply from {their} flask and felt a little better]',
     '{name} [rolled {their} shoulders|stretched {their} stiff back|stretched, feeling every ache of the last days]',
     '{name} [laced {their} boots tight|checked {their} gear|checked {their} gear twice, the way old habits demanded]',
+    '{name} [rubbed {their} cold hands|rubbed warmth back into {their} hands|rubbed some warmth back into {their} stiff fingers]',
+    '{name} [tightened a strap|tightened the strap of {their} pack|tightened the strap of {their} pack until it sat right]',
+    '{name} [blinked the tiredness away|blinked hard against the tiredness|blinked hard, pushing the tiredness back a little longer]',
+    '{name} [pushed the hair out of {their} eyes|pushed damp hair out of {their} eyes|pushed the damp hair out of {their} eyes with the back of a hand]',
   ],
   mods: [
     ' [and stood up|and got to {their} feet|and rose, ready or not]',
@@ -392,6 +419,8 @@ export const BODY: Family = {
     ' [without a word|without saying a word|without a word to anyone]',
     ', [thinking fast|mind racing|mind already racing ahead]',
     ' [in the quiet|in the sudden quiet|in the sudden, ringing quiet]',
+    ', [slowly|slowly and carefully|slowly, the way tired people do]',
+    ', [then stood still|then stood still a moment|then stood very still, listening]',
   ],
 };
 
@@ -424,6 +453,9 @@ export const MEMORY: Family = {
     '{name} [remembered an old lesson|recalled an old lesson|recalled an old lesson, clear as a bell]',
     '{name} [recalled a story about {artifact}|recalled an old tale about {artifact}|recalled an old tale, half-forgotten, about {artifact}]',
     '{name} [remembered a promise|remembered an old promise|remembered a promise made long ago]',
+    '{name} [remembered a face from long ago|remembered a face from years ago|remembered a face from years ago, and the name that went with it]',
+    '{name} [hummed a bit of an old song|caught {themself} humming an old song|caught {themself} humming a song from childhood]',
+    '{name} [thought of a mistake made long ago|thought of an old mistake|thought of an old mistake, one that still stung]',
   ],
   mods: [
     ', [and smiled|and smiled a little|and smiled despite everything]',
@@ -432,6 +464,8 @@ export const MEMORY: Family = {
     ', [and frowned|and frowned at the memory|and frowned at the memory, unsure why it mattered now]',
     ' [without meaning to|without wanting to|without quite meaning to]',
     ', [then let it go again|then let the memory fade|then let the memory fade into the noise of the day]',
+    ', [the past close at hand|the past very close at hand|the past, for a moment, close enough to touch]',
+    ' [for no reason at all|for no clear reason|for no reason {name} could name]',
   ],
 };
 
@@ -444,6 +478,9 @@ export const PLAN: Family = {
     '{name} [thought about the next move|weighed the next move|weighed the next move with care]',
     '{name} [marked the way on a map|traced the route on a map|traced the route on a battered map]',
     '{name} [listed what could go wrong|went over what could go wrong|went over, one by one, everything that could go wrong]',
+    '{name} [picked a way in|picked the best way in|picked the best way in, and a second one in case]',
+    '{name} [settled on an order of things|settled what to do first|settled, after some thought, what had to come first]',
+    '{name} [guessed where trouble would come from|guessed where the trouble would start|tried to guess where the trouble would start, and when]',
   ],
   mods: [
     ', [step by step|one step at a time|one careful step at a time]',
@@ -464,6 +501,9 @@ export const ASIDE: Family = {
     '{name} [heard {sensory2}|caught {sensory2}|caught, faintly, {sensory2}]',
     '[a stranger nodded|a stranger nodded to {name}|a stranger nodded to {name} as if they were old friends]',
     '[the crowd thinned|the crowd thinned out|the crowd thinned out as the hour grew late]',
+    '[a child ran past|a child ran past, laughing|a child ran past, laughing at something nobody else could see]',
+    '{allyCap} [stopped to stare|stopped to stare at {name}|stopped to stare at {name}, then thought better of it]',
+    '[a door creaked|a door creaked open|somewhere behind {name}, a door creaked slowly open]',
   ],
   mods: [
     ' [nearby|close by|not far from {name}]',
@@ -484,6 +524,9 @@ export const WEATHER: Family = {
     '[shadows grew long|the shadows grew long|the shadows stretched long and thin] across {place}',
     '[a breeze stirred|a cool breeze stirred|a cool breeze stirred the dust] at {place}',
     '[the noise died down|the noise slowly died down|the noise of the day slowly died away] in {place}',
+    '[the damp crept in|the damp crept in everywhere|the damp crept into everything] at {place}',
+    '[lamps were lit|the first lamps were lit|one by one, the lamps were lit] in {place}',
+    '[a chill settled|a chill settled in|a deep chill settled in] over {place}',
   ],
   mods: [
     ', [and {name} looked around|and {name} took it all in|and {name} stopped to take it all in]',

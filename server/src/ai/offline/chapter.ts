@@ -68,9 +68,13 @@ function fromFamily(ctx: Ctx, name: string, fam: T.Family, extra: Slots = {}): s
   const r = (t: string) => render(t, ctx.slots, ctx.level, extra);
   let first = '';
   // A variant whose stock words the world rules out (a breeze under the ice) gives way to the next.
-  for (let k = 0; k < fam.cores.length * fam.mods.length; k++) {
-    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain.
-    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + k * 997, [fam.cores.length, fam.mods.length]) as [number, number];
+  const n = fam.cores.length * fam.mods.length;
+  for (let k = 0; k < n; k++) {
+    // Core and modifier each cycle fast (prng.ts): neither becomes the story's refrain. Another try
+    // is the variant of a turn as far from this chapter's as the family allows (golden-ratio steps):
+    // every variant is some chapter's, and a step of 997 (25 in a family of 81) wrote chapter 27's
+    // hook in chapter 2.
+    const [c, m] = spreadIndices(key, ctx.input.chapterNumber + Math.round(k * n * 0.618034), [fam.cores.length, fam.mods.length]) as [number, number];
     const core = fam.cores[c] as string;
     const mod = fam.mods[m] as string;
     if (T.clashes(core, mod)) continue;
@@ -136,9 +140,10 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const text = paragraphs.map((p) => p.join(' ')).join('\n\n');
   // A mission that has run five chapters draws the story to it: every suggestion takes it up.
   const converge = !missionCompleted && mission !== null && plan.missionAge + 1 >= 5;
-  // From its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
+  // For its seventh chapter on, it is drawn to its end: no fight or sneak among the ways offered (a
   // check rolled every time, that can fail chapter after chapter past the 3–8 chapters a mission has).
-  const overdue = converge && plan.missionAge + 1 >= 7;
+  // The seventh may be the last chance: a typed action about something else can take the eighth.
+  const overdue = converge && plan.missionAge + 1 >= 6;
   const choices = makeChoices(ctx, action.kind, hasAction, newSetting ? newPlace : null, missionCompleted ? newMission : mission, converge, overdue);
   return {
     paragraphs,
@@ -251,8 +256,15 @@ function setUp(input: ChapterInput, level: number) {
           ? rng.pick(own)
           : rng.pick(people.filter((p) => shortName(p) !== name));
   const npc = shortName(npcFull);
-  const introduced = prevText.includes(npc);
-  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || input.summary.includes(npc);
+  // Someone a mission names ("get Corvin Blackbriar to tell you…") has been named, not met: they are
+  // introduced, and their look told, when they first appear (a Hollowmere story never showed Corvin's).
+  const unmissioned = (t: string) =>
+    [input.mission, ...(input.pastMissions ?? [])].reduce<string>(
+      (acc, m) => (m ? acc.replace(new RegExp(escapeRegExp(m.replace(/[.!?]+$/, '')), 'gi'), '') : acc),
+      t,
+    );
+  const introduced = unmissioned(prevText).includes(npc);
+  const metBefore = (input.castList ?? []).some((c) => c.name === npcFull) || unmissioned(input.summary).includes(npc);
   // A continued chapter goes on in the same scene: someone named in it is still there.
   const sameScene = Boolean(input.continueFrom) && introduced;
   const npcCard = cardPeople.find((c) => c.name === npcFull);
@@ -261,7 +273,9 @@ function setUp(input: ChapterInput, level: number) {
   const title = npcFull.split(/\s+/).find((w) => TITLES.has(w.toLowerCase()));
   const role = npcCard?.role ? withArticle(npcCard.role) : title ? `the ${title.toLowerCase()}` : drawnRole;
   const passerBy = rng.pick(genre.allies.filter((a) => a !== role));
-  const settingPlace = input.setting ? firstProperNoun(input.setting) : null;
+  // The world's own place the setting names, whole ("the High Throne of Lys", not "High Throne" or
+  // "Throne"); else the setting's first proper noun.
+  const settingPlace = input.setting ? (worldPlaceIn(input.setting, world.places) ?? firstProperNoun(input.setting)) : null;
   const place = settingPlace ?? rng.pick(genre.places);
   const placeName = rng.pick(world.places.filter((p) => p !== settingPlace)) ?? rng.pick(world.places);
   const worldPlace = world.places[0] as string;
@@ -348,6 +362,7 @@ function setUp(input: ChapterInput, level: number) {
     role,
     sameScene,
     introduced,
+    metBefore,
   };
 }
 
@@ -362,9 +377,11 @@ function decide(s: Setup) {
   // names) that did not fail, once it has run a couple of chapters — more likely the longer it runs.
   const onTarget = hasAction && mission !== null && concerns(action, mission);
   const drawn = outcomeOf(input, KIND_STAT[action.kind], rng.fork('outcome'));
-  // With no check from the engine, a mission past its sixth chapter that the hero takes up does not
-  // fail outright: it comes right at a price (missions resolve within about 3–8 chapters).
-  const result = !input.check && onTarget && missionAge >= 6 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
+  // With no check from the engine (a routine action, which never fails), a mission the story is
+  // drawn to (its fifth chapter on, when every suggestion takes it up) that the hero takes up does not
+  // fail outright: it comes right at a price. A draw of failure there kept missions open into their
+  // eighth chapter, where a typed action about something else made it 9 (missions resolve in 3–8).
+  const result = !input.check && onTarget && missionAge >= 4 && drawn.outcome === 'failure' ? { ...drawn, outcome: 'cost' as const } : drawn;
   // The engine's check decides (issue 31): a failed action never completes the mission, nor does a defeat.
   const failed = checkFailed(input);
   // An overdue mission (its eighth chapter on) that the hero takes up ends here even when the check
@@ -402,7 +419,14 @@ function decide(s: Setup) {
   }
   // The arc's climax (its last mission done) is worth more than a step along the way.
   const climax = missionCompleted && s.arc?.step === ARC_MISSIONS - 1;
-  if (missionCompleted) grow(rng.pick(['wisdom', 'endurance', 'charisma'] as const), climax || rng.chance(0.3) ? 2 : 1);
+  // A mission's reward goes round the three stats, one mission after another (where the story starts
+  // in the round is its own): drawn at random, seven missions gave one stat 6 of a story's points.
+  const REWARDED = ['wisdom', 'endurance', 'charisma'] as const;
+  if (missionCompleted)
+    grow(
+      input.missionsCompleted === undefined ? rng.pick(REWARDED) : (REWARDED[(input.missionsCompleted + (s.ctx.storyKey % 3)) % 3] as StatName),
+      climax || rng.chance(0.3) ? 2 : 1,
+    );
   const grown = Object.keys(statIncreases) as StatName[];
   return { missionCompleted, atCost, climax, newMission, newSetting, newPlace, statIncreases, grown, result, missionAge, failed, record: stakesRecord(input) };
 }
@@ -481,7 +505,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
   }
   ctx.used.add('npcDetail');
   // Seen as they look once, when first met; after that, by what they keep doing.
-  const known = s.introduced || Boolean(s.npcCard) || (s.input.castList ?? []).some((c) => c.name === s.npcFull) || s.input.summary.includes(s.npc);
+  const known = s.introduced || Boolean(s.npcCard) || s.metBefore;
   // (A habit is told now and then, not every time: it would become the chapter's refrain.)
   if (!known) p2.push(lookLine(s.npcFull, persona));
   else if (ctx.input.chapterNumber % 3 === 0) p2.push(habitLine(s.npcFull, persona, ctx.input.chapterNumber, ctx.storyKey));
@@ -532,7 +556,7 @@ function compose(s: Setup, plan: Plan, level: number, answerOut: string[] = []):
       : note.length === 'long'
         ? 260 + rng.int(100)
         : // A quiet chapter is a quick beat; a fight, a defeat, a mission won or lost, a new place linger.
-          (weight < 0 ? 120 : weight === 0 ? 170 : weight === 1 ? 240 : weight === 2 ? 300 : 360) + rng.int(level <= 4 ? 30 : 50);
+          (weight < 0 ? 110 : weight === 0 ? 160 : weight === 1 ? 230 : weight === 2 ? 300 : 370) + rng.int(level <= 4 ? 30 : 50);
   const textures = rng
     .shuffle<[string, T.Family, string[]]>([
       ['sensory', T.SENSORY, p2],
@@ -659,6 +683,16 @@ function joinForLevel(sentences: string[], level: number, rng: Rng, names: Reado
 
 const LEADING = new Set(['At', 'In', 'On', 'The', 'Beyond', 'Here', 'Few', 'Its', 'A', 'An', 'From', 'Past']);
 /** The place a setting text is about: its first capitalised name, without a leading "At"/"The". */
+/** The world's place a text names first, as the world names it. */
+function worldPlaceIn(text: string, places: readonly string[]): string | null {
+  const lower = text.toLowerCase();
+  const found = places
+    .map((p) => ({ p, at: lower.indexOf(p.toLowerCase()) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at || b.p.length - a.p.length);
+  return found[0]?.p ?? null;
+}
+
 function firstProperNoun(text: string): string | null {
   for (const run of text.match(/[A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)*/gu) ?? []) {
     const words = run.split(/\s+/);

@@ -12,7 +12,7 @@ import type { OutcomeClass } from './answer';
 import type { GroundedWorld } from './grounded';
 import { affinePermutation, hashString, mixSeed, spreadIndices } from './prng';
 import { shortName } from './world-model';
-import { render } from './text';
+import { pluralName, render } from './text';
 
 const LOOKS = [
   'had a burn scar along one jaw',
@@ -317,10 +317,17 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
   // no phrasing becomes a refrain.
   // (Turned by chapter, with a step every ten chapters: a tag comes round every ten chapters, and
   // then the phrasing has moved on, so no line is said twice in a story.)
+  // (On the story's schedule, not the speaker's: whoever says "if trouble from … finds anyone, it
+  // will be at …" says it in its turn; on a schedule each, the people of a Hollowmere story said it
+  // word for word in 3 of 30 chapters, lint:story's 10% limit.)
   const v = (list: string[]) =>
-    list[affinePermutation(mixSeed(key, list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)] as string;
+    list[
+      affinePermutation(mixSeed(m.storyKey, 'phrasing', list.length, list[0] ?? ''), list.length)((m.chapter + Math.floor(m.chapter / 10)) % list.length)
+    ] as string;
   if (m.attempt && m.attempt.thing !== 'the attempt' && m.attempt.thing !== 'the task') {
     const t = m.attempt.thing;
+    // A thing named in the plural ("the fresh tracks") takes a plural verb and pronoun.
+    const [was, its, it] = pluralName(t) ? ['were', 'their', 'they'] : ['was', 'its', 'it'];
     if (m.attempt.outcome === 'success')
       about.push(
         v([
@@ -331,7 +338,7 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
         ]),
         v([
           `you got what you wanted from ${t}; now be ready to pay for it`,
-          `${t} was the easy part, believe me`,
+          `${t} ${was} the easy part, believe me`,
           `I saw what you did with ${t}, and so did others`,
           `do not let ${t} go to your head`,
         ]),
@@ -340,13 +347,13 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       about.push(
         v([
           `you came out of ${t} with something and lost something, which is how it goes here`,
-          `${t} took its price from you, I see`,
+          `${t} took ${its} price from you, I see`,
           `half a win at ${t} is still half a loss`,
           `nothing comes free, and ${t} least of all`,
         ]),
         v([
           `${t} cost you; I hope it was worth it`,
-          `was ${t} worth what you paid`,
+          `${was} ${t} worth what you paid`,
           `I would not go back to ${t} soon`,
           `count what ${t} cost you before you go on`,
         ]),
@@ -354,14 +361,14 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
     else
       about.push(
         v([
-          `${t} was never going to be that easy, not with ${m.threat} about`,
+          `${t} ${was} never going to be that easy, not with ${m.threat} about`,
           `${t} beat you this time`,
           `you went at ${t} like someone who had never been warned`,
           `${t} will not fall to the same try twice`,
         ]),
         v([
           `next time you go at ${t}, go at it with me`,
-          `forget ${t} for a night, it will still be there`,
+          `forget ${t} for a night, ${it} will still be there`,
           `${m.threat} knew you were coming to ${t}`,
           `somebody warned them about ${t} before you got there`,
         ]),
@@ -410,15 +417,19 @@ export function lineFor(speaker: string, persona: Persona, m: Moment): string {
       `nobody sleeps well near ${m.place} with ${m.threat} so close`,
     ]),
   );
-  // The manner's opener, closer and tag cycle on the person's own schedule, apart from what is said:
-  // each form comes round about once in ten chapters, whatever the line is about.
+  // The manner's opener, closer and tag cycle on the story's schedule for that manner, apart from
+  // what is said: each form comes round about once in ten chapters, whatever the line is about and
+  // whoever of the people who talk that way says it (on a schedule per person, three people of one
+  // manner said "…, spitting to one side" in 8 of a story's 30 chapters).
   // (Each a plain cycle by chapter: a form of ten comes round exactly once in ten chapters; the
   // closers' cycle is one longer, so opener and closer do not travel in pairs.)
-  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(key, label), list.length)(m.chapter % list.length)] as string;
+  const mannerKey = mixSeed(m.storyKey, persona.manner.tags.join('|'), 'manner');
+  const cycle = (list: readonly string[], label: string) => list[affinePermutation(mixSeed(mannerKey, label), list.length)(m.chapter % list.length)] as string;
   const [open, close, tag] = [cycle(persona.manner.open, 'open'), cycle(persona.manner.close, 'close'), cycle(persona.manner.tags, 'tag')];
   const body = about[spreadIndices(mixSeed(key, 'about', about.length), m.chapter, [about.length])[0] as number] as string;
   // One sentence, in the speaker's manner: "Listen: you got what you wanted…, and that is all," Thorne said.
-  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most.)
+  // (A second line in the same chapter goes on plainly: the manner shows once a chapter at most. It
+  // keeps the tag of its turn: a plain "said" let the same second line come back word for word.)
   if (m.plain) return `“${cap(body)},” ${short} ${tag}.`;
   return `“${cap(`${open}${body}${close}`)},” ${short} ${tag}.`;
 }
@@ -430,8 +441,10 @@ export function lookLine(speaker: string, persona: Persona): string {
 
 /** What a person keeps doing, told when they are met again (frame and aside turn with the chapter). */
 export function habitLine(speaker: string, persona: Persona, chapter: number, storyKey: number): string {
+  // (Never the bare "{npc} {habit}": "Kenji has one eye on the door" reads as how Kenji looks, and
+  // two people with one habit would share a look.)
   const frames = [
-    '{npc} {habit}',
+    'Even now, {npc} {habit}',
     'Now and then {npc} {habit}',
     'All the while, {npc} {habit}',
     'While they talked, {npc} {habit}',

@@ -37,7 +37,7 @@ export function render(template: string, slots: Slots, readingLevel: number, ext
  * of the underworld"), not of one ("the Drowned Choir", "a troll who guards the toll roads", "Silas"):
  * by the noun its phrase is about, before "of", "who" and the like.
  */
-function pluralName(value: string): boolean {
+export function pluralName(value: string): boolean {
   if (!/^(?:the|a|an)\s/i.test(value)) return false;
   const phrase = value.split(/\s+(?:of|who|that|which|from|with|in|on|at|under|beyond|near)\s+/)[0] as string;
   const head = phrase.split(/\s+/).pop() as string;

@@ -138,6 +138,17 @@ describe('memories recalled', () => {
     );
   });
 
+  // Played: "The last time still stings a little: Before long, you go back to the task" — the
+  // attempt's own opener, capitalised, after the frame's colon.
+  it('leave the attempt’s own opener behind', () => {
+    for (const opener of ['Before long,', 'With that,', 'After a moment,'])
+      for (let chapter = 4; chapter < 40; chapter += 3) {
+        const line = memoryLine([{ kind: 'event', text: `${opener} Edmund went back to the task`, chapterNumber: 2, pinned: false }], chapter) ?? '';
+        expect(line).toMatch(/Edmund went back to the task/);
+        expect(line).not.toContain(opener);
+      }
+  });
+
   // Played: "There is still a promise to keep: you take on a new task: Find out what…" for a task done
   // chapters ago (the narration says what the task is, every chapter).
   it('never recall the missions’ own bookkeeping', () => {

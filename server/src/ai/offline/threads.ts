@@ -120,7 +120,7 @@ export function memoryLine(memories: readonly PromptMemory[] | undefined, chapte
     .trim()
     .replace(/[.!?]+$/, '')
     // Its own opener ("With that, …") belonged to the chapter it came from.
-    .replace(/^(?:With that|Then|So|After a moment|Without waiting|And),?\s+/, '');
+    .replace(/^(?:With that|Then|So|After a moment|Without waiting|Before long|And),?\s+/, '');
   const lowered = /^(?:The|A|An|It|They|He|She|Then|So|Without|After|With|Once|Even|Some|In|By|Just|Luck|And|For|Nothing|At|When)\b/.test(text)
     ? text.charAt(0).toLowerCase() + text.slice(1)
     : text;

@@ -7,7 +7,7 @@
 import { FEATURED_WORLDS } from '../../db/seed-data';
 import { OfflineStoryAI } from './offline-story-ai';
 import { groundedWorld } from './grounded';
-import { lineFor, personaOf } from './people';
+import { habitLine, lineFor, personaOf } from './people';
 import { spreadIndices } from './prng';
 import { playOfflineStory, type PlayedChapter } from './test-worlds';
 
@@ -98,6 +98,103 @@ describe('what people say, plainly', () => {
     // 180 lines (six people, 30 chapters): a line of the moment comes back only with its place or mission.
     const [line, times] = [...said].sort((a, b) => b[1] - a[1])[0] as [string, number];
     expect([line, times <= 6]).toEqual([line, true]);
+  });
+});
+
+describe('two people who talk the same way', () => {
+  // lint:story: "Wade says, spitting to one side" in 8 of a story's 30 chapters — two of its people
+  // had the same manner, each on a schedule of their own, and together their forms came round twice
+  // as often.
+  it('share one schedule for the manner’s forms: over 30 chapters, no tag in more than 3', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    const names = Array.from({ length: 60 }, (_, i) => `Person${String.fromCharCode(65 + (i % 26))}${i} Vael`);
+    const personas = names.map((n) => [n, personaOf(world, n, world.constraints)] as const);
+    const [a, b] = personas.flatMap((p, i) =>
+      personas
+        .slice(i + 1)
+        .filter((q) => q[1].manner === p[1].manner)
+        .map((q) => [p, q] as const),
+    )[0]!;
+    for (let storyKey = 1; storyKey <= 40; storyKey++) {
+      const tags = new Map<string, number>();
+      for (let i = 0; i < 30; i++) {
+        const [who, persona] = ((storyKey * 7919 + i * 104729) >>> 3) % 2 === 0 ? a : b;
+        const line = lineFor(who, persona, {
+          hero: 'Mara',
+          attempt: null,
+          mission: 'Find the bell',
+          place: 'the mill',
+          threat: 'the tide',
+          faction: 'the Choir',
+          chapter: i + 1,
+          storyKey,
+        });
+        const tag = /,” \S+ (.*)\.$/.exec(line)?.[1] ?? '';
+        if (tag !== 'said') tags.set(tag, (tags.get(tag) ?? 0) + 1);
+      }
+      expect([storyKey, [...tags].filter(([, n]) => n > 3)]).toEqual([storyKey, []]);
+    }
+  });
+});
+
+describe('what the people of a story say about a danger', () => {
+  // lint:story: “If trouble from the dead finds anyone, it will be at the chapel of Saint Ebba” in 3 of a
+  // Hollowmere story's 30 chapters (its 10% limit): each person turned the wordings on a schedule of
+  // their own, and together they said the same one too often.
+  it('turns its wordings on the story’s schedule, whoever speaks: none in more than 5 of 30 chapters', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    const people = world.people.slice(0, 5);
+    const wordings = ['there was word of', 'is waiting for someone at', 'finds anyone', 'keep clear of', 'nobody sleeps well near'];
+    for (let storyKey = 1; storyKey <= 20; storyKey++) {
+      const count = new Map<string, number>();
+      for (let i = 0; i < 30; i++) {
+        const person = people[((storyKey * 7919 + i * 104729) >>> 3) % people.length]!;
+        const line = lineFor(person, personaOf(world, person, world.constraints), {
+          hero: 'Mara',
+          attempt: null,
+          mission: null,
+          place: 'the mill',
+          threat: 'the tide',
+          faction: 'the Choir',
+          chapter: i + 1,
+          storyKey,
+        });
+        for (const w of wordings) if (line.includes(w)) count.set(w, (count.get(w) ?? 0) + 1);
+      }
+      expect([storyKey, [...count].filter(([, n]) => n > 5)]).toEqual([storyKey, []]);
+    }
+  });
+});
+
+describe('a habit', () => {
+  // "Kenji has one eye on the door the whole time" read as how Kenji looks (a second look for him in
+  // a Glass Reef story), and two people of one habit would have shared a look (lint:story).
+  it('is told in a frame, never as a bare sentence that starts with the name', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const person of world.people)
+      for (let c = 1; c <= 60; c++) expect(habitLine(person, personaOf(world, person, world.constraints), c, 77).startsWith(person.split(' ')[0]!)).toBe(false);
+  });
+});
+
+describe('what people say about what the hero tried', () => {
+  // Played: “The tracks was never going to be that easy,” (a thing named in the plural takes a plural verb).
+  it('agrees with a thing named in the plural ("the tracks were", "took their price")', () => {
+    const world = groundedWorld(FEATURED_WORLDS[0]!.description, undefined, 'Mara Vell');
+    for (const outcome of ['success', 'cost', 'failure'] as const)
+      for (const person of world.people)
+        for (let i = 0; i < 30; i++) {
+          const line = lineFor(person, personaOf(world, person, world.constraints), {
+            hero: 'Mara',
+            attempt: { thing: 'the fresh tracks', outcome },
+            mission: 'Find the bell',
+            place: 'the mill',
+            threat: 'the tide',
+            faction: 'the Choir',
+            chapter: i + 1,
+            storyKey: 77,
+          });
+          expect(line).not.toMatch(/(?<!\b(?:of|at|with|from|to|about|for) )the fresh tracks (?:was|is|has)\b|the fresh tracks took its\b/i);
+        }
   });
 });
 

@@ -46,6 +46,14 @@ const STOP = new Set(
   ),
 );
 
+/** Stop words that, capitalised in mid-sentence, begin a name ("the High Throne", "the Old Quarter"). */
+const NAME_ADJECTIVES = new Set(['high', 'great']);
+/** A title at the start of a name: "High" only before another ("High Priestess Ysolde", not "the High Throne"). */
+const titleAt = (words: readonly string[], i: number) => {
+  const w = (words[i] ?? '').toLowerCase();
+  return TITLES.has(w) && (w !== 'high' || TITLES.has((words[i + 1] ?? '').toLowerCase()));
+};
+
 function titleCaseRun(text: string): Array<{ name: string; before: string; after: string }> {
   const out: Array<{ name: string; before: string; after: string }> = [];
   // Capitalised words, optionally joined by "of", "of the", "de", "-", e.g. "Order of the Dawn".
@@ -132,15 +140,16 @@ function buildWorldModel(description: string): WorldModel {
   for (const { name: rawName, before, after } of titleCaseRun(description)) {
     const words = rawName.split(/\s+/);
     let initial = /(^|[.!?:]["”]?\s*)$/.test(before);
-    // Drop sentence-initial stop words ("The Iron Coast" → "Iron Coast", "In" → nothing).
-    while (words.length > 0 && STOP.has((words[0] as string).toLowerCase())) {
+    // Drop sentence-initial stop words ("The Iron Coast" → "Iron Coast", "In" → nothing). In mid-
+    // sentence an adjective that starts a run is part of the name ("under the High Throne of Lys").
+    while (words.length > 0 && STOP.has((words[0] as string).toLowerCase()) && (initial || !NAME_ADJECTIVES.has((words[0] as string).toLowerCase()))) {
       words.shift();
       initial = false;
     }
     if (words.length === 0) continue;
     // "Director Imani Oduya of the Tidewell Institute": the person is the part before "of".
     const ofAt = words.indexOf('of');
-    if (ofAt > 1 && TITLES.has((words[0] as string).toLowerCase())) words.splice(ofAt);
+    if (ofAt > 1 && titleAt(words, 0)) words.splice(ofAt);
     const name = words.join(' ');
     if (name.length < 3 || name.length > 40) continue;
     const key = name.toLowerCase();
@@ -163,7 +172,7 @@ function buildWorldModel(description: string): WorldModel {
     if (FACTION_WORDS.test(base) || ALL_FACTIONS.has(lowerBase) || ALL_FACTIONS.has(`the ${lowerBase}`)) bucket = factions;
     else if (ALL_FIRST_NAMES.has(words[0] as string)) bucket = people;
     else if (looksInvented(base)) bucket = places;
-    else if (TITLES.has(firstLower) || title || (words.length > 1 && words.some((w) => TITLES.has(w.toLowerCase())))) bucket = people;
+    else if (titleAt(words, 0) || title || (words.length > 1 && words.some((w, i) => titleAt(words, i)))) bucket = people;
     else if (PLACE_WORDS.test(base) || contexts.some((c) => PLACE_PREP.test(c.before))) bucket = places;
     else if (contexts.some((c) => PERSON_AFTER.test(c.after))) bucket = people;
     else if (words.length > 1) bucket = places;
