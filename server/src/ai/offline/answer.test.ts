@@ -85,6 +85,19 @@ describe('an action is answered, not pasted back', () => {
     }
   });
 
+  it('asking someone about something asks that person about it (the thing asked about is not the one asked)', async () => {
+    // Read in a 30-chapter Hollowmere story: "you ask the blade that drinks about a blade that drinks
+    // light" for "Ask Ilse about a blade that drinks light"; "you ask the page about a page from the
+    // Codex of Thorns" for "Ask Thorne about a page from the Codex of Thorns".
+    for (const outcome of ['success', 'failure'] as const) {
+      const blade = await write({ action: 'Ask Thorne about a blade that drinks light', check: check(outcome, { attempt: 'ask Thorne' }) });
+      expect(firstParagraph(blade.text)).toMatch(/you ask Thorne about a blade that drinks light/i);
+      expect(blade.text).not.toMatch(/ask the blade/i);
+      const page = await write({ action: 'Ask Thorne about a page from the Codex of Thorns', check: check(outcome, { attempt: 'ask Thorne' }) });
+      expect(firstParagraph(page.text)).toMatch(/you ask Thorne about a page from the Codex of Thorns/i);
+    }
+  });
+
   it('keeps the words between the verb and what it was done to (a preposition is not dropped)', async () => {
     // Played: "With that, you stand the Drowned Choir" for "Stand your ground against the Drowned Choir".
     const r = await write({ action: 'Stand your ground against the Drowned Choir', check: check('failure', { attempt: 'stand your ground' }) });
@@ -334,7 +347,7 @@ describe('how an attempt is made', () => {
     for (let n = 1; n <= 30; n++) {
       if (n % 3 === 1) continue;
       const r = await write({ chapterNumber: n, seed: n, check: null, action: 'Ask Thorne about the Drowned Choir' });
-      const m = /\byou ask the Drowned Choir, ([^.;]*)/i.exec(firstParagraph(r.text));
+      const m = /\byou ask Thorne about the Drowned Choir, ([^.;]*)/i.exec(firstParagraph(r.text));
       if (m) leads.add(m[1] as string);
     }
     expect(leads.size).toBeGreaterThanOrEqual(6);

@@ -409,6 +409,14 @@ export function answerAction(
       .replace(/^(?:to|with|into|at|on|toward|towards|through|across|over|past|from|in|up|down|out)\s+/i, '')
       .replace(/\s+\w+ly$/i, '')
       .replace(/\btheir\b/g, HERO.their);
+  // "Ask Thorne about a blade that drinks light": Thorne is the one asked, the blade what about (the
+  // action's object is the blade: told as "you ask the blade that drinks about…").
+  const asked = action.kind === 'social' ? /^\S+\s+(?:(?:with|to)\s+)?(.+?)\s+about\s/i.exec(clause)?.[1] : undefined;
+  const askedWho = asked && !/\b(?:what|who|where|how|whether|why|if|and|then)\b/i.test(asked) ? asked.replace(/\btheir\b/g, HERO.their) : null;
+  // What the people met afterwards speak of is what was asked about, never the one asked (they may be
+  // that person: "well done with Eliza", said by Eliza).
+  const spokenOf = thing;
+  if (askedWho) thing = askedWho;
   const t = slots.turn;
   // An action that takes up the mission ("keep Ravi safe from the Reclaimers") is about the task.
   const missionHead = (slots.mission ?? '').toLowerCase().split(/\s+/).slice(0, 3).join(' ');
@@ -484,7 +492,7 @@ export function answerAction(
   }
   // The harm, said a different way each chapter (a story with many risky actions is hurt often).
   if (outcome.hurt) out.push(fill(schedule(mixSeed(slots.key, 'hurt'), t, [HURT])[0] as string));
-  return { sentences: out, thing };
+  return { sentences: out, thing: askedWho ? spokenOf : thing };
 }
 
 /** The last name a mission gives ("…about the Bitterwater Flats" → "the Bitterwater Flats"): what going after it is about. */

@@ -65,6 +65,9 @@ describe('narrate', () => {
     ],
     ['“Fine,” Corvin grunted, arms crossed.', '“Fine,” Corvin grunts, arms crossed.'],
     ['Edmund completed the task.', 'You complete the task.'],
+    // Read in a 30-chapter Hollowmere story (issue 32): "that" after "and" is a clause's own subject.
+    ['Edmund now had a real lead, and that was not nothing.', 'You now have a real lead, and that is not nothing.'],
+    ['Edmund now had a lead, but that was all.', 'You now have a lead, but that is all.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

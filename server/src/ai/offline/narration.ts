@@ -434,6 +434,19 @@ function toPresent(text: string): string {
         }
         continue;
       }
+      // "…, and that was not nothing": after a joining word, "that" before a verb is the clause's own
+      // subject (one thing), not the sentence's subject going on.
+      if (lower === 'that' && /^(?:and|but|or|so)$/.test((prevWordOf(tokens, i) ?? '').toLowerCase())) {
+        const k = nextWordIndex(tokens, i);
+        if (k >= 0 && /^(?:was|were|had|is|has|did|could|would)$/.test((tokens[k] as string).toLowerCase())) {
+          subject = 'that';
+          subjectIsAntecedent = false;
+          clauseHasVerb = false;
+          subordinate = false;
+          inPhrase = false;
+          continue;
+        }
+      }
       clauseHasVerb = false;
       subordinate = !/^(?:and|but|or|so|then)$/.test(lower);
       // ", which was just as well": about all that came before, one thing.
