@@ -38,9 +38,11 @@ it('lists your parties with links, your turn marked, and a way to join one', asy
     },
     { signedIn: true },
   );
-  const first = await screen.findByRole('link', { name: /tom's party/ });
+  const first = await screen.findByRole('link', { name: /Kael, Tomas/ });
   expect(first.getAttribute('href')).toBe('/party/p-1');
+  expect(first.textContent).toContain('By post');
   expect(first.textContent).toContain('Your turn');
-  expect(screen.getByRole('link', { name: /aria's party/ }).textContent).toContain('ended');
+  const second = screen.getByRole('link', { name: /^Kael ·/ });
+  expect(second.textContent).toBe('Kael · Live rounds · you host · ended');
   expect(screen.getByRole('link', { name: 'Join with a code' }).getAttribute('href')).toBe('/party/join');
 });

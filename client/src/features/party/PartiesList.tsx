@@ -25,15 +25,15 @@ export function PartiesList() {
       ) : (
         <ul>
           {parties.map((p) => {
-            const host = p.members.find((m) => m.isHost);
             const yourTurn = p.status === 'open' && p.mode === 'post' && p.turnUserId === meId;
             return (
               <li key={p.id}>
                 <Link to={`/party/${p.id}`} className="parties-list-link">
-                  <strong>{host ? `${host.username}'s party` : 'Party'}</strong>
+                  <strong>{p.members.map((m) => m.characterName).join(', ')}</strong>
                   <span className="muted">
                     {' '}
-                    · {p.members.map((m) => m.characterName).join(', ')} · {p.mode === 'live' ? 'Live rounds' : 'By post'}
+                    · {p.mode === 'live' ? 'Live rounds' : 'By post'}
+                    {p.hostUserId === meId ? ' · you host' : ''}
                     {p.status === 'ended' ? ' · ended' : ''}
                   </span>
                   {yourTurn && <span className="party-badge">Your turn</span>}
