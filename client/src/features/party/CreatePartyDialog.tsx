@@ -8,7 +8,7 @@ import { partyError } from './party-errors';
 import './party.css';
 
 /** Live round timers the dialog offers (seconds): a round closes this long after its first action. */
-export const ROUND_CHOICES = [
+const ROUND_CHOICES = [
   { seconds: 60, label: '1 minute' },
   { seconds: 120, label: '2 minutes' },
   { seconds: 300, label: '5 minutes' },
@@ -16,7 +16,7 @@ export const ROUND_CHOICES = [
   { seconds: 1800, label: '30 minutes' },
 ];
 /** By-post turn times (seconds): a member's turn is skipped after this. */
-export const TURN_CHOICES = [
+const TURN_CHOICES = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 6 * 3600, label: '6 hours' },
   { seconds: 12 * 3600, label: '12 hours' },
@@ -33,7 +33,7 @@ function gems(n: number): string {
  * "Play with friends": starts a party on this storyline (the player's own saved character) — live
  * rounds or by post, the round or turn time, and who pays for each chapter — then opens it.
  */
-export function CreatePartyDialog({ characterId, onClose }: { characterId: string; onClose: () => void }) {
+function CreatePartyDialog({ characterId, onClose }: { characterId: string; onClose: () => void }) {
   const ids = useId();
   const navigate = useNavigate();
   const [mode, setMode] = useState<PartyMode>('live');

@@ -9,7 +9,7 @@ type Party = PartyFieldsFragment;
 type Member = PartyMemberFieldsFragment;
 
 /** Now, again every second while `on` (a countdown's clock). */
-export function useNow(on: boolean): number {
+function useNow(on: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!on) return;
@@ -169,7 +169,7 @@ export interface CreatedInvite {
   revoked: boolean;
 }
 
-export function inviteLink(code: string): string {
+function inviteLink(code: string): string {
   return `${window.location.origin}/party/join?code=${encodeURIComponent(code)}`;
 }
 
