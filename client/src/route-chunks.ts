@@ -46,7 +46,8 @@ export function pageFor(pathname: string): PageName | null {
   if (path === '/profile') return 'profile';
   if (/^\/report\/story\/[^/]+$/.test(path)) return 'report';
   if (path === '/party/join') return 'joinParty';
-  if (/^\/party\/[^/]+$/.test(path)) return 'party';
+  // /parties/{id}: the link in the "your turn" mail.
+  if (/^\/part(y|ies)\/[^/]+$/.test(path)) return 'party';
   return null;
 }
 

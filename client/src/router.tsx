@@ -111,6 +111,8 @@ export const routes: RouteObject[] = [
           { path: '/report/story/:id', element: <ReportPage /> },
           { path: '/party/join', element: <JoinPartyPage /> },
           { path: '/party/:id', element: <PartyPage /> },
+          // The server's "your turn" mail links to /parties/{id}.
+          { path: '/parties/:id', element: <PartyPage /> },
         ],
       },
     ],

@@ -58,7 +58,7 @@ describe('party screen', () => {
 
   it('live: sends your action, then lets you replace it this round', async () => {
     const calls: unknown[] = [];
-    await open(party(), {
+    const { subscriptions } = await open(party(), {
       PartyPage_act: (call) => {
         calls.push(call.variables);
         return { data: { submitPartyAction: partyFields({ members: [member(1, { hasActed: true }), member(2), member(3)] }) } };
@@ -67,10 +67,13 @@ describe('party screen', () => {
     expect(screen.getByTestId('party-hint').textContent).toBe('Round 1: what does Kael do?');
     fireEvent.change(screen.getByPlaceholderText('Or type your own action...'), { target: { value: 'Climb the bell tower' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls).toEqual([{ partyId: 'p-1', action: 'Climb the bell tower' }]));
+    // The page follows the party's events, not the mutation's answer (which may arrive after a later event).
+    const channel = await subscriptions.channel('PartyPage_updated');
+    act(() => channel.emit(update('acted', { members: [member(1, { hasActed: true }), member(2), member(3)] })));
     await waitFor(() =>
       expect(screen.getByTestId('party-hint').textContent).toBe('Your action this round: “Climb the bell tower”. Send another to replace it.'),
     );
-    expect(calls).toEqual([{ partyId: 'p-1', action: 'Climb the bell tower' }]);
     // The box stays: sending again replaces the action.
     fireEvent.click(screen.getByRole('button', { name: 'Climb the mast' }));
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
@@ -106,7 +109,7 @@ describe('party screen', () => {
   it('kick and ban ask first; ban goes through after the confirmation', async () => {
     const banned: unknown[] = [];
     const kicked: unknown[] = [];
-    await open(party(), {
+    const { subscriptions } = await open(party(), {
       PartyPage_kick: (call) => (kicked.push(call.variables), { data: { kickPartyMember: partyFields({ members: [member(1), member(3)] }) } }),
       PartyPage_ban: (call) => (banned.push(call.variables), { data: { banPartyMember: partyFields({ members: [member(1), member(3)] }) } }),
     });
@@ -123,6 +126,8 @@ describe('party screen', () => {
     expect(ban.textContent).toContain('can never join it again');
     fireEvent.click(within(ban).getByRole('button', { name: 'Ban' }));
     await waitFor(() => expect(banned).toEqual([{ partyId: 'p-1', userId: 'user-2' }]));
+    const channel = await subscriptions.channel('PartyPage_updated');
+    act(() => channel.emit(update('banned', { members: [member(1), member(3)] })));
     await waitFor(() => expect(screen.getAllByTestId('party-member')).toHaveLength(2));
   });
 
@@ -180,6 +185,24 @@ describe('party screen', () => {
     );
     const live = await screen.findByTestId('live-chapter');
     await waitFor(() => expect(live.textContent).toContain('The bell tolls.'));
+  });
+
+  it('an answer that arrives after a later event does not put the older round state back', async () => {
+    let channel: Awaited<ReturnType<Awaited<ReturnType<typeof open>>['subscriptions']['channel']>> | null = null;
+    const { subscriptions } = await open(party(), {
+      PartyPage_act: () => {
+        // The round closed, its chapter was written and the next round began before this answer came.
+        act(() => channel!.emit(update('chapter_written', { round: 1 })));
+        return { data: { submitPartyAction: partyFields({ roundState: 'writing' }) } };
+      },
+      PartyPage_story: () => ({ data: { party: party({ round: 1 }, [chapter(0), chapter(1)]) } }),
+    });
+    channel = await subscriptions.channel('PartyPage_updated');
+    fireEvent.change(screen.getByPlaceholderText('Or type your own action...'), { target: { value: 'Run' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(screen.getAllByTestId('chapter')).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByTestId('party-hint').textContent).toBe('Round 2: what does Kael do?');
   });
 
   it('a refusal from the server is shown with its message and code', async () => {

@@ -16,6 +16,7 @@ import {
   usePartyPage_partyQuery,
   usePartyPage_previouslyQuery,
   usePartyPage_revokeInviteMutation,
+  usePartyPage_storyLazyQuery,
   usePartyPage_transferHostMutation,
   usePartyPage_updatedSubscription,
   type PartyMemberFieldsFragment,
@@ -30,6 +31,14 @@ import { partyError } from './party-errors';
 import { HostControls, InviteDialog, MembersPanel, RoundStatus, seated, type CreatedInvite, type MemberAction } from './PartyPanels';
 import '../story/story.css';
 import './party.css';
+
+/**
+ * The party's state is written to the cache by partyUpdated alone, whose events arrive in order. A
+ * mutation's answer (HTTP) can arrive after a later event (WebSocket) — the offline storyteller
+ * writes a round's chapter in milliseconds — and would put the older round state back: the page
+ * would wait on "writing" for good. The event each change publishes updates the page instead.
+ */
+const NO_CACHE = { fetchPolicy: 'no-cache' } as const;
 
 type Confirm = { kind: MemberAction; member: PartyMemberFieldsFragment } | { kind: 'end' } | { kind: 'leave' };
 
@@ -48,15 +57,15 @@ export default function PartyPage() {
   const [previouslyClosed, setPreviouslyClosed] = useState(false);
   const party = data?.party;
 
-  const [act, actState] = usePartyPage_actMutation();
-  const [closeRound, closeState] = usePartyPage_closeRoundMutation();
+  const [act, actState] = usePartyPage_actMutation(NO_CACHE);
+  const [closeRound, closeState] = usePartyPage_closeRoundMutation(NO_CACHE);
   const [invite, inviteState] = usePartyPage_inviteMutation();
   const [revoke, revokeState] = usePartyPage_revokeInviteMutation();
-  const [kick, kickState] = usePartyPage_kickMutation();
-  const [ban, banState] = usePartyPage_banMutation();
-  const [lock, lockState] = usePartyPage_lockMutation();
-  const [transfer, transferState] = usePartyPage_transferHostMutation();
-  const [end, endState] = usePartyPage_endMutation();
+  const [kick, kickState] = usePartyPage_kickMutation(NO_CACHE);
+  const [ban, banState] = usePartyPage_banMutation(NO_CACHE);
+  const [lock, lockState] = usePartyPage_lockMutation(NO_CACHE);
+  const [transfer, transferState] = usePartyPage_transferHostMutation(NO_CACHE);
+  const [end, endState] = usePartyPage_endMutation(NO_CACHE);
   const [leave, leaveState] = usePartyPage_leaveMutation();
   const hostBusy =
     closeState.loading ||
@@ -77,7 +86,10 @@ export default function PartyPage() {
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
-  const reload = useCallback(() => refetch().catch(() => undefined), [refetch]);
+  // After a chapter only the story is read again: the party's state comes from partyUpdated and the
+  // mutations' answers (see PartyPage_story).
+  const [loadStory] = usePartyPage_storyLazyQuery({ fetchPolicy: 'network-only' });
+  const reload = useCallback(() => loadStory({ variables: { id } }).catch(() => undefined), [loadStory, id]);
   const onStreamEnd = useCallback(
     async (e: StreamEnd) => {
       if (e.failed && !e.stopped) toast.error(withHint(MESSAGES.chapterFailed, e.hint));
