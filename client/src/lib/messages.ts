@@ -140,5 +140,6 @@ export const MESSAGES = {
   partyCodeUnknown: 'No party has that invite code. Check it with the host.',
   partyRemoved: 'You are no longer in this party.',
   partyLinkCopied: 'Invite link copied.',
+  partySettingsSaved: 'Party settings saved. They apply from the next round or turn.',
   partyCopyFailed: 'Could not copy the link: select it and copy it yourself.',
 } as const;

@@ -8,7 +8,7 @@ import { partyError } from './party-errors';
 import './party.css';
 
 /** Live round timers the dialog offers (seconds): a round closes this long after its first action. */
-const ROUND_CHOICES = [
+export const ROUND_CHOICES = [
   { seconds: 60, label: '1 minute' },
   { seconds: 120, label: '2 minutes' },
   { seconds: 300, label: '5 minutes' },
@@ -16,7 +16,7 @@ const ROUND_CHOICES = [
   { seconds: 1800, label: '30 minutes' },
 ];
 /** By-post turn times (seconds): a member's turn is skipped after this. */
-const TURN_CHOICES = [
+export const TURN_CHOICES = [
   { seconds: 3600, label: '1 hour' },
   { seconds: 6 * 3600, label: '6 hours' },
   { seconds: 12 * 3600, label: '12 hours' },

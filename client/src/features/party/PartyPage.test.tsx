@@ -158,6 +158,21 @@ describe('party screen', () => {
     expect(await screen.findByText(/\(revoked\)/)).toBeTruthy();
   });
 
+  it('the host changes who pays and the round time', async () => {
+    const saved: unknown[] = [];
+    await open(party(), {
+      PartyPage_settings: (call) => (saved.push(call.variables), { data: { updatePartySettings: partyFields({ hostPays: true, roundSeconds: 600 }) } }),
+    });
+    fireEvent.click(screen.getByRole('tab', { name: /^Host/ }));
+    const form = screen.getByRole('form', { name: 'Party settings' });
+    const save = within(form).getByRole('button', { name: 'Save settings' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true); // nothing changed yet
+    fireEvent.change(within(form).getByLabelText('Round time'), { target: { value: '600' } });
+    fireEvent.click(within(form).getByLabelText('I pay for every chapter'));
+    fireEvent.click(save);
+    await waitFor(() => expect(saved).toEqual([{ partyId: 'p-1', input: { hostPays: true, roundSeconds: 600 } }]));
+  });
+
   it('streams the round’s chapter to every member as it is written', async () => {
     const { subscriptions } = await open(party({}, [chapter(0)]), {});
     const channel = await subscriptions.channel('PartyPage_updated');

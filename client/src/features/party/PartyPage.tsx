@@ -16,6 +16,7 @@ import {
   usePartyPage_partyQuery,
   usePartyPage_previouslyQuery,
   usePartyPage_revokeInviteMutation,
+  usePartyPage_settingsMutation,
   usePartyPage_storyLazyQuery,
   usePartyPage_transferHostMutation,
   usePartyPage_updatedSubscription,
@@ -28,6 +29,7 @@ import { Composer } from '../story/Composer';
 import { StoryTools, type StoryTool } from '../story/tools/StoryTools';
 import { useChapterStream, type StreamEnd } from '../story/useChapterStream';
 import { partyError } from './party-errors';
+import { PartySettings } from './PartySettings';
 import { HostControls, InviteDialog, MembersPanel, RoundStatus, seated, type CreatedInvite, type MemberAction } from './PartyPanels';
 import '../story/story.css';
 import './party.css';
@@ -67,6 +69,7 @@ export default function PartyPage() {
   const [transfer, transferState] = usePartyPage_transferHostMutation(NO_CACHE);
   const [end, endState] = usePartyPage_endMutation(NO_CACHE);
   const [leave, leaveState] = usePartyPage_leaveMutation();
+  const [saveSettings, settingsState] = usePartyPage_settingsMutation(NO_CACHE);
   const hostBusy =
     closeState.loading ||
     inviteState.loading ||
@@ -75,7 +78,8 @@ export default function PartyPage() {
     banState.loading ||
     lockState.loading ||
     transferState.loading ||
-    endState.loading;
+    endState.loading ||
+    settingsState.loading;
 
   const [selected, setSelected] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
@@ -240,6 +244,19 @@ export default function PartyPage() {
           onLock={(locked) => void host(MESSAGES.partyHostActionFailed, () => lock({ variables: { partyId: party.id, locked } }))}
           onCloseRound={() => void host(MESSAGES.partyHostActionFailed, () => closeRound({ variables: { partyId: party.id } }))}
           onEnd={() => setConfirm({ kind: 'end' })}
+          settings={
+            <PartySettings
+              key={`${party.hostPays}-${party.roundSeconds}-${party.turnSeconds}`}
+              party={party}
+              busy={hostBusy}
+              onSave={(input) =>
+                void host(MESSAGES.partyHostActionFailed, async () => {
+                  await saveSettings({ variables: { partyId: party.id, input } });
+                  toast.success(MESSAGES.partySettingsSaved);
+                })
+              }
+            />
+          }
         />
       ),
     });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { Modal } from '../../components/ui/Modal';
 import type { PartyFieldsFragment, PartyMemberFieldsFragment } from '../../gql/graphql';
@@ -183,6 +183,7 @@ export function HostControls({
   onLock,
   onCloseRound,
   onEnd,
+  settings,
 }: {
   party: Party;
   invites: CreatedInvite[];
@@ -192,6 +193,8 @@ export function HostControls({
   onLock: (locked: boolean) => void;
   onCloseRound: () => void;
   onEnd: () => void;
+  /** Who pays and the timers (PartySettings). */
+  settings: ReactNode;
 }) {
   const ids = useId();
   const anyActed = party.members.some((m) => m.hasActed);
@@ -239,6 +242,7 @@ export function HostControls({
               Close the round now
             </button>
           )}
+          {settings}
           <button type="button" className="story-button story-button-ghost party-danger" onClick={onEnd} disabled={busy}>
             End party
           </button>
