@@ -21,6 +21,8 @@ export const pageChunks = {
   report: () => import('./features/report/ReportPage'),
   resetPassword: () => import('./features/auth/ResetPasswordPage'),
   manageSubscription: () => import('./features/subscription/ManageSubscriptionPage'),
+  party: () => import('./features/party/PartyPage'),
+  joinParty: () => import('./features/party/JoinPartyPage'),
 } satisfies Record<string, ChunkLoader>;
 
 export type PageName = keyof typeof pageChunks;
@@ -43,6 +45,9 @@ export function pageFor(pathname: string): PageName | null {
   if (path === '/subscription/manage') return 'manageSubscription';
   if (path === '/profile') return 'profile';
   if (/^\/report\/story\/[^/]+$/.test(path)) return 'report';
+  if (path === '/party/join') return 'joinParty';
+  // /parties/{id}: the link in the "your turn" mail.
+  if (/^\/part(y|ies)\/[^/]+$/.test(path)) return 'party';
   return null;
 }
 

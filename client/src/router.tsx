@@ -53,6 +53,8 @@ const ProfilePage = pages.profile.Component;
 const ReportPage = pages.report.Component;
 const ResetPasswordPage = pages.resetPassword.Component;
 const ManageSubscriptionPage = pages.manageSubscription.Component;
+const PartyPage = pages.party.Component;
+const JoinPartyPage = pages.joinParty.Component;
 
 /**
  * Loads the chunks the first route needs (its page and, off the landing page, the app layout) all at
@@ -107,6 +109,10 @@ export const routes: RouteObject[] = [
           { path: '/subscription/manage', element: <ManageSubscriptionPage /> },
           { path: '/profile', element: <ProfilePage /> },
           { path: '/report/story/:id', element: <ReportPage /> },
+          { path: '/party/join', element: <JoinPartyPage /> },
+          { path: '/party/:id', element: <PartyPage /> },
+          // The server's "your turn" mail links to /parties/{id}.
+          { path: '/parties/:id', element: <PartyPage /> },
         ],
       },
     ],

@@ -127,4 +127,19 @@ export const MESSAGES = {
   subscriptionUpdated: 'Subscription updated successfully!',
   checkoutFailed: 'Failed to start checkout process. Please try again.',
   subscriptionStatusFailed: 'Failed to load subscription status',
+
+  // Party play (issue 34): the server's own message is shown when it says why (party-errors.ts)
+  partyCreateFailed: 'Failed to start the party. Please try again.',
+  partyLoadFailed: 'The party could not be loaded.',
+  partyActionFailed: 'Failed to send your action. Please try again.',
+  partyHostActionFailed: 'Failed to do that. Please try again.',
+  partyJoinFailed: 'Failed to join the party. Please try again.',
+  partyLeaveFailed: 'Failed to leave the party. Please try again.',
+  partyInviteFailed: 'Failed to create an invite. Please try again.',
+  partyPreviewFailed: 'Failed to look up that code. Please try again.',
+  partyCodeUnknown: 'No party has that invite code. Check it with the host.',
+  partyRemoved: 'You are no longer in this party.',
+  partyLinkCopied: 'Invite link copied.',
+  partySettingsSaved: 'Party settings saved. They apply from the next round or turn.',
+  partyCopyFailed: 'Could not copy the link: select it and copy it yourself.',
 } as const;

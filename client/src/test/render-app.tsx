@@ -53,6 +53,8 @@ export async function renderApp(
     ReadAloud_prefs: () => ({ data: { settings: userSettings(), readAloud: NO_SERVER_VOICE } }),
     StoryPage_settings: () => ({ data: { settings: { immersiveUi: false, readingLevel: 8 } } }),
     CharactersPage_myCharacters: () => ({ data: { myCharacters: [] } }),
+    PartiesList_myParties: () => ({ data: { myParties: [] } }),
+    CreatePartyDialog_chapterCredits: () => ({ data: { partyChapterCredits: 1 } }),
     ChapterStakes_character: () => ({ data: { character: stakesCharacter() } }),
     ...handlers,
   });

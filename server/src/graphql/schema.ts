@@ -14,6 +14,7 @@ import { WorldResolver } from '../modules/worlds/world.resolver';
 import { AccountResolver } from '../modules/account/account.resolver';
 import { CharacterPublicationResolver, CommunityResolver } from '../modules/community/community.resolver';
 import { PartyResolver } from '../modules/parties/party.resolver';
+import { PartyInvitePreviewResolver } from '../modules/parties/party-invite-preview';
 import { authChecker } from './auth-checker';
 import { budgetResponses } from './response-budget';
 
@@ -33,6 +34,7 @@ const RESOLVERS = [
   CharacterStoryResolver,
   ReadAloudResolver,
   PartyResolver,
+  PartyInvitePreviewResolver,
 ] as const;
 
 /** `pubSub` carries @Subscription events (services.realtime: in process or Redis); printing needs none. */

@@ -10,6 +10,7 @@ import { CharacterSheet } from './CharacterSheet';
 import { UNKNOWN_WORLD, characterOptionLabel } from './character-label';
 import { rememberSelectedCharacter, selectedCharacterId } from './selected-character';
 import './characters.css';
+import { PartiesList } from '../party/PartiesList';
 
 /** Reloads the page after a delete (SPEC §4); a seam for tests. */
 export const pageReload = { reload: () => window.location.reload() };
@@ -98,6 +99,7 @@ export default function CharactersPage() {
           <p className="muted character-world">World: {selected.worldName ?? UNKNOWN_WORLD}</p>
         </>
       )}
+      <PartiesList />
       {confirming && selected && (
         <ConfirmDialog
           title={`Delete ${selected.name}?`}

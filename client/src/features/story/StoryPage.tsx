@@ -22,6 +22,7 @@ import {
 import { DEFAULT_READING_LEVEL } from '../../lib/constants';
 import { MESSAGES } from '../../lib/messages';
 import { rememberSelectedCharacter } from '../characters/selected-character';
+import { PlayWithFriends } from '../party/CreatePartyDialog';
 import { ChapterList } from './ChapterList';
 import { ChapterTools } from './ChapterTools';
 import { Composer } from './Composer';
@@ -373,6 +374,7 @@ export default function StoryPage() {
           <p className="story-world">{character.worldName ?? 'Unknown World'}</p>
         </div>
         <div className="story-top-actions">
+          <PlayWithFriends characterId={character.id} disabled={busy} />
           <StoryExport characterId={character.id} disabled={chapters.length === 0} />
           <button type="button" className="story-button" onClick={() => navigate('/profile')}>
             Close Story

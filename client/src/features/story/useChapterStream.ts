@@ -3,8 +3,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Subscription } from 'rxjs';
 import {
   ChapterStream_followDocument,
+  ChapterStream_partyDocument,
   ChapterStream_playDocument,
   type ChapterStream_followSubscription,
+  type ChapterStream_partySubscription,
   type ChapterStream_playSubscription,
   type GenerateChapterInput,
   type StoryChapterResultFieldsFragment,
@@ -20,7 +22,11 @@ import { applyDelta } from './story-rules';
  * again on reconnect; with expectedIndex the server joins the running chapter (text so far, then the
  * rest) or replays the finished one, and never writes a second.
  */
-export type StreamSource = { kind: 'follow'; chapterId: string | null } | { kind: 'play'; input: GenerateChapterInput };
+export type StreamSource =
+  | { kind: 'follow'; chapterId: string | null }
+  | { kind: 'play'; input: GenerateChapterInput }
+  /** A party's story (party/PartyPage.tsx): its round's chapter, written by the server when the round closes. */
+  | { kind: 'party'; partyId: string; chapterId: string | null };
 
 /** The chapter being written, as this page shows it. */
 export interface LiveChapter {
@@ -65,7 +71,7 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
   const follow = useCallback(
     (source: StreamSource, action: string | null, first: boolean, replacing = false) => {
       stream.current?.unsubscribe();
-      let chapterId = source.kind === 'follow' ? source.chapterId : null;
+      let chapterId = source.kind === 'play' ? null : source.chapterId;
       setLive({ chapterId, text: '', action, first, replacing, choices: [] });
       let done = false;
       // A new take (regenerate, continue) answers the latest chapter's action: nothing to give back.
@@ -94,13 +100,20 @@ export function useChapterStream(characterId: string, onEnd: (end: StreamEnd) =>
         complete: () => void finish({ failed: false, result: null }),
       };
       stream.current =
-        source.kind === 'play'
+        source.kind === 'party'
           ? client
-              .subscribe<ChapterStream_playSubscription>({ query: ChapterStream_playDocument, variables: { input: source.input } })
-              .subscribe({ next: ({ data, error }) => onEvent(data?.playChapter, error), ...handlers })
-          : client
-              .subscribe<ChapterStream_followSubscription>({ query: ChapterStream_followDocument, variables: { characterId, chapterId: source.chapterId } })
-              .subscribe({ next: ({ data, error }) => onEvent(data?.chapterStream, error), ...handlers });
+              .subscribe<ChapterStream_partySubscription>({
+                query: ChapterStream_partyDocument,
+                variables: { partyId: source.partyId, chapterId: source.chapterId },
+              })
+              .subscribe({ next: ({ data, error }) => onEvent(data?.partyChapterStream, error), ...handlers })
+          : source.kind === 'play'
+            ? client
+                .subscribe<ChapterStream_playSubscription>({ query: ChapterStream_playDocument, variables: { input: source.input } })
+                .subscribe({ next: ({ data, error }) => onEvent(data?.playChapter, error), ...handlers })
+            : client
+                .subscribe<ChapterStream_followSubscription>({ query: ChapterStream_followDocument, variables: { characterId, chapterId: source.chapterId } })
+                .subscribe({ next: ({ data, error }) => onEvent(data?.chapterStream, error), ...handlers });
     },
     [client, characterId],
   );

@@ -1,0 +1,289 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { Modal } from '../../components/ui/Modal';
+import type { PartyFieldsFragment, PartyMemberFieldsFragment } from '../../gql/graphql';
+import { MESSAGES } from '../../lib/messages';
+import { statEntries, statLabel } from '../characters/CharacterSheet';
+
+type Party = PartyFieldsFragment;
+type Member = PartyMemberFieldsFragment;
+
+/** Now, again every second while `on` (a countdown's clock). */
+function useNow(on: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!on) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [on]);
+  return now;
+}
+
+/** "4:05" under an hour, "3 h 12 min" under a day, else "2 d 4 h"; "any moment now" once it is due. */
+export function formatRemaining(ms: number): string {
+  if (ms <= 0) return 'any moment now';
+  const s = Math.ceil(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}
+
+export function seated(party: Party): Member[] {
+  return [...party.members].sort((a, b) => a.seat - b.seat);
+}
+
+/** The round (live) or turn (by post) as a line of text: what the party is waiting for, and until when. */
+export function RoundStatus({ party, meId }: { party: Party; meId: string | null }) {
+  const ids = useId();
+  const deadline = party.deadlineAt ? Date.parse(party.deadlineAt) : null;
+  const now = useNow(party.status === 'open');
+  const members = seated(party);
+  const turn = members.find((m) => m.userId === party.turnUserId) ?? null;
+  const mine = party.mode === 'post' && party.turnUserId !== null && party.turnUserId === meId;
+  const left = deadline !== null ? formatRemaining(deadline - now) : null;
+  let line: string;
+  if (party.status === 'ended') line = 'This party has ended. Its story stays here to read.';
+  else if (party.roundState === 'writing') line = 'The storyteller is writing the chapter…';
+  else if (party.mode === 'live') {
+    const acted = members.filter((m) => m.hasActed).length;
+    line = `${acted} of ${members.length} have acted.`;
+  } else line = mine ? 'Your turn!' : turn ? `${turn.characterName}'s turn (${turn.username}).` : 'Waiting for the next turn.';
+  return (
+    <section className={`story-panel party-round ${mine ? 'is-your-turn' : ''}`} aria-labelledby={`${ids}-title`} data-testid="party-round">
+      <h2 id={`${ids}-title`}>
+        {party.mode === 'live' ? `Round ${party.round + 1}` : `Turn ${party.round + 1}`}
+        <span className="party-mode-tag">{party.mode === 'live' ? 'Live rounds' : 'By post'}</span>
+      </h2>
+      <p className="party-round-line" role="status">
+        {line}
+      </p>
+      {party.status === 'open' && party.roundState === 'collecting' && (
+        <p className="party-deadline" data-testid="party-deadline">
+          {left === null ? (
+            party.mode === 'live' ? (
+              'The round timer starts with the first action.'
+            ) : (
+              'No time limit on this turn.'
+            )
+          ) : (
+            <>
+              {party.mode === 'live' ? 'Round closes in ' : 'Turn ends in '}
+              <time dateTime={party.deadlineAt ?? undefined}>{left}</time>
+            </>
+          )}
+        </p>
+      )}
+      {party.lastError && (
+        <p className="form-error" role="alert">
+          The last chapter could not be written: {party.lastError}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export type MemberAction = 'kick' | 'ban' | 'host';
+
+/** The players and their characters (each with their own stats), who has acted, and the host's per-player controls. */
+export function MembersPanel({
+  party,
+  meId,
+  isHost,
+  onMemberAction,
+}: {
+  party: Party;
+  meId: string | null;
+  isHost: boolean;
+  onMemberAction: (action: MemberAction, member: Member) => void;
+}) {
+  const ids = useId();
+  const open = party.status === 'open';
+  return (
+    <section className="story-panel party-members" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Players</h2>
+      <ul className="party-member-list">
+        {seated(party).map((m) => {
+          const me = m.userId === meId;
+          const turn = party.mode === 'post' && party.turnUserId === m.userId;
+          const state =
+            !open || party.roundState === 'writing'
+              ? null
+              : party.mode === 'live'
+                ? m.hasActed
+                  ? 'acted'
+                  : 'writing…'
+                : turn
+                  ? me
+                    ? 'your turn'
+                    : 'their turn'
+                  : null;
+          return (
+            <li key={m.userId} className={`party-member ${me ? 'is-me' : ''} ${turn ? 'is-turn' : ''}`} data-testid="party-member">
+              <div className="party-member-head">
+                <span className="party-member-name">{m.characterName}</span>
+                {m.isHost && <span className="party-badge">Host</span>}
+                {me && <span className="party-badge party-badge-me">You</span>}
+                {state && <span className={`party-state ${state === 'acted' ? 'is-acted' : ''}`}>{state === 'acted' ? '✓ acted' : state}</span>}
+              </div>
+              <div className="party-member-user">{m.username}</div>
+              <details className="party-member-stats">
+                <summary>Stats</summary>
+                <dl className="story-stats">
+                  {statEntries(m.stats).map(([name, value]) => (
+                    <div key={name} className="story-stat">
+                      <dt>{statLabel(name)}</dt>
+                      <dd>{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </details>
+              {isHost && !me && open && (
+                <div className="party-member-actions">
+                  <button type="button" className="story-button story-button-ghost" onClick={() => onMemberAction('host', m)}>
+                    Make host
+                  </button>
+                  {!m.isStoryOwner && (
+                    <>
+                      <button type="button" className="story-button story-button-ghost" onClick={() => onMemberAction('kick', m)}>
+                        Kick
+                      </button>
+                      <button type="button" className="story-button story-button-ghost party-danger" onClick={() => onMemberAction('ban', m)}>
+                        Ban
+                      </button>
+                    </>
+                  )}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export interface CreatedInvite {
+  id: string;
+  code: string;
+  expiresAt: string;
+  revoked: boolean;
+}
+
+function inviteLink(code: string): string {
+  return `${window.location.origin}/party/join?code=${encodeURIComponent(code)}`;
+}
+
+/** The host's controls: invites (shown once), lock, close the round now, end the party. */
+export function HostControls({
+  party,
+  invites,
+  busy,
+  onInvite,
+  onRevoke,
+  onLock,
+  onCloseRound,
+  onEnd,
+  settings,
+}: {
+  party: Party;
+  invites: CreatedInvite[];
+  busy: boolean;
+  onInvite: () => void;
+  onRevoke: (id: string) => void;
+  onLock: (locked: boolean) => void;
+  onCloseRound: () => void;
+  onEnd: () => void;
+  /** Who pays and the timers (PartySettings). */
+  settings: ReactNode;
+}) {
+  const ids = useId();
+  const anyActed = party.members.some((m) => m.hasActed);
+  const open = party.status === 'open';
+  return (
+    <section className="story-panel party-host" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Host controls</h2>
+      {!open ? (
+        <p>The party has ended.</p>
+      ) : (
+        <>
+          <div className="party-host-row">
+            <button type="button" className="story-button" onClick={onInvite} disabled={busy || party.locked}>
+              Create invite code
+            </button>
+            <button type="button" className="story-button" onClick={() => onLock(!party.locked)} disabled={busy} aria-pressed={party.locked}>
+              {party.locked ? 'Unlock party' : 'Lock party'}
+            </button>
+          </div>
+          {party.locked && <p className="party-hint">Locked: nobody new can join.</p>}
+          {invites.length > 0 && (
+            <ul className="party-invites" aria-label="Invites made here">
+              {invites.map((i) => (
+                <li key={i.id}>
+                  <span>
+                    Invite …{i.code.slice(-4)} {i.revoked ? '(revoked)' : `(until ${new Date(i.expiresAt).toLocaleString()})`}
+                  </span>
+                  {!i.revoked && (
+                    <button
+                      type="button"
+                      className="edit-link"
+                      onClick={() => onRevoke(i.id)}
+                      disabled={busy}
+                      aria-label={`Revoke invite ending ${i.code.slice(-4)}`}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {party.mode === 'live' && (
+            <button type="button" className="story-button" onClick={onCloseRound} disabled={busy || party.roundState !== 'collecting' || !anyActed}>
+              Close the round now
+            </button>
+          )}
+          {settings}
+          <button type="button" className="story-button story-button-ghost party-danger" onClick={onEnd} disabled={busy}>
+            End party
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A new invite code, shown once (only its hash is kept), with its link to copy. */
+export function InviteDialog({ invite, onRevoke, onClose }: { invite: CreatedInvite; onRevoke: () => void; onClose: () => void }) {
+  const ids = useId();
+  const link = inviteLink(invite.code);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast.success(MESSAGES.partyLinkCopied);
+    } catch {
+      toast.error(MESSAGES.partyCopyFailed);
+    }
+  };
+  return (
+    <Modal title="Invite code" onClose={onClose} className="party-dialog" describedBy={`${ids}-once`}>
+      <p id={`${ids}-once`} className="party-hint">
+        Shown only now: send it to your friends. It works until {new Date(invite.expiresAt).toLocaleString()}.
+      </p>
+      <p className="party-code" data-testid="invite-code">
+        {invite.code}
+      </p>
+      <div className="field">
+        <label htmlFor={`${ids}-link`}>Invite link</label>
+        <input id={`${ids}-link`} type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+      </div>
+      <div className="modal-actions">
+        <button type="button" className="btn btn-ghost" onClick={onRevoke} disabled={invite.revoked}>
+          {invite.revoked ? 'Revoked' : 'Revoke'}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => void copy()} data-autofocus>
+          Copy link
+        </button>
+      </div>
+    </Modal>
+  );
+}
