@@ -353,3 +353,25 @@ describe('how an attempt is made', () => {
     expect(leads.size).toBeGreaterThanOrEqual(6);
   });
 });
+
+describe("a party round's actions (issue 34: 'Name: action.' for each player)", () => {
+  // Seen on the party screen: "After a moment, you kael Stormborn: you climbs the bell tower" for
+  // "Edmund Hale: Edmund climbs the bell tower. Tomas: Tomas questions the innkeeper. …".
+  const round = 'Edmund Hale: Edmund climbs the bell tower. Tomas: I question the innkeeper. Mira of the Reeds: Mira searches the cellar.';
+  it("answers the hero's own action and tells who else did what", async () => {
+    for (const outcome of ['success', 'failure'] as const) {
+      const r = await write({ action: round, check: check(outcome, { attempt: 'climb the bell tower' }) });
+      const p = firstParagraph(r.text);
+      expect(p).toMatch(/you climb the bell tower/i);
+      expect(r.text).toMatch(/Tomas questions the innkeeper/);
+      expect(r.text).toMatch(/Mira searches the cellar/);
+      expect(r.text).not.toMatch(/\bedmund\b|Hale:|Tomas:|you edmund/i);
+    }
+  });
+
+  it('a round the hero sat out is told through the others', async () => {
+    const r = await write({ action: 'Tomas: Tomas questions the innkeeper. Mira: I search the cellar.', check: null });
+    expect(r.text).toMatch(/Tomas questions the innkeeper, and Mira searches the cellar/);
+    expect(r.text).not.toMatch(/Tomas:|you tomas|you go straight for/i);
+  });
+});

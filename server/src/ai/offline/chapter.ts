@@ -19,6 +19,7 @@ import { habitLine, lineFor, lookLine, personaOf } from './people';
 import { endingLine, essentialLine, memoryLine, readNote, threadLine, toneLine } from './threads';
 import { ARC_MISSIONS, STAKES, arcOf, climaxLines, openingArcLine, stepDoneLine } from './arc';
 import { checkFailed, stakesLines, stakesRecord } from './stakes';
+import { companionsLine, ownAction, roundParts } from './round';
 
 const KIND_STAT: Record<ActionKind, StatName> = {
   combat: 'strength',
@@ -119,11 +120,17 @@ function namesOf(world: WorldModel, name: string): ReadonlySet<string> {
  * third of a second per (re)compilation on a background core (seen under the story bench's load).
  */
 export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
-  const input = sanitise(raw);
+  const given = sanitise(raw);
+  // A party round ("Kael: climbs the bell tower. Tomas: questions the innkeeper."): the hero's part is
+  // the action answered; the others are told as what the companions did (round.ts).
+  const round = roundParts(given.action, given.character.name);
+  const input = round ? { ...given, action: round.hero ?? '' } : given;
   const s = setUp(input, level);
   const plan = decide(s);
   const answerSentences: string[] = [];
   const [p1, p2, p3, p4] = compose(s, plan, level, answerSentences);
+  const companions = round ? companionsLine(round.others, s.slots.name as string, round.hero !== null) : null;
+  if (companions) p1.push(finishSentence(companions));
   const { rng, nameSet, ctx, action, hasAction, mission } = s;
   const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;
   // Told from the story's point of view: second person present unless the player chose otherwise.
@@ -300,7 +307,8 @@ function setUp(input: ChapterInput, level: number) {
     prev = carried[input.chapterNumber % carried.length] as string;
   } else if (input.recentChapters.length > 0) {
     const lastChoice = input.recentChapters[input.recentChapters.length - 1]?.playerChoice;
-    prev = lastChoice ? `the choice to ${normaliseAction(lastChoice).clause}` : 'the last few hours';
+    const lastOwn = lastChoice ? ownAction(lastChoice, input.character.name) : '';
+    prev = lastOwn ? `the choice to ${normaliseAction(lastOwn).clause}` : 'the last few hours';
   }
 
   const slots: Slots = {

@@ -68,6 +68,12 @@ describe('narrate', () => {
     // Read in a 30-chapter Hollowmere story (issue 32): "that" after "and" is a clause's own subject.
     ['Edmund now had a real lead, and that was not nothing.', 'You now have a real lead, and that is not nothing.'],
     ['Edmund now had a lead, but that was all.', 'You now have a lead, but that is all.'],
+    // A name ending in -s after a comma is one person ("Elias breathe" was read in a story).
+    [
+      'Beside Edmund, Tomas questioned the innkeeper, and Mira searched the cellar.',
+      'Beside you, Tomas questions the innkeeper, and Mira searches the cellar.',
+    ],
+    ['Later, Elias breathed out.', 'Later, Elias breathes out.'],
   ])('second person present: %s', (from, to) => {
     expect(second(from)).toBe(to);
   });

@@ -526,7 +526,9 @@ function toPresent(text: string): string {
       subject = lower;
       subjectIsAntecedent = false;
       // A capital inside the sentence is a name, but "the Ashworths", "the Reclaimers" are many.
-      if (/^[A-Z]/.test(raw) && prevRaw !== '' && !(prevWord === 'the' && pluralNoun(lower))) names.add(lower);
+      // (After a comma the sentence has begun: "Later, Elias breathed" is one Elias.)
+      const midSentence = prevRaw !== '' || /^[,;:—–]$/.test(tokenAt(tokens, i, -1));
+      if (/^[A-Z]/.test(raw) && midSentence && !(prevWord === 'the' && pluralNoun(lower))) names.add(lower);
     }
   }
   return tokens.join('').replace(/\bcan not\b/g, 'cannot');

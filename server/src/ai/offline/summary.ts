@@ -9,6 +9,7 @@
 import type { PastChapter, SummarizeInput } from '../story-ai';
 import { SUMMARY_MAX_CHARS } from '../story-ai';
 import { pastOf } from './answer';
+import { ownAction } from './round';
 import { normaliseAction, splitSentences } from './text';
 
 const FAILED =
@@ -47,8 +48,10 @@ function beatOf(c: PastChapter, hero: string, people: readonly string[], places:
     .filter((s) => !/[“”"]/.test(s))
     .join(' ');
   // (A suggestion says "you": in the summary that is the hero.)
-  const action = c.playerChoice?.trim()
-    ? normaliseAction(c.playerChoice)
+  // (A party round names each player's part: the hero's is what the hero did.)
+  const own = c.playerChoice?.trim() ? ownAction(c.playerChoice, hero) : '';
+  const action = own
+    ? normaliseAction(own)
         .clause.replace(/\byour\b/gi, `${hero}'s`)
         .replace(/\byou\b/gi, hero)
     : '';
