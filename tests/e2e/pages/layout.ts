@@ -34,7 +34,7 @@ interface Violation {
  * Waits for the page's short animations and transitions (entrances, fades: at most a second) to end.
  * Spinners (infinite) and a toast's countdown bar (its whole life) are not waited for.
  */
-export async function settled(page: Page): Promise<void> {
+async function settled(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
