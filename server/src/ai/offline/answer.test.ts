@@ -95,6 +95,9 @@ describe('an action is answered, not pasted back', () => {
       expect(blade.text).not.toMatch(/ask the blade/i);
       const page = await write({ action: 'Ask Thorne about a page from the Codex of Thorns', check: check(outcome, { attempt: 'ask Thorne' }) });
       expect(firstParagraph(page.text)).toMatch(/you ask Thorne about a page from the Codex of Thorns/i);
+      // ("Convince the guard to talk about the past": the one asked is the guard, not "the guard to talk".)
+      const guard = await write({ action: 'Convince the guard to talk about the past', check: check(outcome, { attempt: 'convince the guard' }) });
+      expect(guard.text).not.toMatch(/guard to talk (?:talk|give|open|come)/i);
     }
   });
 

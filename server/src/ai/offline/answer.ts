@@ -412,7 +412,7 @@ export function answerAction(
   // "Ask Thorne about a blade that drinks light": Thorne is the one asked, the blade what about (the
   // action's object is the blade: told as "you ask the blade that drinks about…").
   const asked = action.kind === 'social' ? /^\S+\s+(?:(?:with|to)\s+)?(.+?)\s+about\s/i.exec(clause)?.[1] : undefined;
-  const askedWho = asked && !/\b(?:what|who|where|how|whether|why|if|and|then)\b/i.test(asked) ? asked.replace(/\btheir\b/g, HERO.their) : null;
+  const askedWho = asked && !/\b(?:what|who|where|how|whether|why|if|and|then|to)\b/i.test(asked) ? asked.replace(/\btheir\b/g, HERO.their) : null;
   // What the people met afterwards speak of is what was asked about, never the one asked (they may be
   // that person: "well done with Eliza", said by Eliza).
   const spokenOf = thing;
