@@ -61,6 +61,24 @@ interface PartyMemberView {
   joinedAt: string;
 }
 
+/** What the join screen shows of an invite before joining (PartyService.previewInvite). */
+export interface InvitePreview {
+  worldId: string;
+  worldName: string | null;
+  hostUsername: string;
+  memberCount: number;
+  maxMembers: number;
+  mode: string;
+  hostPays: boolean;
+  chapterCredits: number;
+  full: boolean;
+  locked: boolean;
+  ended: boolean;
+  expired: boolean;
+  revoked: boolean;
+  memberOfPartyId: string | null;
+}
+
 /** A party as members see it; JSON-safe (dates as ISO strings), so it crosses Redis unchanged. */
 export interface PartyView {
   id: string;
@@ -352,6 +370,57 @@ export class PartyService {
   }
 
   // Reads
+
+  /**
+   * What an invite code leads to, before joining (the join screen): the party's world, host, size and
+   * mode, whether the code still works, and the party when the caller is already in it. Null for no
+   * such code. Nothing of the party's story.
+   */
+  async previewInvite(userId: string, code: unknown): Promise<InvitePreview | null> {
+    const hash = inviteCodeHash(code);
+    if (!hash) return null;
+    const invite = await this.dataSource.getRepository(PartyInvite).findOne({ where: { codeHash: hash } });
+    if (!invite) return null;
+    const [row] = (await this.dataSource.query(
+      `SELECT p.id AS party_id, p.world_id, w.name AS world_name, u.username AS host_username, p.mode, p.host_pays, p.locked, p.status,
+              (SELECT COUNT(*)::int FROM party_members m WHERE m.party_id = p.id) AS member_count,
+              EXISTS (SELECT 1 FROM party_members m WHERE m.party_id = p.id AND m.user_id = $2) AS is_member
+         FROM parties p
+         LEFT JOIN worlds w ON w.id = p.world_id
+         LEFT JOIN users u ON u.id = COALESCE(p.host_user_id, p.story_owner_id)
+        WHERE p.id = $1`,
+      [invite.partyId, userId],
+    )) as Array<{
+      party_id: string;
+      world_id: string;
+      world_name: string | null;
+      host_username: string | null;
+      member_count: number;
+      mode: string;
+      host_pays: boolean;
+      locked: boolean;
+      status: string;
+      is_member: boolean;
+    }>;
+    if (!row) return null;
+    const count = Number(row.member_count);
+    return {
+      worldId: row.world_id,
+      worldName: row.world_name,
+      hostUsername: row.host_username ?? '',
+      memberCount: count,
+      maxMembers: PARTY_MAX_MEMBERS,
+      mode: row.mode,
+      hostPays: row.host_pays,
+      chapterCredits: this.deps.config.party.chapterCredits,
+      full: count >= PARTY_MAX_MEMBERS,
+      locked: row.locked,
+      ended: row.status !== 'open',
+      expired: invite.expiresAt.getTime() <= this.clock().getTime(),
+      revoked: invite.revokedAt !== null,
+      memberOfPartyId: row.is_member ? row.party_id : null,
+    };
+  }
 
   /** The party, for its members only (anyone else: NOT_FOUND, as for an id that does not exist). */
   async get(userId: string, partyId: unknown): Promise<PartyView> {
