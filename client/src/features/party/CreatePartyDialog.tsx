@@ -5,25 +5,8 @@ import { Modal } from '../../components/ui/Modal';
 import { useCreatePartyDialog_chapterCreditsQuery, useCreatePartyDialog_createMutation, type PartyMode } from '../../gql/graphql';
 import { MESSAGES } from '../../lib/messages';
 import { partyError } from './party-errors';
+import { ROUND_CHOICES, TimeField, TURN_CHOICES } from './TimeField';
 import './party.css';
-
-/** Live round timers the dialog offers (seconds): a round closes this long after its first action. */
-export const ROUND_CHOICES = [
-  { seconds: 60, label: '1 minute' },
-  { seconds: 120, label: '2 minutes' },
-  { seconds: 300, label: '5 minutes' },
-  { seconds: 600, label: '10 minutes' },
-  { seconds: 1800, label: '30 minutes' },
-];
-/** By-post turn times (seconds): a member's turn is skipped after this. */
-export const TURN_CHOICES = [
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 6 * 3600, label: '6 hours' },
-  { seconds: 12 * 3600, label: '12 hours' },
-  { seconds: 86400, label: '1 day' },
-  { seconds: 2 * 86400, label: '2 days' },
-  { seconds: 3 * 86400, label: '3 days' },
-];
 
 function gems(n: number): string {
   return `${n} gem${n === 1 ? '' : 's'}`;
@@ -79,27 +62,9 @@ function CreatePartyDialog({ characterId, onClose }: { characterId: string; onCl
           </label>
         </fieldset>
         {mode === 'live' ? (
-          <div className="field">
-            <label htmlFor={`${ids}-round`}>Round time</label>
-            <select id={`${ids}-round`} value={roundSeconds} onChange={(e) => setRoundSeconds(Number(e.target.value))}>
-              {ROUND_CHOICES.map((c) => (
-                <option key={c.seconds} value={c.seconds}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TimeField id={`${ids}-round`} label="Round time" value={roundSeconds} choices={ROUND_CHOICES} onChange={setRoundSeconds} />
         ) : (
-          <div className="field">
-            <label htmlFor={`${ids}-turn`}>Time for each turn</label>
-            <select id={`${ids}-turn`} value={turnSeconds} onChange={(e) => setTurnSeconds(Number(e.target.value))}>
-              {TURN_CHOICES.map((c) => (
-                <option key={c.seconds} value={c.seconds}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TimeField id={`${ids}-turn`} label="Time for each turn" value={turnSeconds} choices={TURN_CHOICES} onChange={setTurnSeconds} />
         )}
         <label className="checkbox-row">
           <input type="checkbox" checked={hostPays} onChange={(e) => setHostPays(e.target.checked)} />I pay for every chapter

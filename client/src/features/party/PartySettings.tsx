@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { PartyFieldsFragment, PartySettingsInput } from '../../gql/graphql';
-import { ROUND_CHOICES, TURN_CHOICES } from './CreatePartyDialog';
+import { ROUND_CHOICES, TimeField, TURN_CHOICES } from './TimeField';
 
 /** The host's settings: who pays, and the round or turn time (from the next round or turn). */
 export function PartySettings({ party, busy, onSave }: { party: PartyFieldsFragment; busy: boolean; onSave: (input: PartySettingsInput) => void }) {
@@ -18,16 +18,7 @@ export function PartySettings({ party, busy, onSave }: { party: PartyFieldsFragm
   };
   return (
     <form className="party-settings" onSubmit={submit} aria-label="Party settings">
-      <div className="field">
-        <label htmlFor={`${ids}-time`}>{live ? 'Round time' : 'Time for each turn'}</label>
-        <select id={`${ids}-time`} value={seconds} onChange={(e) => setSeconds(Number(e.target.value))}>
-          {choices.map((c) => (
-            <option key={c.seconds} value={c.seconds}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <TimeField id={`${ids}-time`} label={live ? 'Round time' : 'Time for each turn'} value={seconds} choices={choices} onChange={setSeconds} />
       <label className="checkbox-row">
         <input type="checkbox" checked={hostPays} onChange={(e) => setHostPays(e.target.checked)} />I pay for every chapter
       </label>
