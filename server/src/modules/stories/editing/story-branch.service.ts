@@ -20,6 +20,7 @@ import { Chapter } from '../chapter.entity';
 import type { GenerationRegistry } from '../generation/generation-registry';
 import { StoryBranch } from './story-branch.entity';
 import { applyTake, unapplyTake } from '../state/take-effects';
+import { refuseWhilePartyWriting, rollBackPartyRounds } from '../state/party-rounds';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 /** Branches kept per story; beyond it the player deletes one before rewinding again (nothing goes silently). */
@@ -110,6 +111,9 @@ async function setAside(m: EntityManager, character: Character, index: number): 
   // Latest first: each take is taken back over the state it left.
   const selected = await repo.find({ where: { characterId: character.id, isSelected: true, index: MoreThan(index) }, order: { index: 'DESC' } });
   for (const take of selected) await unapplyTake(m, take);
+  // Party rounds' chapters: their party goes back to the earliest round set aside (state/party-rounds.ts).
+  await refuseWhilePartyWriting(m, character.id);
+  await rollBackPartyRounds(m, character.id, selected, index);
   const from = await repo.findOneByOrFail({ characterId: character.id, index, isSelected: true });
   // The rows go from table to branch inside the database (never decoded here).
   await m.query(
