@@ -344,7 +344,11 @@ function stakesPart(input: ChapterInput, compact: boolean): string {
       );
     }
   } else if (input.action?.trim() && !input.continueFrom && input.difficulty && !compact) {
-    lines.push('ROUTINE ACTION: no roll; it happens as the player intends.');
+    lines.push(
+      input.companionChecks?.length
+        ? "THE HERO'S PART IS ROUTINE: no roll; it happens as the player intends."
+        : 'ROUTINE ACTION: no roll; it happens as the player intends.',
+    );
   }
   // A party round: every other player's part was judged and rolled on their own character's stats.
   for (const { name, check: cc } of input.companionChecks ?? []) {
