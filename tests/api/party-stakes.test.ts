@@ -201,7 +201,9 @@ it('a rewind past party rounds puts the companions back and the party at the ear
   expect(party.members.map((m: { hasActed: boolean }) => m.hasActed)).toEqual([true, true]);
   expect((await seen(id)).map((r) => r.seen_through_index)).toEqual([0, 0]);
   // Round 2's actions are gone (that round has not happened now).
-  const later = (await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM party_actions WHERE party_id = $1 AND round > 1`, [id])) as Array<{ n: number }>;
+  const later = (await t.app.db.dataSource.query(`SELECT count(*)::int AS n FROM party_actions WHERE party_id = $1 AND round > 1`, [id])) as Array<{
+    n: number;
+  }>;
   expect(later[0]!.n).toBe(0);
 
   // While a round is being written, undo is refused.

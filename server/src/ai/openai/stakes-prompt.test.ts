@@ -133,6 +133,8 @@ it("a party round: each companion's own check is stated for them, by name, apart
   expect(text).toContain('«Ada» tries to «persuade the innkeeper» — charisma against 12: rolled 3 + 1 = 4. FAILURE: it does not work.');
   expect(text).toContain("THE HERO'S PART IS ROUTINE: no roll");
   // A small context: the outcomes alone, by name.
-  const small = chapterMessages({ ...input, maxContextTokens: 2048 }).messages.map((m) => m.content).join('\n');
+  const small = chapterMessages({ ...input, maxContextTokens: 2048 })
+    .messages.map((m) => m.content)
+    .join('\n');
   expect(small).toContain("«Ada»'S OUTCOME (decided): FAILURE: it does not work.");
 });

@@ -42,7 +42,7 @@ class CastMemberType {
 @ObjectType('ChapterCheck', {
   description: 'The check the engine rolled for the action before the chapter was written: total = roll + modifier + itemBonus against difficulty.',
 })
-export class ChapterCheckType implements CheckOutcome {
+class ChapterCheckType implements CheckOutcome {
   @Field({ description: 'What the action attempted, as the engine read it.' })
   attempt: string;
   @Field(() => String, { description: 'The stat tested (strength, agility, endurance, intellect, wisdom, charisma).' })
@@ -106,7 +106,7 @@ export interface PartyMemberCheck {
 }
 
 @ObjectType('PartyMemberCheck', { description: "A party companion's own check in a round's chapter, rolled on their party stats." })
-export class PartyMemberCheckType {
+class PartyMemberCheckType {
   @Field(() => ID)
   userId: string;
   @Field({ description: "The companion's character name." })

@@ -47,7 +47,12 @@ export function memberSeed(chapterSeed: number, userId: string): number {
 }
 
 /** Judges and rolls each companion's own part on their own stats, then their growth from it. */
-export function rollCompanions(parts: readonly CompanionPart[], difficulty: Difficulty, chapterSeed: number, dice: (seed: number) => number): PartyMemberCheck[] {
+export function rollCompanions(
+  parts: readonly CompanionPart[],
+  difficulty: Difficulty,
+  chapterSeed: number,
+  dice: (seed: number) => number,
+): PartyMemberCheck[] {
   return parts.map((p) => {
     const plan = judgeAction(p.action, difficulty);
     const check: CheckOutcome | null = plan ? rollCheck(plan, p.stats, null, difficulty, dice(memberSeed(chapterSeed, p.userId))) : null;
