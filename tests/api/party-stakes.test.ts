@@ -158,7 +158,12 @@ it("a live round of three: each part judged and rolled on its own player's stats
   expect((await seen(id)).map((r) => r.seen_through_index)).toEqual([0, 0, 0]);
 
   // Undo: the stats are as before the round, and the round is open again with its three actions.
+  const watch = await parties.watch(ada.id, id);
+  expect((await watch.next()).value).toMatchObject({ reason: 'snapshot', party: { round: 1 } });
   const undone = (await ok(UNDO, { id: mira.characterId }, mira.token)).undoLastChapter;
+  // The members are told at once: the party as it is now.
+  expect((await watch.next()).value).toMatchObject({ reason: 'story_changed', party: { round: 0, roundState: 'collecting' } });
+  await watch.return(undefined);
   expect(undone.stats.agility).toBe(10);
   const reopened = (await ok(PARTY, { id }, ada.token)).party;
   expect(reopened).toMatchObject({ round: 0, roundState: 'collecting', story: { totalChapters: 0 } });

@@ -220,6 +220,17 @@ describe('party screen', () => {
     expect(screen.getByTestId('party-hint').textContent).toBe('Round 2: what does Kael do?');
   });
 
+  it("the story's owner undid the round's chapter: the story is read again and the round is open with its actions", async () => {
+    const { subscriptions } = await open(party({ round: 1 }, [chapter(0), chapter(1)]), {
+      PartyPage_story: () => ({ data: { party: party({ round: 0 }, [chapter(0)]) } }),
+    });
+    expect(screen.getAllByTestId('chapter')).toHaveLength(2);
+    const channel = await subscriptions.channel('PartyPage_updated');
+    act(() => channel.emit(update('story_changed', { round: 0, members: [member(1, { hasActed: true }), member(2, { hasActed: true }), member(3)] })));
+    await waitFor(() => expect(screen.getAllByTestId('chapter')).toHaveLength(1));
+    expect(screen.getByText('2 of 3 have acted.')).toBeTruthy();
+  });
+
   it('a refusal from the server is shown with its message and code', async () => {
     const error = jest.spyOn(toast, 'error');
     await open(party(), { PartyPage_act: () => gqlError('CONFLICT', 'This party has ended.', { reason: 'ended' }) });

@@ -114,7 +114,7 @@ export default function PartyPage() {
         void navigate('/characters', { replace: true });
         return;
       }
-      if (u.reason === 'chapter_written' || u.reason === 'chapter_failed' || u.reason === 'round_reopened' || u.reason === 'turn_skipped') void reload();
+      if (['chapter_written', 'chapter_failed', 'round_reopened', 'turn_skipped', 'story_changed'].includes(u.reason)) void reload();
     },
   });
 

@@ -107,7 +107,7 @@ export interface PartyView {
 
 export interface PartyUpdateMessage {
   partyId: string;
-  /** What happened: snapshot, joined, acted, round_closed, chapter_written, chapter_failed, turn_skipped, kicked, banned, left, locked, host_changed, settings, ended, removed. */
+  /** What happened: snapshot, joined, acted, round_closed, chapter_written, chapter_failed, turn_skipped, story_changed, kicked, banned, left, locked, host_changed, settings, ended, removed. */
   reason: string;
   /** Null only in the last event a removed member receives (reason removed). */
   party: PartyView | null;
@@ -845,6 +845,18 @@ export class PartyService {
   }
 
   // Live updates
+
+  /**
+   * The story's owner changed a party story from the story screen (undo, a rewind, a return to a
+   * branch): its open party's round and members' stats may have moved with it (stories/state/party-rounds.ts),
+   * so its members are sent the party as it is now (reason story_changed). Best effort.
+   */
+  async storyChanged(characterId: string): Promise<void> {
+    const open = (await this.dataSource.query(`SELECT id FROM parties WHERE story_character_id = $1 AND status = 'open'`, [characterId])) as Array<{
+      id: string;
+    }>;
+    for (const p of open) this.publish(p.id, 'story_changed');
+  }
 
   /**
    * The party's live state for a member: a snapshot first, then every change. A member removed

@@ -139,13 +139,18 @@ export function storiesRestRouter(services: Services): express.Router {
 
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
-    res.json(await storyNow(await services.stories.undoLastChapter(user.id, body(req).characterId)));
+    const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
+    // A party story's round may have gone back with it: its members are told.
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.post('/rewind', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    res.json(await storyNow(await services.stories.rewind(user.id, b.characterId, b.chapterIndex)));
+    const c = await services.stories.rewind(user.id, b.characterId, b.chapterIndex);
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.get('/branches/:characterId', async (req, res) => {
@@ -157,7 +162,9 @@ export function storiesRestRouter(services: Services): express.Router {
   r.post('/restore-branch', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    res.json(await storyNow(await services.stories.restoreBranch(user.id, b.characterId, b.branchId)));
+    const c = await services.stories.restoreBranch(user.id, b.characterId, b.branchId);
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.post('/delete-branch', async (req, res) => {
