@@ -217,3 +217,33 @@ it('a rewind past party rounds puts the companions back and the party at the ear
   expect(r.errors?.[0]?.extensions?.code).toBe('CONFLICT');
   await t.app.db.dataSource.query(`UPDATE parties SET round_state = 'collecting' WHERE id = $1`, [id]);
 });
+
+it("by post: undo of a turn's chapter gives the turn back to its player, with its action and a full turn's time", async () => {
+  useStoryAI(t, scriptedAI(), { dice: scriptedDice([20]) });
+  const mira = await player('Mira', BASE_STATS);
+  const tom = await player('Tom', { ...BASE_STATS, strength: 10 });
+  const id = (await ok(CREATE, { input: { characterId: mira.characterId, mode: 'post' } }, mira.token)).createParty.id as string;
+  const code = (await ok(INVITE, { id }, mira.token)).partyInvite.code;
+  await ok(JOIN, { code, c: tom.characterId }, tom.token);
+  await ok(ACT, { id, a: 'looks around' }, mira.token);
+  await parties.idle();
+  await ok(ACT, { id, a: 'attacks the guard' }, tom.token);
+  await parties.idle();
+  const TURN = `query($id: ID!) { party(id: $id) { round roundState turnUserId deadlineAt members { userId stats hasActed } } }`;
+  const before = (await ok(TURN, { id }, tom.token)).party;
+  expect(before).toMatchObject({ round: 2, turnUserId: mira.id });
+  expect(before.members[1].stats.strength).toBe(11);
+
+  await ok(UNDO, { id: mira.characterId }, mira.token);
+  const after = (await ok(TURN, { id }, tom.token)).party;
+  expect(after).toMatchObject({ round: 1, roundState: 'collecting', turnUserId: tom.id });
+  expect(after.members[1]).toMatchObject({ hasActed: true, stats: { ...BASE_STATS, strength: 10 } });
+  expect(new Date(after.deadlineAt).getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+  expect((await seen(id)).map((r) => r.seen_through_index)).toEqual([0, 0]);
+  // Tom takes his turn again: a new chapter for round 1, rolled afresh.
+  await ok(ACT, { id, a: 'sneaks past the guard' }, tom.token);
+  await parties.idle();
+  const again = (await ok(PARTY, { id }, tom.token)).party;
+  expect(again.story.totalChapters).toBe(2);
+  expect(again.story.chapters[1].partyChecks.map((c: { action: string }) => c.action)).toEqual(['sneaks past the guard']);
+});
