@@ -211,6 +211,19 @@ it('a rewind past party rounds puts the companions back and the party at the ear
   }>;
   expect(later[0]!.n).toBe(0);
 
+  // Returning to the branch: Tom's growth is back, and the party moves on past its rounds.
+  const branches = (await ok(`query($id: ID!) { character(id: $id) { storyBranches { id } } }`, { id: mira.characterId }, mira.token)).character
+    .storyBranches as Array<{ id: string }>;
+  await ok(
+    `mutation($id: ID!, $b: ID!) { restoreStoryBranch(characterId: $id, branchId: $b) { id } }`,
+    { id: mira.characterId, b: branches[0]!.id },
+    mira.token,
+  );
+  expect(await strength()).toBe(13);
+  expect((await ok(PARTY, { id }, tom.token)).party).toMatchObject({ round: 3, roundState: 'collecting', story: { totalChapters: 3 } });
+  await ok(`mutation($id: ID!) { rewindStory(characterId: $id, chapterIndex: 0) { id } }`, { id: mira.characterId }, mira.token);
+  expect(await strength()).toBe(11);
+
   // While a round is being written, undo is refused.
   await t.app.db.dataSource.query(`UPDATE parties SET round_state = 'writing' WHERE id = $1`, [id]);
   const r = await t.gql(UNDO, { id: mira.characterId }, mira.token);

@@ -20,7 +20,7 @@ import { Chapter } from '../chapter.entity';
 import type { GenerationRegistry } from '../generation/generation-registry';
 import { StoryBranch } from './story-branch.entity';
 import { applyTake, unapplyTake } from '../state/take-effects';
-import { refuseWhilePartyWriting, rollBackPartyRounds } from '../state/party-rounds';
+import { advancePartyRounds, refuseWhilePartyWriting, rollBackPartyRounds } from '../state/party-rounds';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 /** Branches kept per story; beyond it the player deletes one before rewinding again (nothing goes silently). */
@@ -87,6 +87,8 @@ export class StoryBranchService {
         order: { index: 'ASC' },
       });
       for (const take of restored) await applyTake(m, take);
+      // Party rounds' chapters: their party moves on past the latest one restored (state/party-rounds.ts).
+      await advancePartyRounds(m, restored);
       await m.delete(StoryBranch, { id: branch.id });
     });
     return findOwnedCharacter(this.dataSource, userId, character.id);

@@ -6,6 +6,9 @@
  * players can act again or the host can close it. Actions of later rounds go (those rounds have not
  * happened now), and no member has seen further than the story's latest chapter.
  *
+ * Returning to a branch puts its rounds back the same way forward: their party moves on to the round
+ * after the latest one restored (collecting; by post with a full turn's time for whoever's turn it is).
+ *
  * Runs inside the undo's or rewind's transaction, with the story character locked, after the takes
  * were taken back (their companions' party stats with them: take-effects.ts). The party row is locked
  * here; a round being written refuses the change (its chapter is not in the story yet).
@@ -59,4 +62,31 @@ export async function rollBackPartyRounds(m: EntityManager, characterId: string,
       WHERE seen_through_index > $2 AND party_id IN (SELECT id FROM parties WHERE story_character_id = $1)`,
     [characterId, latestLeft],
   );
+}
+
+/** Moves the parties of `restored` takes (a branch returned to) on past their latest restored round. */
+export async function advancePartyRounds(m: EntityManager, restored: readonly Chapter[]): Promise<void> {
+  const latest = new Map<string, number>();
+  for (const t of restored) {
+    if (!t.partyId || t.partyRound === null) continue;
+    latest.set(t.partyId, Math.max(latest.get(t.partyId) ?? t.partyRound, t.partyRound));
+  }
+  for (const [partyId, round] of latest) {
+    const [p] = (await m.query(`SELECT round, round_state, status FROM parties WHERE id = $1 FOR UPDATE`, [partyId])) as Array<{
+      round: number;
+      round_state: string;
+      status: string;
+    }>;
+    if (!p || p.status !== 'open' || p.round > round) continue;
+    if (p.round_state === 'writing') {
+      throw new AppError('CONFLICT', "The party's round is being written; wait for its chapter to finish.", { reason: 'party_writing' });
+    }
+    await m.query(`DELETE FROM party_actions WHERE party_id = $1 AND round > $2`, [partyId, round]);
+    await m.query(
+      `UPDATE parties SET round = $2, round_state = 'collecting', writing_since = NULL, last_error = NULL, updated_at = now(),
+              deadline_at = CASE WHEN mode = 'post' THEN now() + turn_seconds * interval '1 second' END
+        WHERE id = $1`,
+      [partyId, round + 1],
+    );
+  }
 }
