@@ -24,6 +24,8 @@ function chapterBody(c: Chapter) {
     // The check rolled before the chapter (null: routine) and what it did to health and items (issue 31).
     check: c.checkOutcome ?? null,
     stakes: c.stakesView,
+    // A party round's companions' own checks, each on their party stats (as GraphQL's Chapter.partyChecks).
+    partyChecks: (c.partyChecks ?? []).map(({ userId, name, action, check, statIncreases }) => ({ userId, name, action, check, statIncreases })),
   };
 }
 
