@@ -18,10 +18,10 @@ export function PartyDice({ chapter, heroName }: { chapter: PartyChapterDiceFiel
           {hero}
         </li>
       )}
-      {companions.map((c) => (
-        <li key={c.userId}>
+      {companions.map((c, i) => (
+        <li key={i}>
           <span className="party-dice-name">{c.name}</span>
-          <CheckLine check={c.check ?? null} stakes={null} />
+          <CheckLine check={c.check ? { ...c.check, itemBonus: 0, item: null } : null} stakes={null} />
         </li>
       ))}
       {!chapter.check && hero && <li>{hero}</li>}

@@ -266,9 +266,9 @@ describe('party screen', () => {
       check: check(12, 'success', { stat: 'agility', difficulty: 12, modifier: 0, total: 12 }),
       stakes: null,
       partyChecks: [
-        { __typename: 'PartyMemberCheck', userId: 'user-2', name: 'Tomas', check: check(15, 'success') },
+        { __typename: 'PartyMemberCheck', name: 'Tomas', check: check(15, 'success') },
         // Mira's part was routine: no roll, no line.
-        { __typename: 'PartyMemberCheck', userId: 'user-3', name: 'Mira', check: null },
+        { __typename: 'PartyMemberCheck', name: 'Mira', check: null },
       ],
     });
     await open(party({ round: 2 }, [chapter(0), round]));
