@@ -137,9 +137,10 @@ export class ChapterPrompter {
       // A party round: the hero's check is on the story owner's own part only (none when they did not
       // act), and every companion's part is judged and rolled on its own, on their own stats.
       const own = round ? round.heroAction : live.action;
-      const plan = judgeAction(own, c.difficulty, mode === 'next' ? proposalFor(own, ctx.latest?.choiceChecks ?? []) : null);
+      const offered = mode === 'next' ? (ctx.latest?.choiceChecks ?? []) : [];
+      const plan = judgeAction(own, c.difficulty, proposalFor(own, offered));
       check = plan ? rollCheck(plan, stats, itemUsed(own, inventory), c.difficulty, this.dice(seed)) : null;
-      if (round) party = { partyId: round.partyId, round: round.round, checks: rollCompanions(round.companions, c.difficulty, seed, this.dice) };
+      if (round) party = { partyId: round.partyId, round: round.round, checks: rollCompanions(round.companions, c.difficulty, seed, this.dice, offered) };
     }
     // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).
     const hit = continued ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) } : healthAfterCheck(healthGoingOn(health), check);

@@ -53,6 +53,12 @@ describe("a party round's companions: each part judged and rolled on its own", (
     expect(companionGrowth({ userId: 'u', name: 'N', action: 'a', check: null, statsBefore: BASE }).statsAfter).toEqual(BASE);
   });
 
+  it("a part that is one of the offered choices is judged on the storyteller's proposal for it, within bounds", () => {
+    const offered = [{ choice: 'Looks around the square', stat: 'wisdom', difficulty: 30 }];
+    const [, , bo] = rollCompanions(parts, 'balanced', 5, () => 10, offered);
+    expect(bo!.check).toMatchObject({ stat: 'wisdom', difficulty: 20, total: 10, outcome: 'failure' });
+  });
+
   it('tells the storyteller only the rolled checks, by name', () => {
     const checks = rollCompanions(parts, 'balanced', 3, () => 11);
     expect(companionChecksOf(checks).map((c) => c.name)).toEqual(['Tom', 'Ada']);

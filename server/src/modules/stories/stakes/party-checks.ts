@@ -12,7 +12,7 @@ import type { CheckOutcome, CompanionCheck, Difficulty } from '../../../ai/story
 import { mixSeed } from '../../../ai/offline/prng';
 import type { PartyMemberCheck } from '../chapter.entity';
 import { raiseStats } from '../state/take-effects';
-import { judgeAction, rollCheck } from './checks';
+import { judgeAction, proposalFor, rollCheck, type ChoiceCheck } from './checks';
 import { earnedGrowth } from './hero-state';
 
 /** A companion's part of a round, as the party hands it to the engine. */
@@ -46,15 +46,20 @@ export function memberSeed(chapterSeed: number, userId: string): number {
   return mixSeed('party-member-check', chapterSeed, userId);
 }
 
-/** Judges and rolls each companion's own part on their own stats, then their growth from it. */
+/**
+ * Judges and rolls each companion's own part on their own stats, then their growth from it. A part
+ * that is one of the choices the storyteller offered with a proposed check is judged on that proposal,
+ * as the hero's is.
+ */
 export function rollCompanions(
   parts: readonly CompanionPart[],
   difficulty: Difficulty,
   chapterSeed: number,
   dice: (seed: number) => number,
+  offered: readonly ChoiceCheck[] = [],
 ): PartyMemberCheck[] {
   return parts.map((p) => {
-    const plan = judgeAction(p.action, difficulty);
+    const plan = judgeAction(p.action, difficulty, proposalFor(p.action, offered));
     const check: CheckOutcome | null = plan ? rollCheck(plan, p.stats, null, difficulty, dice(memberSeed(chapterSeed, p.userId))) : null;
     return companionGrowth({ userId: p.userId, name: p.name, action: p.action, check, statsBefore: p.stats });
   });
