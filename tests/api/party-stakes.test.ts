@@ -138,6 +138,12 @@ it("a live round of three: each part judged and rolled on its own player's stats
   expect(await savedStats(tom.characterId)).toEqual({ ...BASE_STATS, strength: 13 });
   expect(await savedStats(ada.characterId)).toEqual({ ...BASE_STATS, charisma: 8 });
 
+  // Exports show every player's dice, named (HTML-escaped).
+  const html = await t.rest('GET', `/api/stories/export/${mira.characterId}?format=html`, undefined, mira.token);
+  expect(html.body).toContain(
+    'Check — agility against 12: rolled 12 = 12, success. Tom&#39;s check — strength against 14: rolled 15 + 1 (strength) = 16, success. Ada&#39;s check — charisma against 12: rolled 3 − 1 (charisma) = 2, failure.',
+  );
+
   // Another take (other dice now): every roll is kept, and the growth is the same, not twice.
   useStoryAI(t, scriptedAI(), { dice: scriptedDice([1, 1, 20]) });
   const regen = (await ok(REGENERATE, { id: mira.characterId }, mira.token)).regenerateChapter.newChapter;
