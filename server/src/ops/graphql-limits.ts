@@ -25,6 +25,7 @@ import {
 import type { ApolloServerPlugin } from '@apollo/server';
 import { badText, EDGE_TEXT_MESSAGE, findBadText } from '../common/edge-text';
 import type { Metrics } from './metrics';
+import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 
 export interface GraphQLLimits {
   maxDepth: number;
@@ -70,6 +71,11 @@ const PAGE_ARGS = ['limit', 'first'];
  * chapters; its `latestTakes` are a list of their own, counted at DEFAULT_LIST_SIZE).
  */
 const PAGED_LISTS: Record<string, readonly string[]> = { 'Character.storyline': ['chapters'] };
+/**
+ * Lists whose size the rules bound, counted at that bound: a party round's companions' checks (every
+ * member but the story's owner).
+ */
+const BOUNDED_LISTS: Record<string, number> = { 'Chapter.partyChecks': PARTY_MAX_MEMBERS - 1 };
 /**
  * Large text fields weigh by their size limit, about one unit per kilobyte: a chapter's text is up to
  * 6,000 characters; a section of what the storyteller remembered is a part of a prompt of up to
@@ -216,7 +222,7 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       // A list takes its own page argument, else the page set above it when that page sizes it
       // (storyline's chapters), else the default.
       const inherited = page && (page.lists === null || page.lists.includes(name)) ? page.size : undefined;
-      const size = isList ? (own ?? inherited ?? DEFAULT_LIST_SIZE) : 1;
+      const size = isList ? (own ?? inherited ?? BOUNDED_LISTS[key] ?? DEFAULT_LIST_SIZE) : 1;
       const next: Page = isList || own === undefined ? undefined : { size: own, lists: PAGED_LISTS[key] ?? null };
       walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, next, path);
     }
