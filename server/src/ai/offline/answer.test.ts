@@ -114,6 +114,15 @@ describe('an action is answered, not pasted back', () => {
     expect(sneak.text).not.toMatch(/one holds breath/);
     const third = await write({ action: 'I kneel beside the grave', check: null, pointOfView: 'third' });
     expect(firstParagraph(third.text)).toMatch(/Edmund knelt beside the grave/);
+    // Played: "you set the Bitterwater Flats" for "Set out for the Bitterwater Flats" (a way, not a purpose).
+    for (const [action, told] of [
+      ['Set out for the Bitterwater Flats', /you set out for the Bitterwater Flats/i],
+      ['Head for Ravenscar Hall', /you head for Ravenscar Hall/i],
+      ['I set off for the chapel of Saint Ebba', /you set off for the chapel of Saint Ebba/i],
+    ] as const) {
+      const r = await write({ action, check: null, mission: null });
+      expect(firstParagraph(r.text)).toMatch(told);
+    }
   });
 
   it('a person the action names is in the chapter', async () => {

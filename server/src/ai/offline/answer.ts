@@ -391,8 +391,13 @@ export function answerAction(
   const rest = words.slice(1).join(' ');
   // The verb and what it was done to ("bargain with the merchant"), not the player's whole sentence:
   // it stops where the purpose or a second action begins.
+  // A way set out on ("set out for the flats", "head for the hall") is where, not what for: the "for"
+  // after a verb of going (and its particle) stays in.
+  const way = /^(?:set|head|make|leave|start|strike|sail|ride|march|run|race|bolt|dash)$/i.test(verb)
+    ? (/^(?:(?:out|off|forth|back|away)\s+)?for\s+/i.exec(rest)?.[0] ?? '')
+    : '';
   const target = (
-    ` ${rest}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ?? ''
+    way + (` ${rest.slice(way.length)}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ?? '').trim()
   ).trim();
   // What was acted on, as a noun ("the merchant" of "with the merchant").
   let thing =

@@ -91,6 +91,12 @@ describe('narrate', () => {
     );
   });
 
+  it('a sentence that starts with the hero mid-line starts with a capital (a recalled memory after its frame)', () => {
+    expect(second('Some of it had happened before. Edmund asked the nearest stranger about the chapel; Edmund waited... nobody came.')).toBe(
+      'Some of it has happened before. You ask the nearest stranger about the chapel; you wait... nobody comes.',
+    );
+  });
+
   it('first person past: I for the subject, me for the object, my for the possessive', () => {
     expect(narrate(`Garran called Edmund’s name and handed Edmund ${HERO.their} knife; Edmund thanked him.`, 'first', names)).toBe(
       'Garran called my name and handed me my knife; I thanked him.',

@@ -617,7 +617,10 @@ export function narrate(sentence: string, pov: PointOfView, heroNames: readonly 
     .split(/([“"][^”"]*[”"]|\u0004[^\u0005]*\u0005)/)
     .map((part, i) => (i % 2 === 1 ? part.replace(/[\u0002\u0004\u0005]/g, '') : narrateOutside(part, pov, names)))
     .join('')
-    .replace(/^(\W*)(\p{Ll})/u, (_m, pre: string, c: string) => pre + c.toUpperCase());
+    .replace(/^(\W*)(\p{Ll})/u, (_m, pre: string, c: string) => pre + c.toUpperCase())
+    // A sentence inside the line that began with the hero's name ("…before. Edmund asked" → "…before.
+    // You ask"); an ellipsis goes on mid-sentence.
+    .replace(/(?<!\.)([.!?]\s+)(\p{Ll})/gu, (_m, stop: string, c: string) => stop + c.toUpperCase());
 }
 
 function narrateOutside(text: string, pov: PointOfView, names: string[]): string {

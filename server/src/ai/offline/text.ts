@@ -509,7 +509,11 @@ function normalise(raw: string): NormalisedAction {
  * which is usually an idiom or a body part, not what the action is about.
  */
 function extractObject(rest: string): string | null {
-  const phrases = [...rest.matchAll(OBJECT_PHRASE)].map((m) => m[0]);
+  // A phrase that ends inside a proper name ("the chapel of Saint" of "the chapel of Saint Ebba")
+  // takes the rest of the name.
+  const phrases = [...rest.matchAll(OBJECT_PHRASE)].map((p) =>
+    /\s\p{Lu}[\p{L}'’-]*$/u.test(p[0]) ? p[0] + (/^(?:\s+\p{Lu}[\p{L}'’-]*)+/u.exec(rest.slice(p.index + p[0].length))?.[0] ?? '') : p[0],
+  );
   const m = phrases.find((p) => !/^their\s/i.test(p)) ?? phrases[0];
   if (m) {
     const obj = m.replace(/(?:\s+(?:the|a|an|of|and|to|beyond|their))+$/i, '');
