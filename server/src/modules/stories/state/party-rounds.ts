@@ -17,12 +17,26 @@ import type { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/app-error';
 import type { Chapter } from '../chapter.entity';
 
+const WRITING = "The party's round is being written; wait for its chapter to finish.";
+
+/** The party's row, locked, when it is open (null otherwise); refused while its round is being written. */
+async function lockedOpenParty(m: EntityManager, partyId: string): Promise<{ round: number } | null> {
+  const [p] = (await m.query(`SELECT round, round_state, status FROM parties WHERE id = $1 FOR UPDATE`, [partyId])) as Array<{
+    round: number;
+    round_state: string;
+    status: string;
+  }>;
+  if (!p || p.status !== 'open') return null;
+  if (p.round_state === 'writing') throw new AppError('CONFLICT', WRITING, { reason: 'party_writing' });
+  return p;
+}
+
 /** Refuses while a party of this story is writing a round's chapter (the story gate covers the chapter itself). */
 export async function refuseWhilePartyWriting(m: EntityManager, characterId: string): Promise<void> {
   const rows = (await m.query(`SELECT 1 FROM parties WHERE story_character_id = $1 AND status = 'open' AND round_state = 'writing'`, [
     characterId,
   ])) as unknown[];
-  if (rows.length > 0) throw new AppError('CONFLICT', "The party's round is being written; wait for its chapter to finish.", { reason: 'party_writing' });
+  if (rows.length > 0) throw new AppError('CONFLICT', WRITING, { reason: 'party_writing' });
 }
 
 /** Rolls the parties of `removed` takes back to their earliest removed round; clamps what members have seen to `latestLeft`. */
@@ -33,16 +47,9 @@ export async function rollBackPartyRounds(m: EntityManager, characterId: string,
     earliest.set(t.partyId, Math.min(earliest.get(t.partyId) ?? t.partyRound, t.partyRound));
   }
   for (const [partyId, round] of earliest) {
-    const [p] = (await m.query(`SELECT round, round_state, status FROM parties WHERE id = $1 FOR UPDATE`, [partyId])) as Array<{
-      round: number;
-      round_state: string;
-      status: string;
-    }>;
     // An ended party keeps its last round (nobody plays it again); a missing one is gone with its rounds.
-    if (!p || p.status !== 'open' || p.round < round) continue;
-    if (p.round_state === 'writing') {
-      throw new AppError('CONFLICT', "The party's round is being written; wait for its chapter to finish.", { reason: 'party_writing' });
-    }
+    const p = await lockedOpenParty(m, partyId);
+    if (!p || p.round < round) continue;
     await m.query(`DELETE FROM party_actions WHERE party_id = $1 AND round > $2`, [partyId, round]);
     // By post, the turn is again the player's who took it (if they are still in the party), with a full turn's time;
     // live, the round's timer starts again with its next action.
@@ -72,15 +79,8 @@ export async function advancePartyRounds(m: EntityManager, restored: readonly Ch
     latest.set(t.partyId, Math.max(latest.get(t.partyId) ?? t.partyRound, t.partyRound));
   }
   for (const [partyId, round] of latest) {
-    const [p] = (await m.query(`SELECT round, round_state, status FROM parties WHERE id = $1 FOR UPDATE`, [partyId])) as Array<{
-      round: number;
-      round_state: string;
-      status: string;
-    }>;
-    if (!p || p.status !== 'open' || p.round > round) continue;
-    if (p.round_state === 'writing') {
-      throw new AppError('CONFLICT', "The party's round is being written; wait for its chapter to finish.", { reason: 'party_writing' });
-    }
+    const p = await lockedOpenParty(m, partyId);
+    if (!p || p.round > round) continue;
     await m.query(`DELETE FROM party_actions WHERE party_id = $1 AND round > $2`, [partyId, round]);
     await m.query(
       `UPDATE parties SET round = $2, round_state = 'collecting', writing_since = NULL, last_error = NULL, updated_at = now(),
