@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { badText, EDGE_TEXT_MESSAGE, findBadText } from '../common/edge-text';
+import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 import type { Metrics } from './metrics';
 
 export interface GraphQLLimits {
@@ -58,9 +59,16 @@ const INTROSPECTION_MAX_DEPTH = 16;
  * one value per field per item of every list above it. A `limit`/`first` argument sets the size of
  * its field's list, or, on an object field (`storyline(limit: 200)`), of the lists inside it; a
  * variable counts as its default in the operation, else as the argument's maximum. A list without
- * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items.
+ * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items, or its known bound
+ * (LIST_MAX).
  */
 export const DEFAULT_LIST_SIZE = 50;
+/**
+ * Lists without a page argument whose size the domain bounds below DEFAULT_LIST_SIZE: they count
+ * their real maximum (a party seats at most PARTY_MAX_MEMBERS players), so a list of parties can read
+ * each member's fields.
+ */
+const LIST_MAX: Record<string, number> = { 'Party.members': PARTY_MAX_MEMBERS };
 /** The most a page argument accepts (the resolvers refuse more); unknown ones count 100. */
 const PAGE_ARG_MAX: Record<string, number> = { 'Character.storyline': 200, 'Query.featuredWorlds': 100 };
 const PAGE_ARG_FALLBACK_MAX = 100;
@@ -216,7 +224,7 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       // A list takes its own page argument, else the page set above it when that page sizes it
       // (storyline's chapters), else the default.
       const inherited = page && (page.lists === null || page.lists.includes(name)) ? page.size : undefined;
-      const size = isList ? (own ?? inherited ?? DEFAULT_LIST_SIZE) : 1;
+      const size = isList ? (own ?? inherited ?? LIST_MAX[key] ?? DEFAULT_LIST_SIZE) : 1;
       const next: Page = isList || own === undefined ? undefined : { size: own, lists: PAGED_LISTS[key] ?? null };
       walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, next, path);
     }
