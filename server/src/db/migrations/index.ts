@@ -20,6 +20,7 @@ import { Stakes1795710000000 } from './1795710000000-Stakes';
 import { CharacterDrafts1795737619880 } from './1795737619880-CharacterDrafts';
 import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
 import { Parties1795764658637 } from './1795764658637-Parties';
+import { PartyInviteCodeEnd1795774425879 } from './1795774425879-PartyInviteCodeEnd';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   CharacterDrafts1795737619880,
   ReadAloud1795737758908,
   Parties1795764658637,
+  PartyInviteCodeEnd1795774425879,
 ];

@@ -29,7 +29,9 @@ import { Party, PartyInvite, type PartyMode, type PartyStatus, type RoundState }
 import {
   chapterGist,
   composeRoundAction,
+  inviteCodeEnd,
   inviteCodeHash,
+  maskedInviteCode,
   newInviteCode,
   nextInTurn,
   PARTY_ACTION_MAX,
@@ -118,6 +120,8 @@ export interface PartyInviteCode {
 
 export interface PartyInviteInfo {
   id: string;
+  /** •••••-•XXXX: the code's last 4 symbols (null for an invite made before they were kept). */
+  maskedCode: string | null;
   createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -257,7 +261,11 @@ export class PartyService {
     const expiresAt = new Date(now.getTime() + hours * 3600_000);
     const invite = await this.dataSource
       .getRepository(PartyInvite)
-      .save(this.dataSource.getRepository(PartyInvite).create({ partyId: party.id, codeHash: inviteCodeHash(code)!, expiresAt, revokedAt: null }));
+      .save(
+        this.dataSource
+          .getRepository(PartyInvite)
+          .create({ partyId: party.id, codeHash: inviteCodeHash(code)!, codeEnd: inviteCodeEnd(code), expiresAt, revokedAt: null }),
+      );
     return { id: invite.id, code, expiresAt };
   }
 
@@ -268,6 +276,7 @@ export class PartyService {
     const rows = await this.dataSource.getRepository(PartyInvite).find({ where: { partyId: party.id }, order: { createdAt: 'DESC' }, take: 100 });
     return rows.map((r) => ({
       id: r.id,
+      maskedCode: maskedInviteCode(r.codeEnd),
       createdAt: r.createdAt,
       expiresAt: r.expiresAt,
       revokedAt: r.revokedAt,
