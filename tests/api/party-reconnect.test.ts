@@ -249,3 +249,45 @@ it.each([
     t.app.services.stories = previous;
   }
 });
+
+it('a member kicked while the chapter is written stops reading it at once; the others read it to its end', async () => {
+  const gate = gatedStream();
+  const previous = t.app.services.stories;
+  useStoryAI(t, scriptedAI({ streamChapter: (i) => gate.stream(i) }));
+  const conns: Array<ReturnType<typeof connect>> = [];
+  try {
+    const [host, tom] = [await player('Mira'), await player('Tom')];
+    const id = (
+      await ok(`mutation($i: CreatePartyInput!) { createParty(input: $i) { id } }`, { i: { characterId: host.characterId, mode: 'live' } }, host.token)
+    ).createParty.id as string;
+    const code = (await ok(`mutation($id: ID!) { partyInvite(partyId: $id) { code } }`, { id }, host.token)).partyInvite.code as string;
+    await ok(`mutation($c: String!, $ch: ID!) { joinParty(code: $c, characterId: $ch) { id } }`, { c: code, ch: tom.characterId }, tom.token);
+    const ACT = `mutation($id: ID!, $a: String!) { submitPartyAction(partyId: $id, action: $a) { roundState } }`;
+    await ok(ACT, { id, a: 'climbs the bell tower' }, host.token);
+    await ok(ACT, { id, a: 'questions the innkeeper' }, tom.token);
+
+    const [h, tm] = [connect(host.token, id), connect(tom.token, id)];
+    conns.push(h, tm);
+    gate.release(2);
+    await gate.yielded(2);
+    await waitFor(() => tm.text() === gate.text() && h.text() === gate.text(), 'the first sentences');
+    const seen = tm.events.length;
+
+    await ok(`mutation($id: ID!, $u: ID!) { kickPartyMember(partyId: $id, userId: $u) { id } }`, { id, u: tom.id }, host.token);
+    await waitFor(() => tm.streamDone(), "Tom's chapter stream to end with his removal", 2000);
+    expect(tm.errors).toEqual([]);
+    await waitFor(() => tm.updates.at(-1)?.reason === 'removed', "Tom's removal");
+
+    gate.release(Infinity);
+    await waitFor(() => h.streamDone(), "the host's stream to end", 10_000);
+    await t.app.services.parties.idle();
+    // Tom read nothing written after he was removed; the host read the whole chapter.
+    expect(tm.events).toHaveLength(seen);
+    expect(h.events.at(-1)).toMatchObject({ status: 'complete' });
+    expect(h.text().length).toBeGreaterThan(tm.text().length);
+  } finally {
+    gate.release(Infinity);
+    await Promise.all(conns.map((c) => c.dispose()));
+    t.app.services.stories = previous;
+  }
+});
