@@ -175,7 +175,7 @@ interface Ev {
 
   const ACT = `mutation($id: ID!, $a: String!) { submitPartyAction(partyId: $id, action: $a) { roundState } }`;
 
-  it('a live round: 3 players on two processes; the round closes on B, everyone on both follows the chapter as B writes it and gets the state; a kick on A ends the kicked socket on B at once; a ban holds on B', async () => {
+  it('a live round: 3 players on two processes; the round closes on B, everyone on both follows the chapter as B writes it and gets the state; a kick on A mid-chapter ends the kicked player’s subscriptions on B at once; a ban holds on B', async () => {
     const [host, tom, ada] = [await player('Mira', a), await player('Tom', a), await player('Ada', b)];
     const id = (
       await ok(a, `mutation($i: CreatePartyInput!) { createParty(input: $i) { id } }`, { i: { characterId: host.characterId, mode: 'live' } }, host.token)
@@ -225,14 +225,27 @@ interface Ev {
       expect(text).toBe(chapter!.text);
     }
 
-    // The host on A kicks Ada, whose socket is on B: her subscription there ends at once.
+    // A second round, written on A this time (the host's action closes it); while it streams, the
+    // host on A kicks Ada, whose socket is on B: her subscriptions there end at once, the chapter
+    // stream included, while the others read on.
+    await ok(b, ACT, { id, a: 'rings the bell' }, ada.token);
+    await ok(a, ACT, { id, a: 'covers his ears' }, tom.token);
+    await ok(a, ACT, { id, a: 'counts the echoes' }, host.token);
+    for (const c of [h, ad]) await c.next((u) => u.reason === 'round_closed' && u.party!.round === 1, 'the second round closed');
+    const [hostReads, adaReads] = [h.readChapter(), ad.readChapter()];
+    let adaDone = false;
+    void adaReads.then(() => (adaDone = true));
     const KICK = `mutation($id: ID!, $u: ID!) { kickPartyMember(partyId: $id, userId: $u) { members { userId } } }`;
     const kickedAt = Date.now();
     expect((await ok(a, KICK, { id, u: ada.id }, host.token)).kickPartyMember.members.map((m: { userId: string }) => m.userId)).toEqual([host.id, tom.id]);
-    await waitFor(() => ad.ended(), "Ada's subscription on B to end", 2000);
+    await waitFor(() => ad.ended() && adaDone, "Ada's subscriptions on B to end", 2000);
     expect(Date.now() - kickedAt).toBeLessThan(2000);
     expect(ad.updates.at(-1)).toEqual({ reason: 'removed', party: null });
     expect(ad.errors).toEqual([]);
+    // She read no further than where the kick found the chapter; the host reads it to its end.
+    expect((await adaReads).every((e) => e.status === 'generating')).toBe(true);
+    expect((await hostReads).at(-1)).toMatchObject({ status: 'complete' });
+    await h.next((u) => u.reason === 'chapter_written' && u.party!.round === 2, 'the second chapter written');
     await h.next((u) => u.reason === 'kicked', 'the kick');
     expect((await gql(b, `query($id: ID!) { party(id: $id) { id } }`, { id }, ada.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await gql(b, ACT, { id, a: 'sneaks back' }, ada.token)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
