@@ -30,18 +30,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createClient, type Client } from 'graphql-ws';
-import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
 import { createApp, type App } from '../server/src/app';
 import { loadConfig } from '../server/src/config/env';
 import { Character } from '../server/src/modules/characters/character.entity';
 import { isSession } from '../server/src/modules/auth/auth.service';
+import { flag, pct, postgresSchema } from './bench-support';
 
-function flag(name: string): string | undefined {
-  const prefix = `--${name}`;
-  const hit = process.argv.slice(2).find((a) => a === prefix || a.startsWith(`${prefix}=`));
-  return hit === undefined ? undefined : hit.includes('=') ? hit.slice(prefix.length + 1) : 'true';
-}
 const PARTIES = Math.max(1, Number(flag('parties') ?? 20));
 const PLAYERS = Math.min(6, Math.max(2, Number(flag('players') ?? 6)));
 const ROUNDS = Math.max(1, Number(flag('rounds') ?? 3));
@@ -67,11 +62,6 @@ interface RunResult {
   errors: string[];
   wallMs: number;
   connectMs: number;
-}
-
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number) : NaN;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -206,31 +196,6 @@ if (!isMainThread) {
 // -------------------------------------------------------------------------------------------------
 // Main thread: the app.
 
-async function postgresSchema(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `tf_party_bench_${Date.now().toString(36)}_${process.pid}`;
-  const admin = new PgClient({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new PgClient({ connectionString: baseUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP SCHEMA "${schema}" CASCADE`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
 /** `parties` tables of `players`: signed up, a saved character each, the host's party joined by code. */
 async function makeTables(app: App, tag: string): Promise<Table[]> {
   const [world] = (await app.db.dataSource.query(`SELECT id FROM worlds WHERE featured ORDER BY name LIMIT 1`)) as Array<{ id: string }>;
@@ -267,7 +232,7 @@ async function main(): Promise<void> {
   const base = loadConfig(undefined, { nodeEnv: 'production', logLevel: 'error' });
   let pg: Awaited<ReturnType<typeof postgresSchema>> | null = null;
   let dataDir: string | null = null;
-  if (base.databaseUrl) pg = await postgresSchema(base.databaseUrl);
+  if (base.databaseUrl) pg = await postgresSchema(base.databaseUrl, 'tf_party_bench');
   else dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-party-bench-'));
   const config = {
     ...base,

@@ -45,25 +45,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createClient, type Client } from 'graphql-ws';
-import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
 import { createApp, type App } from '../server/src/app';
 import { loadConfig } from '../server/src/config/env';
 import { Character } from '../server/src/modules/characters/character.entity';
 import { isSession } from '../server/src/modules/auth/auth.service';
+import { flag, pct, postgresSchema } from './bench-support';
 
-/**
- * The benchmark's own knobs come as flags (`--players=50 --chapters=10 --sql --detail --profile=FILE
- * --pglite=memory`); the environment is the app's configuration and is read only by config/env.ts.
- */
-function flag(name: string): string | undefined {
-  const prefix = `--${name}`;
-  for (const a of process.argv.slice(2)) {
-    if (a === prefix) return '1';
-    if (a.startsWith(`${prefix}=`)) return a.slice(prefix.length + 1);
-  }
-  return undefined;
-}
 /** A playChapter event, as much of it as the bench reads. */
 interface PlayEvent {
   status: string;
@@ -73,6 +61,7 @@ interface PlayEvent {
   result: { newChapter: { index: number; text: string; choices: string[] } };
 }
 
+// Flags: --players=50 --chapters=10 --sql --detail --profile=FILE --pglite=memory (bench-support.ts).
 const PLAYERS = Number(flag('players') || 50);
 const CHAPTERS = Number(flag('chapters') || 10);
 /**
@@ -99,11 +88,6 @@ interface RunResult {
   connectMs: number;
 }
 type ToWorker = { kind: 'run'; players: Player[]; chapters: number };
-
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number) : NaN;
-}
 
 // -------------------------------------------------------------------------------------------------
 // Worker thread: the players.
@@ -193,31 +177,6 @@ if (!isMainThread) {
 // -------------------------------------------------------------------------------------------------
 // Main thread: the app.
 
-async function postgresSchema(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `tf_bench_${Date.now().toString(36)}_${process.pid}`;
-  const admin = new PgClient({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new PgClient({ connectionString: baseUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP SCHEMA "${schema}" CASCADE`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
 async function makePlayers(app: App, n: number, tag: string): Promise<Player[]> {
   const [world] = (await app.db.dataSource.query(`SELECT id FROM worlds WHERE featured ORDER BY name LIMIT 1`)) as Array<{ id: string }>;
   if (!world) throw new Error('no featured world: was the database seeded?');
@@ -300,7 +259,7 @@ async function main(): Promise<void> {
   let pg: Awaited<ReturnType<typeof postgresSchema>> | null = null;
   let dataDir: string | null = null;
   const inMemory = !base.databaseUrl && flag('pglite') === 'memory';
-  if (base.databaseUrl) pg = await postgresSchema(base.databaseUrl);
+  if (base.databaseUrl) pg = await postgresSchema(base.databaseUrl, 'tf_bench');
   else if (!inMemory) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-story-bench-'));
   const config = {
     ...base,

@@ -4,7 +4,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import compression from 'compression';
 import express from 'express';
@@ -38,6 +37,7 @@ import { createWsAuth } from './realtime/ws-auth';
 import { serveGraphQLOverWs } from './realtime/ws-server';
 import { createOps, Metrics, trustProxySetting } from './ops';
 import { createGraphQLLane } from './ops/graphql-lane';
+import { httpDrainer } from './ops/http-drain';
 import { edgeVariablesPlugin } from './ops/graphql-limits';
 import { createServices, type Services } from './services';
 
@@ -103,6 +103,7 @@ async function assemble(config: Config, db: Database, services: Services, logger
   httpServer.keepAliveTimeout = config.ops.keepAliveTimeoutMs;
   // A request's headers may take as long as Node allows, but never less than an idle connection lives.
   httpServer.headersTimeout = Math.max(httpServer.headersTimeout, config.ops.keepAliveTimeoutMs + 1_000);
+  const drainer = httpDrainer(httpServer);
 
   const schema = await buildGraphQLSchema(services.realtime.pubSub);
   const wsAuth = createWsAuth(services, config.wsAuthRecheckSeconds);
@@ -148,7 +149,6 @@ async function assemble(config: Config, db: Database, services: Services, logger
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logError),
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer }),
       retryAfterPlugin,
       responseBudgetPlugin,
       edgeVariablesPlugin,
@@ -244,7 +244,10 @@ async function assemble(config: Config, db: Database, services: Services, logger
         // In-flight chapters get SHUTDOWN_GRACE_MS to commit while HTTP drains; new ones are refused.
         const stories = services.stories.close(config.ops.shutdownGraceMs);
         for (const client of wsServer.clients) client.close(1001, 'Server shutting down');
-        await apollo.stop(); // drains HTTP (and stops the WS server through the plugin)
+        // HTTP drains first, while Apollo still answers what is in flight (ops/http-drain.ts); then
+        // Apollo stops (its drain hook disposes of the WebSocket server).
+        await drainer.drain(config.ops.shutdownGraceMs);
+        await apollo.stop();
         await new Promise<void>((r) => wsServer.close(() => r()));
         if (httpServer.listening) await new Promise<void>((r) => httpServer.close(() => r()));
         await services.billing.stop();

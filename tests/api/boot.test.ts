@@ -287,3 +287,20 @@ async function waitUntil(ok: () => boolean, ms = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('what the server loads', () => {
+  it('loads none of the libraries only some deployments use until they are needed (images, OpenAI, Stripe, Redis, QR codes, mail)', () => {
+    const app = path.resolve(__dirname, '..', '..', 'server', 'dist', 'app.js');
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(app)});
+         const heavy = /node_modules[\\\\/](sharp|openai|stripe|ioredis|qrcode|nodemailer)[\\\\/]/;
+         console.log(JSON.stringify([...new Set(Object.keys(require.cache).map((k) => heavy.exec(k)?.[1]).filter(Boolean))]));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(loaded)).toEqual([]);
+  });
+});

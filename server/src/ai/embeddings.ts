@@ -5,7 +5,8 @@
  * Nothing here is required: without a model, or when the endpoint fails, memories are found by
  * full-text search alone.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAI } from '../common/lazy-modules';
 import { AppError } from '../common/app-error';
 
 export interface Embedder {
@@ -32,7 +33,7 @@ export class OpenAIEmbedder implements Embedder {
 
   constructor(opts: EmbedderOptions) {
     this.model = opts.model;
-    this.client = new OpenAI({ apiKey: opts.apiKey || 'local', baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
+    this.client = new (openAI())({ apiKey: opts.apiKey || 'local', baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {

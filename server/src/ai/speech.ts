@@ -3,7 +3,8 @@
  * `POST {base}/audio/speech` (OpenAI, or a local speech server: Kokoro-FastAPI, LocalAI) answering
  * MP3. Used only when a key is configured (config.tts.apiKey); the browser's own voice needs none of it.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAI } from '../common/lazy-modules';
 import { AppError } from '../common/app-error';
 
 export interface SpeechOptions {
@@ -50,7 +51,7 @@ export class OpenAISpeaker implements Speaker {
   constructor(opts: SpeechOptions) {
     this.model = opts.model;
     // One retry: a 5xx or a dropped connection is often gone a moment later, and the player waits anyway.
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
+    this.client = new (openAI())({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
   }
 
   async speak(text: string, voice: string, signal?: AbortSignal): Promise<Buffer> {

@@ -196,6 +196,17 @@ export interface CheckOutcome {
   itemUsedUp: boolean;
 }
 
+/**
+ * A party companion's check (issue 34, step 7): another player's own part of the round, judged on
+ * its own and rolled on that player's party stats by the engine before the chapter. The chapter's
+ * `check` stays the hero's (the story character's) own.
+ */
+export interface CompanionCheck {
+  /** The companion's character name, as the round's action names them. */
+  name: string;
+  check: CheckOutcome;
+}
+
 /** Something the hero carries (an item card held by the hero). */
 export interface HeroItem {
   name: string;
@@ -268,6 +279,11 @@ export interface ChapterInput {
   memories?: PromptMemory[];
   /** The check the engine rolled for the action, before any prose; null: a routine action (issue 31). */
   check?: CheckOutcome | null;
+  /**
+   * A party round: the other players' checks, each rolled on that player's own stats (their parts of
+   * `action` that were routine have none). Narrate each outcome exactly, for whom it is.
+   */
+  companionChecks?: CompanionCheck[];
   /** What the hero carries; the storyteller cannot use anything else (issue 31). */
   inventory?: HeroItem[];
   /** The hero's health before this chapter, after the check's cost (issue 31). */

@@ -82,6 +82,8 @@ export function createFront(o: FrontOptions): Handler {
   const window = o.rateLimit.windowSeconds;
   return (req, res) => {
     const start = performance.now();
+    // Shutting down: this response is the connection's last, so the drain can close it (http-drain.ts).
+    if (o.draining()) res.shouldKeepAlive = false;
     const url = req.url ?? '/';
     const incoming = req.headers['x-request-id'];
     const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : newRequestId();

@@ -24,8 +24,8 @@ import {
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { badText, EDGE_TEXT_MESSAGE, findBadText } from '../common/edge-text';
-import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 import type { Metrics } from './metrics';
+import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 
 export interface GraphQLLimits {
   maxDepth: number;
@@ -60,15 +60,9 @@ const INTROSPECTION_MAX_DEPTH = 16;
  * its field's list, or, on an object field (`storyline(limit: 200)`), of the lists inside it; a
  * variable counts as its default in the operation, else as the argument's maximum. A list without
  * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items, or its known bound
- * (LIST_MAX).
+ * (BOUNDED_LISTS).
  */
 export const DEFAULT_LIST_SIZE = 50;
-/**
- * Lists without a page argument whose size the domain bounds below DEFAULT_LIST_SIZE: they count
- * their real maximum (a party seats at most PARTY_MAX_MEMBERS players), so a list of parties can read
- * each member's fields.
- */
-const LIST_MAX: Record<string, number> = { 'Party.members': PARTY_MAX_MEMBERS };
 /** The most a page argument accepts (the resolvers refuse more); unknown ones count 100. */
 const PAGE_ARG_MAX: Record<string, number> = { 'Character.storyline': 200, 'Query.featuredWorlds': 100 };
 const PAGE_ARG_FALLBACK_MAX = 100;
@@ -78,6 +72,12 @@ const PAGE_ARGS = ['limit', 'first'];
  * chapters; its `latestTakes` are a list of their own, counted at DEFAULT_LIST_SIZE).
  */
 const PAGED_LISTS: Record<string, readonly string[]> = { 'Character.storyline': ['chapters'] };
+/**
+ * Lists whose size the rules bound, counted at that bound: a party's members (it seats at most
+ * PARTY_MAX_MEMBERS players, so a list of parties can read each member's fields) and a party round's
+ * companions' checks (every member but the story's owner).
+ */
+const BOUNDED_LISTS: Record<string, number> = { 'Party.members': PARTY_MAX_MEMBERS, 'Chapter.partyChecks': PARTY_MAX_MEMBERS - 1 };
 /**
  * Large text fields weigh by their size limit, about one unit per kilobyte: a chapter's text is up to
  * 6,000 characters; a section of what the storyteller remembered is a part of a prompt of up to
@@ -224,7 +224,7 @@ function estimateValues(op: OperationDefinitionNode, fragments: Map<string, Frag
       // A list takes its own page argument, else the page set above it when that page sizes it
       // (storyline's chapters), else the default.
       const inherited = page && (page.lists === null || page.lists.includes(name)) ? page.size : undefined;
-      const size = isList ? (own ?? inherited ?? LIST_MAX[key] ?? DEFAULT_LIST_SIZE) : 1;
+      const size = isList ? (own ?? inherited ?? BOUNDED_LISTS[key] ?? DEFAULT_LIST_SIZE) : 1;
       const next: Page = isList || own === undefined ? undefined : { size: own, lists: PAGED_LISTS[key] ?? null };
       walk(sel.selectionSet, def ? getNamedType(def.type) : null, items * size, next, path);
     }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import type express from 'express';
-import Redis from 'ioredis';
+import { ioredis } from '../common/lazy-modules';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/env';
 import type { Services } from '../services';
@@ -72,7 +72,7 @@ export function createOps(config: Config, services: Services, logger: Logger) {
     services.credits.onChange((userId) => broadcast({ kind: 'credits', id: userId })),
   ];
   const subscriber = config.redisUrl
-    ? new Redis(config.redisUrl, { connectionName: 'taleforge-cache-invalidation', retryStrategy: (n) => Math.min(n * 100, 2000) })
+    ? new (ioredis())(config.redisUrl, { connectionName: 'taleforge-cache-invalidation', retryStrategy: (n) => Math.min(n * 100, 2000) })
     : null;
   if (subscriber) {
     subscriber.on('error', () => undefined); // the rate limiter's client reports Redis outages

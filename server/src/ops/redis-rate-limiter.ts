@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { ioredis } from '../common/lazy-modules';
 import type { Logger } from '../common/logger';
 import { MemoryRateLimiter, type RateLimiter, type RateLimitResult } from '../common/rate-limiter';
 
@@ -43,7 +44,7 @@ export class RedisRateLimiter implements ClosableRateLimiter {
     private readonly logger?: Logger,
     private readonly prefix = 'taleforge:rl:',
   ) {
-    this.client = new Redis(url, {
+    this.client = new (ioredis())(url, {
       connectionName: 'taleforge-ratelimit',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

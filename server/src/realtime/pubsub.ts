@@ -1,6 +1,7 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { ioredis } from '../common/lazy-modules';
 import type { Logger } from '../common/logger';
 import type { Config } from '../config/env';
 
@@ -28,8 +29,8 @@ export function createRealtime(config: Pick<Config, 'redisUrl'>, logger?: Logger
   }
   // Subscribing puts a Redis connection in subscriber mode, so publishing needs a second one.
   const options = { maxRetriesPerRequest: 3, connectionName: 'taleforge-pubsub' };
-  const publishClient = new Redis(config.redisUrl, options);
-  const subscribeClient = new Redis(config.redisUrl, options);
+  const publishClient = new (ioredis())(config.redisUrl, options);
+  const subscribeClient = new (ioredis())(config.redisUrl, options);
   for (const client of [publishClient, subscribeClient]) {
     // ioredis reconnects (and re-subscribes) by itself; without a listener an error would crash the process.
     client.on('error', (err) => logger?.warn('redis pub/sub connection error', { err }));

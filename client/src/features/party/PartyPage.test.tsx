@@ -9,7 +9,7 @@ import { toast } from 'react-toastify/unstyled';
 import { gqlError } from '../../test/fake-graphql-server';
 import { chapter } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { member, party, partyFields, update } from './party-fixtures';
+import { check, member, party, partyFields, update } from './party-fixtures';
 import { formatRemaining } from './PartyPanels';
 
 const base = (p: ReturnType<typeof party>, extra: Record<string, (call: { variables: Record<string, unknown> }) => unknown> = {}) => ({
@@ -265,6 +265,17 @@ describe('party screen', () => {
     expect(screen.getByTestId('party-hint').textContent).toBe('Round 2: what does Kael do?');
   });
 
+  it("the story's owner undid the round's chapter: the story is read again and the round is open with its actions", async () => {
+    const { subscriptions } = await open(party({ round: 1 }, [chapter(0), chapter(1)]), {
+      PartyPage_story: () => ({ data: { party: party({ round: 0 }, [chapter(0)]) } }),
+    });
+    expect(screen.getAllByTestId('chapter')).toHaveLength(2);
+    const channel = await subscriptions.channel('PartyPage_updated');
+    act(() => channel.emit(update('story_changed', { round: 0, members: [member(1, { hasActed: true }), member(2, { hasActed: true }), member(3)] })));
+    await waitFor(() => expect(screen.getAllByTestId('chapter')).toHaveLength(1));
+    expect(screen.getByText('2 of 3 have acted.')).toBeTruthy();
+  });
+
   it('a refusal from the server is shown with its message and code', async () => {
     const error = jest.spyOn(toast, 'error');
     await open(party(), { PartyPage_act: () => gqlError('CONFLICT', 'This party has ended.', { reason: 'ended' }) });
@@ -292,5 +303,26 @@ describe('party screen', () => {
     expect(box.textContent).toContain('Tomas: opens the gate.');
     fireEvent.click(within(box).getByRole('button', { name: 'Hide' }));
     expect(screen.queryByRole('region', { name: 'Previously…' })).toBeNull();
+  });
+
+  it("shows each player's own dice with a round's chapter, named: the hero's and every companion's", async () => {
+    const round = chapter(1, {
+      playerChoice: 'Kael: climbs the wall. Tomas: attacks the guard. Mira: looks around.',
+      check: check(12, 'success', { stat: 'agility', difficulty: 12, modifier: 0, total: 12 }),
+      stakes: null,
+      partyChecks: [
+        { __typename: 'PartyMemberCheck', name: 'Tomas', check: check(15, 'success') },
+        // Mira's part was routine: no roll, no line.
+        { __typename: 'PartyMemberCheck', name: 'Mira', check: null },
+      ],
+    });
+    await open(party({ round: 2 }, [chapter(0), round]));
+    const dice = await screen.findByRole('list', { name: "Each player's dice" });
+    const rows = within(dice).getAllByRole('listitem');
+    expect(rows.map((r) => r.querySelector('.party-dice-name')?.textContent)).toEqual(['Kael', 'Tomas']);
+    expect(within(rows[0]!).getByRole('img', { name: 'Dice: Agility check against 12: rolled 12, total 12. Success.' })).toBeTruthy();
+    expect(within(rows[1]!).getByRole('img', { name: 'Dice: Strength check against 14: rolled 15 + 1 for Strength, total 16. Success.' })).toBeTruthy();
+    // One list: the opening chapter had no dice.
+    expect(screen.getAllByRole('list', { name: "Each player's dice" })).toHaveLength(1);
   });
 });

@@ -26,6 +26,7 @@ import {
 import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
 import { ChapterList } from '../story/ChapterList';
+import { PartyDice } from './PartyDice';
 import { Composer } from '../story/Composer';
 import { StoryTools, type StoryTool } from '../story/tools/StoryTools';
 import { useChapterStream, type StreamEnd } from '../story/useChapterStream';
@@ -117,12 +118,21 @@ export default function PartyPage() {
         void navigate('/characters', { replace: true });
         return;
       }
-      if (u.reason === 'chapter_written' || u.reason === 'chapter_failed' || u.reason === 'round_reopened' || u.reason === 'turn_skipped') void reload();
+      if (['chapter_written', 'chapter_failed', 'round_reopened', 'turn_skipped', 'story_changed'].includes(u.reason)) void reload();
     },
   });
 
   const chapters = useMemo(() => (party?.story.chapters ?? []).filter((c) => c.status === 'complete'), [party?.story.chapters]);
   const latest = chapters.at(-1);
+  // Each player's own dice with each chapter (the hero's is the story owner's character).
+  const heroName = party?.members.find((m) => m.isStoryOwner)?.characterName ?? 'The hero';
+  const diceOf = useCallback(
+    (chapterId: string) => {
+      const c = chapters.find((x) => x.id === chapterId);
+      return c ? <PartyDice chapter={c} heroName={heroName} /> : null;
+    },
+    [chapters, heroName],
+  );
 
   // The round's chapter is being written: stream it (once per round; a reload picks it up again).
   const followed = useRef<number | null>(null);
@@ -355,7 +365,7 @@ export default function PartyPage() {
       <div className="story-layout">
         <section className="story-main" aria-label="Story">
           {chapters.length === 0 && !live && <p className="story-start">The story begins with the first round&apos;s actions.</p>}
-          <ChapterList chapters={chapters} live={live} beforeLatest={previouslyBox} />
+          <ChapterList chapters={chapters} live={live} beforeLatest={previouslyBox} diceOf={diceOf} />
           {chapters.length === 0 && previouslyBox}
           <div className={`party-turn-hint ${party.mode === 'post' && myTurn && open ? 'is-your-turn' : ''}`} role="status" data-testid="party-hint">
             {hint}

@@ -84,7 +84,7 @@ export function RoundStatus({ party, meId }: { party: Party; meId: string | null
 
 export type MemberAction = 'kick' | 'ban' | 'host';
 
-/** The players and their characters (each with their own stats), who has acted, and the host's per-player controls. */
+/** The players and their characters (each with their own stats in the party), who has acted, and the host's per-player controls. */
 export function MembersPanel({
   party,
   meId,
@@ -127,7 +127,7 @@ export function MembersPanel({
               </div>
               <div className="party-member-user">{m.username}</div>
               <details className="party-member-stats">
-                <summary>Stats</summary>
+                <summary>Stats in this party</summary>
                 <dl className="story-stats">
                   {statEntries(m.stats).map(([name, value]) => (
                     <div key={name} className="story-stat">

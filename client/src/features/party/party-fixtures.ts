@@ -45,9 +45,30 @@ export const partyFields = (extra: Record<string, unknown> = {}) => ({
 });
 
 /** The party with its story (PartyPage_party). */
-export const party = (extra: Record<string, unknown> = {}, chapters = [chapter(0)]) => ({
+export const party = (extra: Record<string, unknown> = {}, chapters: Array<Record<string, unknown>> = [chapter(0)]) => ({
   ...partyFields(extra),
-  story: { __typename: 'Storyline', chapters, totalChapters: chapters.length, hasOlder: false, generatingChapterId: null },
+  story: {
+    __typename: 'Storyline',
+    // Each player's dice (PartyChapterDiceFields): none unless the chapter says.
+    chapters: chapters.map((c) => ({ check: null, stakes: null, partyChecks: [], ...c })),
+    totalChapters: chapters.length,
+    hasOlder: false,
+    generatingChapterId: null,
+  },
+});
+
+/** A check as the server answers it (ChapterCheck). */
+export const check = (roll: number, outcome: string, extra: Record<string, unknown> = {}) => ({
+  __typename: 'ChapterCheck',
+  stat: 'strength',
+  difficulty: 14,
+  roll,
+  modifier: 1,
+  itemBonus: 0,
+  item: null,
+  total: roll + 1,
+  outcome,
+  ...extra,
 });
 
 /** A partyUpdated event. */

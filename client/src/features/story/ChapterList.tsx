@@ -87,6 +87,7 @@ export function ChapterList({
   live,
   editing,
   stakesOf,
+  diceOf,
   beforeLatest,
   readAloud,
 }: {
@@ -95,6 +96,8 @@ export function ChapterList({
   editing?: Editing;
   /** Each chapter's dice and stakes (issue 31: stakes/useChapterStakes.ts), shown above its text. */
   stakesOf?: (chapterId: string) => StakesChapterFieldsFragment | null;
+  /** Instead of stakesOf's line: the chapter's dice as the page draws them (a party round: every player's). */
+  diceOf?: (chapterId: string) => ReactNode;
   /** Shown just before the latest chapter (and its action): "Previously…". */
   beforeLatest?: ReactNode;
   /** Each finished chapter gets a Read aloud control (absent, or not available here: none). */
@@ -156,7 +159,7 @@ export function ChapterList({
               ) : (
                 <>
                   {readAloud?.available && <ReadAloudControl chapter={chapter} number={chapter.index + 1} readAloud={readAloud} />}
-                  <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />
+                  {diceOf ? diceOf(chapter.id) : <CheckLine check={stakesOf?.(chapter.id)?.check ?? null} stakes={stakesOf?.(chapter.id)?.stakes ?? null} />}
                   <div className="chapter-text">{chapter.text}</div>
                 </>
               )}

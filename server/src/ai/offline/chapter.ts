@@ -129,7 +129,7 @@ export function writeChapter(raw: ChapterInput, level: number): OfflineChapter {
   const plan = decide(s);
   const answerSentences: string[] = [];
   const [p1, p2, p3, p4] = compose(s, plan, level, answerSentences);
-  const companions = round ? companionsLine(round.others, s.slots.name as string, round.hero !== null) : null;
+  const companions = round ? companionsLine(round.others, s.slots.name as string, round.hero !== null, input.companionChecks ?? []) : null;
   if (companions) p1.push(finishSentence(companions));
   const { rng, nameSet, ctx, action, hasAction, mission } = s;
   const { missionCompleted, newMission, newSetting, newPlace, statIncreases } = plan;

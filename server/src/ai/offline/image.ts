@@ -4,7 +4,7 @@
  * (castles, pines, skylines, ships, mesas, temples…), then a vignette — encoded as JPEG by sharp.
  * 1024×576 at quality 82 lands around 40–120 KB; we step quality down if it ever exceeds 200 KB.
  */
-import sharp from 'sharp';
+import { sharp } from '../../common/lazy-modules';
 import type { Genre, Motif } from './genres';
 import { Rng, mixSeed } from './prng';
 import { readWorld } from './world-model';

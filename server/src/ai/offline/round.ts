@@ -4,6 +4,7 @@
  * action the chapter answers; the others are told as what the hero's companions did meanwhile,
  * instead of the whole line being read as one odd action ("you kael Stormborn: you climbs…").
  */
+import type { CheckOutcomeKind, CompanionCheck } from '../story-ai';
 import { pastOf } from './answer';
 import { normaliseAction } from './text';
 import { shortName } from './world-model';
@@ -41,13 +42,29 @@ export function ownAction(action: string, heroName: string): string {
 }
 
 /**
- * What the others did, in one past-tense sentence the narration turns to the story's point of view:
- * "Beside Kael, Tomas questioned the innkeeper, and Mira searched the cellar."
+ * How a companion's own check came out (the engine rolled it on their stats: ChapterInput.companionChecks),
+ * told of them by name: "Tomas tried to question the innkeeper, but failed".
  */
-export function companionsLine(others: readonly RoundPart[], heroShort: string, heroActed: boolean): string | null {
+const COMPANION_OUTCOME: Record<CheckOutcomeKind, (who: string, attempt: string) => string> = {
+  critical_success: (who, attempt) => `${who} managed to ${attempt}, brilliantly, better than anyone had hoped`,
+  success: (who, attempt) => `${who} managed to ${attempt}`,
+  success_at_cost: (who, attempt) => `${who} managed to ${attempt}, but it cost them`,
+  failure: (who, attempt) => `${who} tried to ${attempt}, but failed`,
+  critical_failure: (who, attempt) => `${who} tried to ${attempt} and failed badly, which made things worse`,
+};
+
+/**
+ * What the others did, in one past-tense sentence the narration turns to the story's point of view:
+ * "Beside Kael, Tomas questioned the innkeeper, and Mira searched the cellar." A companion whose part
+ * the engine rolled a check for is told with its outcome ("Tomas tried to question the innkeeper,
+ * but failed").
+ */
+export function companionsLine(others: readonly RoundPart[], heroShort: string, heroActed: boolean, checks: readonly CompanionCheck[] = []): string | null {
   if (others.length === 0) return null;
   const deeds = others.map((p) => {
     const who = shortName(p.name);
+    const rolled = checks.find((c) => c.name.trim().toLowerCase() === p.name.trim().toLowerCase());
+    if (rolled) return COMPANION_OUTCOME[rolled.check.outcome](who, rolled.check.attempt);
     const a = normaliseAction(p.text);
     if (a.clause.startsWith('follow a sudden idea')) return `${who} went their own way`;
     const [verb, ...rest] = a.clause.split(/\s+/);

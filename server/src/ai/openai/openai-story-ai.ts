@@ -17,8 +17,9 @@
  * - Usage: every request's token usage (including cached prompt tokens) goes to `onUsage` and, for
  *   chapters, into the final event.
  */
-import OpenAI from 'openai';
-import sharp from 'sharp';
+import type OpenAI from 'openai';
+import { openAI } from '../../common/lazy-modules';
+import { sharp } from '../../common/lazy-modules';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error';
 import { CHAPTER_TEXT_MAX } from '../../modules/shared/limits';
@@ -198,7 +199,7 @@ export class OpenAIStoryAI implements StoryAI {
   constructor(private readonly opts: OpenAIProviderOptions) {
     this.callTimeoutMs = opts.callTimeoutMs ?? Math.max(120_000, opts.timeoutMs);
     // Our deadlines decide (per call, per chunk); the SDK's own limit only backs them up.
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: Math.max(this.callTimeoutMs, opts.timeoutMs) + 1000 });
+    this.client = new (openAI())({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: Math.max(this.callTimeoutMs, opts.timeoutMs) + 1000 });
     this.imageModel = opts.imageModel !== undefined ? opts.imageModel : opts.baseUrl ? null : 'gpt-image-1';
     this.maxRetries = opts.maxRetries ?? 2;
     this.baseDelay = opts.retryBaseDelayMs ?? 500;
@@ -211,7 +212,7 @@ export class OpenAIStoryAI implements StoryAI {
   private classify(e: unknown, dl: Deadline, parent?: AbortSignal): Classified {
     if (e instanceof AppError) return { error: e, retryable: false, retryAfterMs: null };
     if (parent?.aborted) return { error: cancelled(), retryable: false, retryAfterMs: null };
-    if (dl.timedOut() || e instanceof OpenAI.APIConnectionTimeoutError) {
+    if (dl.timedOut() || e instanceof openAI().APIConnectionTimeoutError) {
       return {
         error: new AppError('GENERATION_FAILED', `The story AI did not answer within ${Math.round(dl.ms / 1000)} s.`, {
           reason: 'timeout',
@@ -221,15 +222,15 @@ export class OpenAIStoryAI implements StoryAI {
         retryAfterMs: null,
       };
     }
-    if (e instanceof OpenAI.APIUserAbortError) return { error: cancelled(), retryable: false, retryAfterMs: null };
-    if (e instanceof OpenAI.APIConnectionError) {
+    if (e instanceof openAI().APIUserAbortError) return { error: cancelled(), retryable: false, retryAfterMs: null };
+    if (e instanceof openAI().APIConnectionError) {
       return {
         error: new AppError('GENERATION_FAILED', `Could not reach the story AI at ${this.opts.baseUrl ?? 'api.openai.com'}.`, { reason: 'connection' }),
         retryable: true,
         retryAfterMs: null,
       };
     }
-    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    if (e instanceof openAI().APIError && typeof e.status === 'number') {
       const status = e.status;
       // The server's own words (its error body) are what an operator needs to fix a misconfiguration.
       this.opts.log?.warn('story AI request failed', {

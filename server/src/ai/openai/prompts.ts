@@ -344,7 +344,20 @@ function stakesPart(input: ChapterInput, compact: boolean): string {
       );
     }
   } else if (input.action?.trim() && !input.continueFrom && input.difficulty && !compact) {
-    lines.push('ROUTINE ACTION: no roll; it happens as the player intends.');
+    lines.push(
+      input.companionChecks?.length
+        ? "THE HERO'S PART IS ROUTINE: no roll; it happens as the player intends."
+        : 'ROUTINE ACTION: no roll; it happens as the player intends.',
+    );
+  }
+  // A party round: every other player's part was judged and rolled on their own character's stats.
+  for (const { name, check: cc } of input.companionChecks ?? []) {
+    const mod = cc.modifier;
+    lines.push(
+      compact
+        ? `${q(name)}'S OUTCOME (decided): ${OUTCOME_SHORT[cc.outcome]}`
+        : `COMPANION CHECK (rolled by the game on ${q(name)}'s own ${cc.stat}; narrate exactly this outcome for ${q(name)}, never for the hero): ${q(name)} tries to ${q(cc.attempt)} — ${cc.stat} against ${cc.difficulty}: rolled ${cc.roll}${mod >= 0 ? ` + ${mod}` : ` − ${-mod}`} = ${cc.total}. ${OUTCOME_TELLS[cc.outcome]}`,
+    );
   }
   if (input.defeat) {
     lines.push(

@@ -103,3 +103,38 @@ it("a model's proposals for its next actions are read from its record, brought w
   const { choiceChecks: _, ...without } = raw;
   expect(chapterRecordSchema.parse(recordFromWire(wire.record.parse(normaliseWire('record', without)))).choiceChecks).toEqual([]);
 });
+
+it("a party round: each companion's own check is stated for them, by name, apart from the hero's", () => {
+  const companion = (attempt: string, stat: 'strength' | 'charisma', roll: number, outcome: 'success' | 'failure') => ({
+    attempt,
+    stat,
+    difficulty: 12,
+    roll,
+    modifier: 1,
+    itemBonus: 0,
+    item: null,
+    total: roll + 1,
+    outcome,
+    healthLost: 0,
+    itemUsedUp: false,
+  });
+  const input: ChapterInput = {
+    ...base,
+    action: 'Ayla Storm: looks around. Tom: attacks the guard. Ada: persuade the innkeeper.',
+    companionChecks: [
+      { name: 'Tom', check: companion('attack the guard', 'strength', 14, 'success') },
+      { name: 'Ada', check: companion('persuade the innkeeper', 'charisma', 3, 'failure') },
+    ],
+  };
+  const text = lastTurn(input);
+  expect(text).toContain(
+    "COMPANION CHECK (rolled by the game on «Tom»'s own strength; narrate exactly this outcome for «Tom», never for the hero): «Tom» tries to «attack the guard» — strength against 12: rolled 14 + 1 = 15. SUCCESS: it works.",
+  );
+  expect(text).toContain('«Ada» tries to «persuade the innkeeper» — charisma against 12: rolled 3 + 1 = 4. FAILURE: it does not work.');
+  expect(text).toContain("THE HERO'S PART IS ROUTINE: no roll");
+  // A small context: the outcomes alone, by name.
+  const small = chapterMessages({ ...input, maxContextTokens: 2048 })
+    .messages.map((m) => m.content)
+    .join('\n');
+  expect(small).toContain("«Ada»'S OUTCOME (decided): FAILURE: it does not work.");
+});

@@ -20,7 +20,8 @@ import { Stakes1795710000000 } from './1795710000000-Stakes';
 import { CharacterDrafts1795737619880 } from './1795737619880-CharacterDrafts';
 import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
 import { Parties1795764658637 } from './1795764658637-Parties';
-import { PartyInviteCodeEnd1795774425879 } from './1795774425879-PartyInviteCodeEnd';
+import { PartyStakes1795800000000 } from './1795800000000-PartyStakes';
+import { PartyInviteCodeEnd1795800000001 } from './1795800000001-PartyInviteCodeEnd';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   CharacterDrafts1795737619880,
   ReadAloud1795737758908,
   Parties1795764658637,
-  PartyInviteCodeEnd1795774425879,
+  PartyStakes1795800000000,
+  PartyInviteCodeEnd1795800000001,
 ];

@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import { qrcode } from '../../common/lazy-modules';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { escapeHtml } from '../../common/html';
@@ -96,7 +96,7 @@ export class MfaService {
     const secret = newTotpSecret();
     const factor = await repo.save({ userId: user.id, friendlyName, factorType: 'totp', secret, status: 'unverified' });
     const uri = otpauthUri(secret, issuer, user.email);
-    const qr = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+    const qr = await qrcode().toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
     return { id: factor.id, type: 'totp', friendly_name: friendlyName, totp: { qr_code: qr, secret, uri } };
   }
 

@@ -5,7 +5,7 @@
  */
 import { publicBase } from '../shared/public-base';
 import crypto from 'node:crypto';
-import Stripe from 'stripe';
+import { stripeSdk } from '../../common/lazy-modules';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error';
 import { FreshCache } from '../../common/fresh-cache';
@@ -240,9 +240,9 @@ export class BillingService {
       if (!provider) continue;
       let event: ProviderEvent;
       try {
-        event = Stripe.webhooks.constructEvent(payload, signature, provider.webhookSecret) as unknown as ProviderEvent;
+        event = stripeSdk().webhooks.constructEvent(payload, signature, provider.webhookSecret) as unknown as ProviderEvent;
       } catch (e) {
-        if (e instanceof Stripe.errors.StripeSignatureVerificationError) continue;
+        if (e instanceof stripeSdk().errors.StripeSignatureVerificationError) continue;
         throw new AppError('BAD_USER_INPUT', 'Malformed webhook payload.', { reason: 'payload' });
       }
       if (typeof event?.id !== 'string' || typeof event.type !== 'string') {

@@ -8,7 +8,7 @@
  * through CharacterService.save, which applies every rule a hand-typed character meets.
  */
 import zlib from 'node:zlib';
-import sharp from 'sharp';
+import { sharp } from '../../common/lazy-modules';
 import { z } from 'zod';
 import { STAT_MAX, STAT_MIN, STAT_NAMES, STORY_CARD_KINDS, type Stats, type StoryCardKind } from '../../ai/story-ai';
 import { AppError } from '../../common/app-error';

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { openAI } from '../../common/lazy-modules';
 import type { Logger } from '../../common/logger';
 
 interface ModerationVerdict {
@@ -21,7 +21,7 @@ export interface Moderation {
  */
 export function createModeration(opts: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number }, logger: Logger): Moderation {
   if (!opts.apiKey) return { check: (texts) => Promise.resolve(localCheck(texts)) };
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
+  const client = new (openAI())({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 1, timeout: opts.timeoutMs });
   return {
     async check(texts) {
       const input = texts.filter((t) => t.trim() !== '');

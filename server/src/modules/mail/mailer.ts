@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { nodemailer } from '../../common/lazy-modules';
 import type { Logger } from '../../common/logger';
 import type { Config } from '../../config/env';
 
@@ -35,7 +36,7 @@ export interface Mailer {
 export function createMailer(config: Pick<Config, 'mail'>, logger: Logger): Mailer {
   const { smtpUrl, from, outboxDir } = config.mail;
   if (smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(smtpUrl);
+    const transport: Transporter = nodemailer().createTransport(smtpUrl);
     return {
       kind: 'smtp',
       async send(mail) {
@@ -43,7 +44,7 @@ export function createMailer(config: Pick<Config, 'mail'>, logger: Logger): Mail
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
     async send(mail) {

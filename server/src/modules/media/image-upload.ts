@@ -3,7 +3,7 @@
  * name or the declared MIME type; the size is capped; and the picture is decoded and re-encoded, so
  * what we store and serve is an image we produced (no polyglot payloads, no EXIF location data).
  */
-import sharp from 'sharp';
+import { sharp } from '../../common/lazy-modules';
 import { AppError } from '../../common/app-error';
 import type { MediaBlob } from './media.service';
 

@@ -3,7 +3,7 @@
  * pixels wide, while the stored original is up to 1600 px (seeded art is 1024×576 JPEG): on a phone,
  * the original costs 3–4× the bytes of a WebP at the width the screen needs.
  */
-import sharp from 'sharp';
+import { sharp } from '../../common/lazy-modules';
 import { AppError } from '../../common/app-error';
 
 /**

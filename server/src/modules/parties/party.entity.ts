@@ -133,6 +133,15 @@ export class PartyMember {
   @Column({ type: 'integer' })
   seat: number;
 
+  /**
+   * The member's stats in this party (issue 34, step 7): copied from their saved character when they
+   * join, and grown by their own checks in the party's rounds — never their saved character's, so
+   * their own stories are untouched. Null for the story's owner: their hero is the story character,
+   * whose stats live on it.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  stats: Record<string, number> | null;
+
   /** The latest chapter this member has seen: at joining, then their own turn's ("Previously…" is what came after). */
   @Column({ type: 'integer', default: -1 })
   seenThroughIndex: number;

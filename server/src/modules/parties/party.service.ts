@@ -25,6 +25,7 @@ import { isUuid, text } from '../shared/input';
 import { STORY_CARD_DESCRIPTION_MAX, STORY_CARD_NAME_MAX } from '../shared/limits';
 import type { StoryService, StorylineView, StreamEvent } from '../stories/story.service';
 import { parseStorylinePage } from '../stories/story-input';
+import type { PartyRoundInput } from '../stories/stakes/party-checks';
 import { Party, PartyInvite, type PartyMode, type PartyStatus, type RoundState } from './party.entity';
 import {
   chapterGist,
@@ -52,7 +53,10 @@ interface PartyMemberView {
   username: string;
   characterId: string;
   characterName: string;
-  /** The member's own character's stats (each player keeps their own). */
+  /**
+   * The member's stats in this party: their own, grown by their own checks (the story owner's: the
+   * story character's; everyone else's: party_members.stats, copied from their saved character at joining).
+   */
   stats: Record<string, number>;
   seat: number;
   isHost: boolean;
@@ -105,7 +109,7 @@ export interface PartyView {
 
 export interface PartyUpdateMessage {
   partyId: string;
-  /** What happened: snapshot, joined, acted, round_closed, chapter_written, chapter_failed, turn_skipped, kicked, banned, left, locked, host_changed, settings, ended, removed. */
+  /** What happened: snapshot, joined, acted, round_closed, chapter_written, chapter_failed, turn_skipped, story_changed, kicked, banned, left, locked, host_changed, settings, ended, removed. */
   reason: string;
   /** Null only in the last event a removed member receives (reason removed). */
   party: PartyView | null;
@@ -339,13 +343,12 @@ export class PartyService {
       if (c.worldId !== party.world_id) throw AppError.badInput("Choose one of your characters in the party's world.", 'characterId');
       if (c.id === party.story_character_id) throw AppError.badInput('That character is the party story itself.', 'characterId');
       const seat = Math.max(-1, ...members.map((x) => x.seat)) + 1;
-      await m.query(`INSERT INTO party_members (party_id, user_id, character_id, seat, seen_through_index) VALUES ($1, $2, $3, $4, $5)`, [
-        partyId,
-        userId,
-        c.id,
-        seat,
-        await latestIndex(m, party.story_character_id),
-      ]);
+      // Their stats in the party start as their saved character's; the party's rounds grow these, never the character's.
+      await m.query(
+        `INSERT INTO party_members (party_id, user_id, character_id, seat, seen_through_index, stats)
+         VALUES ($1, $2, $3, $4, $5, (SELECT stats FROM characters WHERE id = $3))`,
+        [partyId, userId, c.id, seat, await latestIndex(m, party.story_character_id)],
+      );
       return true;
     });
     if (joined) {
@@ -600,6 +603,7 @@ export class PartyService {
         .stories()
         .startChapter(party.storyOwnerId, { characterId: party.storyCharacterId, userChoice: composeRoundAction(actions) }, 'next', {
           actionMax: PARTY_ROUND_ACTION_MAX,
+          party: await this.roundInput(party, round, actions),
         });
       done = handle.done.then((o) => ({ index: o.chapter.index }));
     } catch (e) {
@@ -624,6 +628,22 @@ export class PartyService {
       });
     this.writing.set(partyId, finishing);
     return true;
+  }
+
+  /**
+   * Each member's own part of the round for the engine (stakes/party-checks.ts): the story owner's is
+   * the hero's; every other member's is judged and rolled on their own party stats.
+   */
+  private async roundInput(party: Party, round: number, actions: RoundActionRow[]): Promise<PartyRoundInput> {
+    const stats = new Map((await this.members(party.id)).map((x) => [x.userId, x.stats]));
+    return {
+      partyId: party.id,
+      round,
+      heroAction: actions.find((a) => a.userId === party.storyOwnerId)?.text ?? null,
+      companions: actions
+        .filter((a) => a.userId !== party.storyOwnerId)
+        .map((a) => ({ userId: a.userId, name: a.name, action: a.text, stats: stats.get(a.userId) ?? {} })),
+    };
   }
 
   /**
@@ -870,6 +890,18 @@ export class PartyService {
   // Live updates
 
   /**
+   * The story's owner changed a party story from the story screen (undo, a rewind, a return to a
+   * branch): its open party's round and members' stats may have moved with it (stories/state/party-rounds.ts),
+   * so its members are sent the party as it is now (reason story_changed). Best effort.
+   */
+  async storyChanged(characterId: string): Promise<void> {
+    const open = (await this.dataSource.query(`SELECT id FROM parties WHERE story_character_id = $1 AND status = 'open'`, [characterId])) as Array<{
+      id: string;
+    }>;
+    for (const p of open) this.publish(p.id, 'story_changed');
+  }
+
+  /**
    * The party's live state for a member: a snapshot first, then every change. A member removed
    * meanwhile gets one last event (reason removed, no party) and the stream ends.
    */
@@ -953,7 +985,8 @@ export class PartyService {
 
   private async members(partyId: string): Promise<MemberRow[]> {
     const rows = (await this.dataSource.query(
-      `SELECT m.user_id, m.character_id, m.seat, m.seen_through_index, m.joined_at, u.username, u.email, c.name AS character_name, c.stats
+      `SELECT m.user_id, m.character_id, m.seat, m.seen_through_index, m.joined_at, u.username, u.email, c.name AS character_name,
+              COALESCE(m.stats, c.stats) AS stats
          FROM party_members m JOIN users u ON u.id = m.user_id JOIN characters c ON c.id = m.character_id
         WHERE m.party_id = $1 ORDER BY m.seat`,
       [partyId],

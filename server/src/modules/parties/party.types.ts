@@ -25,7 +25,11 @@ export class PartyMember {
   @Field() username: string;
   @Field(() => ID) characterId: string;
   @Field() characterName: string;
-  @Field(() => GraphQLJSONObject, { description: "The member's own character's stats." }) stats: Record<string, number>;
+  @Field(() => GraphQLJSONObject, {
+    description:
+      "The member's stats in this party: copied from their saved character when they joined and grown only by their own checks in the party's rounds (the story's owner: the story character's).",
+  })
+  stats: Record<string, number>;
   @Field(() => Int, { description: 'Turn order (by post) and the order of a round’s actions.' }) seat: number;
   @Field() isHost: boolean;
   @Field({ description: 'The party story is this member’s character’s storyline.' }) isStoryOwner: boolean;

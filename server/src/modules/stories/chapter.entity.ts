@@ -87,6 +87,38 @@ export class ChapterStakesType {
   itemsLost: string[];
 }
 
+/**
+ * A party companion's part of a round's take (issue 34, step 7): their own action, judged and rolled
+ * on their party stats (party_members.stats), and the stats before and after the take — so undo,
+ * another take and a rewind put them back exactly, as statsBefore does for the hero.
+ */
+export interface PartyMemberCheck {
+  userId: string;
+  /** Their character's name when the round was written. */
+  name: string;
+  /** Their own part of the round's action. */
+  action: string;
+  /** Null: a routine action (no roll). */
+  check: CheckOutcome | null;
+  statsBefore: Record<string, number>;
+  statsAfter: Record<string, number>;
+  statIncreases: Record<string, number>;
+}
+
+@ObjectType('PartyMemberCheck', { description: "A party companion's own check in a round's chapter, rolled on their party stats." })
+class PartyMemberCheckType {
+  @Field(() => ID)
+  userId: string;
+  @Field({ description: "The companion's character name." })
+  name: string;
+  @Field({ description: 'Their own part of the round.' })
+  action: string;
+  @Field(() => ChapterCheckType, { nullable: true, description: 'Null: a routine action (no roll).' })
+  check: CheckOutcome | null;
+  @Field(() => GraphQLJSONObject, { description: 'What their party stats grew by in this chapter.' })
+  statIncreases: Record<string, number>;
+}
+
 export type ChapterStatus = 'generating' | 'complete' | 'failed';
 
 /**
@@ -241,6 +273,19 @@ export class Chapter {
    */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   choiceChecks: ChoiceCheck[];
+
+  /** The party whose round this take was written for (null: not a party round). */
+  @Column({ type: 'uuid', nullable: true })
+  partyId: string | null;
+
+  /** The party round (live) or turn (by post) the take answers: undo and rewind reopen it. */
+  @Column({ type: 'integer', nullable: true })
+  partyRound: number | null;
+
+  /** The other players' checks in that round, each on their own party stats (see PartyMemberCheck). */
+  @Field(() => [PartyMemberCheckType], { description: "A party round's companions' own checks (empty outside party rounds)." })
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  partyChecks: PartyMemberCheck[];
 
   /** What the take did to health and items, before and after (stakes/hero-state.ts); null before issue 31. */
   @Column({ type: 'jsonb', nullable: true })

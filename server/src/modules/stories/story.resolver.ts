@@ -144,8 +144,11 @@ export class StoryResolver {
 
   @Authorized()
   @Mutation(() => Character, { description: 'Removes the latest chapter (all its takes), restoring stats, setting and missions exactly.' })
-  undoLastChapter(@Arg('characterId', () => ID) characterId: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
-    return ctx.services.stories.undoLastChapter(requireUser(ctx).id, characterId);
+  async undoLastChapter(@Arg('characterId', () => ID) characterId: string, @Ctx() ctx: GraphQLContext): Promise<Character> {
+    const c = await ctx.services.stories.undoLastChapter(requireUser(ctx).id, characterId);
+    // A party story's round may have gone back with it: its members are told.
+    await ctx.services.parties.storyChanged(c.id);
+    return c;
   }
 
   @Authorized()
@@ -162,12 +165,14 @@ export class StoryResolver {
     description:
       'Rewinds the story to an earlier chapter (0-based chapterIndex), restoring stats, setting, missions and story cards exactly as they were there. The chapters after it become a branch (Character.storyBranches) the player can return to. Also POST /api/stories/rewind.',
   })
-  rewindStory(
+  async rewindStory(
     @Arg('characterId', () => ID) characterId: string,
     @Arg('chapterIndex', () => Int) chapterIndex: number,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Character> {
-    return ctx.services.stories.rewind(requireUser(ctx).id, characterId, chapterIndex);
+    const c = await ctx.services.stories.rewind(requireUser(ctx).id, characterId, chapterIndex);
+    await ctx.services.parties.storyChanged(c.id);
+    return c;
   }
 
   @Authorized()
@@ -175,12 +180,14 @@ export class StoryResolver {
     description:
       "Returns to a branch: the chapters now after the branch's chapter become a branch of their own, and the branch's chapters (with their stats, missions and cards) are the story again. Also POST /api/stories/restore-branch.",
   })
-  restoreStoryBranch(
+  async restoreStoryBranch(
     @Arg('characterId', () => ID) characterId: string,
     @Arg('branchId', () => ID) branchId: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Character> {
-    return ctx.services.stories.restoreBranch(requireUser(ctx).id, characterId, branchId);
+    const c = await ctx.services.stories.restoreBranch(requireUser(ctx).id, characterId, branchId);
+    await ctx.services.parties.storyChanged(c.id);
+    return c;
   }
 
   @Authorized()

@@ -24,6 +24,8 @@ function chapterBody(c: Chapter) {
     // The check rolled before the chapter (null: routine) and what it did to health and items (issue 31).
     check: c.checkOutcome ?? null,
     stakes: c.stakesView,
+    // A party round's companions' own checks, each on their party stats (as GraphQL's Chapter.partyChecks).
+    partyChecks: (c.partyChecks ?? []).map(({ userId, name, action, check, statIncreases }) => ({ userId, name, action, check, statIncreases })),
   };
 }
 
@@ -139,13 +141,18 @@ export function storiesRestRouter(services: Services): express.Router {
 
   r.post('/undo-chapter', async (req, res) => {
     const user = await restUser(services, req);
-    res.json(await storyNow(await services.stories.undoLastChapter(user.id, body(req).characterId)));
+    const c = await services.stories.undoLastChapter(user.id, body(req).characterId);
+    // A party story's round may have gone back with it: its members are told.
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.post('/rewind', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    res.json(await storyNow(await services.stories.rewind(user.id, b.characterId, b.chapterIndex)));
+    const c = await services.stories.rewind(user.id, b.characterId, b.chapterIndex);
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.get('/branches/:characterId', async (req, res) => {
@@ -157,7 +164,9 @@ export function storiesRestRouter(services: Services): express.Router {
   r.post('/restore-branch', async (req, res) => {
     const user = await restUser(services, req);
     const b = body(req);
-    res.json(await storyNow(await services.stories.restoreBranch(user.id, b.characterId, b.branchId)));
+    const c = await services.stories.restoreBranch(user.id, b.characterId, b.branchId);
+    await services.parties.storyChanged(c.id);
+    res.json(await storyNow(c));
   });
 
   r.post('/delete-branch', async (req, res) => {

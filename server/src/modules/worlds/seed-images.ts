@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../../common/lazy-modules';
 import { OfflineStoryAI } from '../../ai';
 import { IMAGE_HEIGHT, IMAGE_WIDTH } from '../../ai/offline/image';
 import type { Config } from '../../config/env';

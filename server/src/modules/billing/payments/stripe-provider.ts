@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeSdk } from '../../../common/lazy-modules';
 import type { Config } from '../../../config/env';
 import type { Tier } from '../tier.entity';
 import { lookupKeyFor, tierFromLookupKey, type CheckoutInput, type PaymentProvider, type ProviderSubscriptionState } from './provider';
@@ -14,7 +15,7 @@ export class StripeProvider implements PaymentProvider {
 
   constructor(config: Config['stripe'] & { secretKey: string; webhookSecret: string }) {
     this.webhookSecret = config.webhookSecret;
-    this.stripe = new Stripe(config.secretKey, {
+    this.stripe = new (stripeSdk())(config.secretKey, {
       host: config.apiHost,
       port: config.apiPort,
       protocol: config.apiProtocol,
@@ -61,7 +62,7 @@ export class StripeProvider implements PaymentProvider {
     try {
       sub = await this.stripe.subscriptions.retrieve(id);
     } catch (e) {
-      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+      if (e instanceof stripeSdk().errors.StripeInvalidRequestError && e.statusCode === 404) return null;
       throw e;
     }
     const item = sub.items.data[0];
@@ -105,7 +106,7 @@ export class StripeProvider implements PaymentProvider {
       await this.stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: `taleforge-cancel-${subscriptionId}` });
     } catch (e) {
       // Already gone is the outcome we wanted.
-      if (e instanceof Stripe.errors.StripeInvalidRequestError && (e.statusCode === 404 || /canceled/i.test(e.message))) return;
+      if (e instanceof stripeSdk().errors.StripeInvalidRequestError && (e.statusCode === 404 || /canceled/i.test(e.message))) return;
       throw e;
     }
   }

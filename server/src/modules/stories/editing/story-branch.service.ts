@@ -20,6 +20,7 @@ import { Chapter } from '../chapter.entity';
 import type { GenerationRegistry } from '../generation/generation-registry';
 import { StoryBranch } from './story-branch.entity';
 import { applyTake, unapplyTake } from '../state/take-effects';
+import { advancePartyRounds, refuseWhilePartyWriting, rollBackPartyRounds } from '../state/party-rounds';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 /** Branches kept per story; beyond it the player deletes one before rewinding again (nothing goes silently). */
@@ -86,6 +87,8 @@ export class StoryBranchService {
         order: { index: 'ASC' },
       });
       for (const take of restored) await applyTake(m, take);
+      // Party rounds' chapters: their party moves on past the latest one restored (state/party-rounds.ts).
+      await advancePartyRounds(m, restored);
       await m.delete(StoryBranch, { id: branch.id });
     });
     return findOwnedCharacter(this.dataSource, userId, character.id);
@@ -110,6 +113,9 @@ async function setAside(m: EntityManager, character: Character, index: number): 
   // Latest first: each take is taken back over the state it left.
   const selected = await repo.find({ where: { characterId: character.id, isSelected: true, index: MoreThan(index) }, order: { index: 'DESC' } });
   for (const take of selected) await unapplyTake(m, take);
+  // Party rounds' chapters: their party goes back to the earliest round set aside (state/party-rounds.ts).
+  await refuseWhilePartyWriting(m, character.id);
+  await rollBackPartyRounds(m, character.id, selected, index);
   const from = await repo.findOneByOrFail({ characterId: character.id, index, isSelected: true });
   // The rows go from table to branch inside the database (never decoded here).
   await m.query(

@@ -15,6 +15,7 @@ import { ACTION_MAX, CHAPTER_TEXT_MAX } from '../../shared/limits';
 import { isUuid, object, text } from '../../shared/input';
 import { parseTake } from '../story-input';
 import { applyTake, unapplyTake } from '../state/take-effects';
+import { refuseWhilePartyWriting, rollBackPartyRounds } from '../state/party-rounds';
 import { latestSelectedIndex, lockCharacter, refuseWhileGenerating } from '../story.store';
 
 export class StoryEditingService {
@@ -60,6 +61,9 @@ export class StoryEditingService {
       if (index < 0) throw AppError.badInput('There is no chapter to undo.', 'characterId');
       const latest = await m.getRepository(Chapter).findOneByOrFail({ characterId: character.id, index, isSelected: true });
       await unapplyTake(m, latest);
+      // A party round's chapter: its party goes back to that round (state/party-rounds.ts).
+      await refuseWhilePartyWriting(m, character.id);
+      await rollBackPartyRounds(m, character.id, [latest], index - 1);
       // Branches that continued the removed chapter have nothing left to continue.
       await m.query(
         `DELETE FROM story_branches WHERE character_id = $1 AND from_chapter_id IN (SELECT id FROM chapters WHERE character_id = $1 AND "index" >= $2)`,

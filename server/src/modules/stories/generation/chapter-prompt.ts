@@ -14,6 +14,7 @@ import type { ChapterInput, CheckOutcome, PastChapter, StoryAI } from '../../../
 import { buildWorldMaterial } from '../../../ai/world-material';
 import { itemUsed, judgeAction, proposalFor, rollCheck } from '../stakes/checks';
 import { healthAfterCheck, healthGoingOn, inventoryOf, type Health } from '../stakes/hero-state';
+import { companionChecksOf, rollCompanions, type PartyRoundInput, type TakeParty } from '../stakes/party-checks';
 import { AppError } from '../../../common/app-error';
 import type { Logger } from '../../../common/logger';
 import type { Character } from '../../characters/character.entity';
@@ -45,6 +46,11 @@ export interface PreparedChapter {
   check: CheckOutcome | null;
   /** The hero's health before the chapter (before a new take: before the take it replaces). */
   health: Health;
+  /**
+   * A party round: its party and round, and the companions' own checks and growth (stakes/party-checks.ts).
+   * A new take or a continuation keeps the take's: the rolls are never rolled again.
+   */
+  party: TakeParty | null;
 }
 
 /** What foldAfter needs of the chapter just committed and the prompt it was written from. */
@@ -68,7 +74,14 @@ export class ChapterPrompter {
     private readonly dice: (seed: number) => number,
   ) {}
 
-  async prepare(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, signal: AbortSignal): Promise<PreparedChapter> {
+  async prepare(
+    ctx: StoryContext,
+    input: ParsedGenerate,
+    mode: GenerateMode,
+    live: LiveChapter,
+    signal: AbortSignal,
+    round: PartyRoundInput | null = null,
+  ): Promise<PreparedChapter> {
     const c = ctx.character;
     const worldDescription = input.worldDescription ?? ctx.worldDescription;
     if (!worldDescription) throw AppError.badInput('No world description available', 'worldDescription');
@@ -87,6 +100,7 @@ export class ChapterPrompter {
     let health: Health = { current: c.health, max: c.healthMax };
     let check: CheckOutcome | null = null;
     let rolled = false;
+    let party: TakeParty | null = null;
     const continued = mode === 'continue' ? await this.store.selectedChapter(this.store.dataSource, c.id, live.index) : null;
     /** A new take is asked to differ from the one it replaces (its opening lines). */
     let differentFrom: string | null = null;
@@ -96,6 +110,7 @@ export class ChapterPrompter {
       if (prev.stakes) health = { current: prev.stakes.healthBefore, max: prev.stakes.healthMaxBefore };
       check = prev.checkOutcome ?? null;
       rolled = true;
+      party = partyOf(prev);
       // Written over the state before the take: a mission the take completed was not done yet.
       if (prev.missionEffects?.completedMissionId) missionsCompleted = Math.max(0, missionsCompleted - 1);
       stats = prev.statsBefore;
@@ -112,14 +127,20 @@ export class ChapterPrompter {
     if (continued) {
       check = continued.checkOutcome ?? null;
       rolled = true;
+      party = partyOf(continued);
     }
     // Decide, then narrate: the action's check is rolled before the storyteller is called.
     const inventory = inventoryOf(cards);
     if (!rolled) {
       // A suggested choice the storyteller proposed a check for is rolled on its proposal (within
       // bounds); anything else — typed actions, offline stories — is judged by the rules.
-      const plan = judgeAction(live.action, c.difficulty, mode === 'next' ? proposalFor(live.action, ctx.latest?.choiceChecks ?? []) : null);
-      check = plan ? rollCheck(plan, stats, itemUsed(live.action, inventory), c.difficulty, this.dice(seed)) : null;
+      // A party round: the hero's check is on the story owner's own part only (none when they did not
+      // act), and every companion's part is judged and rolled on its own, on their own stats.
+      const own = round ? round.heroAction : live.action;
+      const offered = mode === 'next' ? (ctx.latest?.choiceChecks ?? []) : [];
+      const plan = judgeAction(own, c.difficulty, proposalFor(own, offered));
+      check = plan ? rollCheck(plan, stats, itemUsed(own, inventory), c.difficulty, this.dice(seed)) : null;
+      if (round) party = { partyId: round.partyId, round: round.round, checks: rollCompanions(round.companions, c.difficulty, seed, this.dice, offered) };
     }
     // What the storyteller is told: the health after the check's cost (a continuation: as the take left it).
     const hit = continued ? { current: c.health, max: c.healthMax, defeat: Boolean(continued.stakes?.defeat) } : healthAfterCheck(healthGoingOn(health), check);
@@ -212,6 +233,7 @@ export class ChapterPrompter {
         pastMissions,
         memories: memories.map(({ kind, text, chapterNumber, pinned }) => ({ kind, text, chapterNumber, pinned })),
         check,
+        ...(party ? { companionChecks: companionChecksOf(party.checks) } : {}),
         inventory,
         health: { current: hit.current, max: hit.max },
         defeat: hit.defeat,
@@ -223,6 +245,7 @@ export class ChapterPrompter {
       continued,
       check,
       health,
+      party,
     };
   }
 
@@ -269,6 +292,11 @@ export class ChapterPrompter {
       if (!signal.aborted) this.log.warn('summary failed; chapters stay verbatim for now', { characterId: c.id, err: e });
     }
   }
+}
+
+/** The party round a take answered, as it recorded it (null: not a party round). */
+function partyOf(take: Chapter): TakeParty | null {
+  return take.partyId && take.partyRound !== null ? { partyId: take.partyId, round: take.partyRound, checks: take.partyChecks ?? [] } : null;
 }
 
 /** Most people named in a chapter prompt's cast list (see ChapterInput.castList). */

@@ -30,6 +30,7 @@ import { DUPLICATE_GRACE_MS, type ClaimedRow, type LatestChapter, type RemoteSta
 import { TextWriter } from './text-writer';
 import { continuedStakes, earnedGrowth } from '../stakes/hero-state';
 import { choiceChecksOf, rollD20 } from '../stakes/checks';
+import type { PartyRoundInput } from '../stakes/party-checks';
 
 export interface StoryServiceOptions {
   /**
@@ -78,6 +79,8 @@ export interface StartOptions {
   arrivedAt?: number;
   /** The longest action accepted (default ACTION_MAX): a party round's composed action (parties/) is longer. Set by the server only. */
   actionMax?: number;
+  /** A party round (parties/): each member's own part, judged and rolled on their own stats (stakes/party-checks.ts). */
+  party?: PartyRoundInput;
 }
 
 export interface ChapterHandle {
@@ -130,7 +133,7 @@ export class GenerationEngine {
       // when the claim is sure to be what the checks below would decide (see StoryStore.loadContext).
       const claim = attempt === 0 && mode === 'next' ? { input, arrivedAt } : null;
       const ctx = await this.store.loadContext(userId, input.characterId, claim);
-      if (ctx.claimed) return this.launch(ctx, input, mode, ctx.claimed);
+      if (ctx.claimed) return this.launch(ctx, input, mode, ctx.claimed, opts.party ?? null);
       const running = ctx.running;
       if (running) {
         const stale = Date.now() - running.touchedAt.getTime() > this.options.staleAfterMs && !this.registry.chapter(running.id);
@@ -156,7 +159,7 @@ export class GenerationEngine {
       }
       const index = mode === 'next' ? (latest?.index ?? -1) + 1 : latest!.index;
       const row = await this.store.claimChapter(ctx.character.id, index, actionOf(ctx, input, mode), latest?.id ?? null);
-      if (row) return this.launch(ctx, input, mode, row);
+      if (row) return this.launch(ctx, input, mode, row, opts.party ?? null);
       // Lost a race (another request claimed, or the story moved between our read and our claim).
     }
     throw new AppError('CONFLICT', BUSY);
@@ -174,7 +177,7 @@ export class GenerationEngine {
   }
 
   /** Starts the generation of a claimed row. */
-  private launch(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, row: ClaimedRow): ChapterHandle {
+  private launch(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, row: ClaimedRow, round: PartyRoundInput | null): ChapterHandle {
     const latestIndex = ctx.latest?.index ?? -1;
     const index = mode === 'next' ? latestIndex + 1 : latestIndex;
     const live = new LiveChapter(row.id, ctx.character.id, index, row.take, actionOf(ctx, input, mode), row.createdAt);
@@ -185,18 +188,25 @@ export class GenerationEngine {
     const abort = new AbortController();
     const entry: Running = { live, done, userId: ctx.character.userId, stop: () => abort.abort(STOPPED) };
     this.registry.add(entry);
-    void this.run(ctx, input, mode, live, abort).then(resolve, reject);
+    void this.run(ctx, input, mode, live, abort, mode === 'next' ? round : null).then(resolve, reject);
     return { chapterId: row.id, characterId: ctx.character.id, index, take: row.take, joined: false, done };
   }
 
   /** The generation itself, detached from any request. */
-  private async run(ctx: StoryContext, input: ParsedGenerate, mode: GenerateMode, live: LiveChapter, abort: AbortController): Promise<ChapterOutcome> {
+  private async run(
+    ctx: StoryContext,
+    input: ParsedGenerate,
+    mode: GenerateMode,
+    live: LiveChapter,
+    abort: AbortController,
+    round: PartyRoundInput | null,
+  ): Promise<ChapterOutcome> {
     this.aborts.add(abort);
     const writer = new TextWriter(this.store, live, this.options, () => abort.abort(GONE));
     const lane = {}; // this generation's place in the lane
     try {
       await yieldToLoop(); // let requests already on the wire arrive (and join) before we run
-      const prepared = await this.prompter.prepare(ctx, input, mode, live, abort.signal);
+      const prepared = await this.prompter.prepare(ctx, input, mode, live, abort.signal, round);
       writer.start();
       const continued = prepared.continued;
       if (continued) {
@@ -248,6 +258,8 @@ export class GenerationEngine {
           memories,
           promptReport,
           check: prepared.check,
+          // A party round's companions: their checks and growth, on their party stats.
+          party: prepared.party,
           // The proposals are about the choices this take offers (a continuation's: its own).
           choiceChecks: choiceChecksOf(written),
         },

@@ -13,7 +13,7 @@ import { escapeHtml } from '../../../common/html';
 import type { Character } from '../../characters/character.entity';
 import type { CardSnapshot, Chapter } from '../chapter.entity';
 import type { Mission } from '../missions/mission.entity';
-import { checkText, stakesText } from '../stakes/stakes-text';
+import { checkText, companionsText, stakesText } from '../stakes/stakes-text';
 
 export interface StoryExport {
   filename: string;
@@ -64,6 +64,11 @@ function statLine(stats: Record<string, number>): string {
     .join(', ');
 }
 
+/** A chapter's dice in words: the hero's check, a party round's companions' own, then health and belongings. */
+function diceText(ch: Chapter): string {
+  return [checkText(ch.checkOutcome ?? null), companionsText(ch.partyChecks), stakesText(ch.stakes ?? null)].filter(Boolean).join(' ');
+}
+
 export function renderStoryMarkdown(story: ExportableStory): StoryExport {
   const { character: c } = story;
   const out: string[] = [`# ${escapeMarkdown(c.name)}`, ''];
@@ -85,7 +90,7 @@ export function renderStoryMarkdown(story: ExportableStory): StoryExport {
   for (const ch of story.chapters) {
     out.push(`## Chapter ${ch.index + 1}${ch.textEditedAt ? ' *(edited by the player)*' : ''}`, '');
     if (ch.playerChoice) out.push(`> ${escapeMarkdown(ch.playerChoice)}${ch.choiceEditedAt ? ' *(edited)*' : ''}`, '');
-    const dice = [checkText(ch.checkOutcome ?? null), stakesText(ch.stakes ?? null)].filter(Boolean).join(' ');
+    const dice = diceText(ch);
     if (dice) out.push(`*${escapeMarkdown(dice)}*`, '');
     out.push(...ch.text.split(/\n{2,}/).flatMap((p) => [escapeMarkdown(p.trim()), '']));
     out.push('---', '');
@@ -144,7 +149,7 @@ export function renderStoryHtml(story: ExportableStory, rawStyles: StyleSet): St
         text: ch.text,
         choiceEdited: ch.choiceEditedAt !== null,
         textEdited: ch.textEditedAt !== null,
-        dice: [checkText(ch.checkOutcome ?? null), stakesText(ch.stakes ?? null)].filter(Boolean).join(' '),
+        dice: diceText(ch),
       }),
     )
     .join('\n');

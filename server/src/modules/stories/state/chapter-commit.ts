@@ -13,6 +13,10 @@
  *   a transaction locks the character, reports the CONFLICT that applies, takes a replaced take back
  *   (unapplyTake), plans from the state it then reads and calls the same function.
  *
+ * A party round's take (stakes/party-checks.ts) always takes the transaction: in it, after the plan,
+ * the take records its party round and the companions' checks, and their party stats become the
+ * take's statsAfter (undo, another take and a rewind put statsBefore back in theirs: take-effects.ts).
+ *
  * The stored row is built from the plan, never read back (RETURNING * cost the database thread the
  * text and five JSON columns encoded, and this thread their decoding).
  */
@@ -27,6 +31,7 @@ import { activeMission, decideMissionEffects, raiseStats, unapplyTake } from './
 import { sqlState } from '../story.store';
 import { itemEffects, planHealth, type Health } from '../stakes/hero-state';
 import type { ChoiceCheck } from '../stakes/checks';
+import type { TakeParty } from '../stakes/party-checks';
 
 export interface SummaryUpdate {
   summary: string;
@@ -51,6 +56,8 @@ export interface CommitInput {
   check?: CheckOutcome | null;
   /** The storyteller's proposals for the take's choices that could fail (stakes/checks.ts choiceChecksOf). */
   choiceChecks?: ChoiceCheck[];
+  /** A party round: its party, round and the companions' checks with their stats before and after. */
+  party?: TakeParty | null;
   /** An objective generated before the chapter because the character had none. */
   preMission: string | null;
   summary: SummaryUpdate | null;
@@ -139,7 +146,7 @@ const CHANGED = 'The story changed while this chapter was being written.';
  * with it the plan is tried in one call first.
  */
 export async function commitChapter(dataSource: DataSource, input: CommitInput, known: StateBefore | null): Promise<ChapterOutcome> {
-  if (input.mode === 'next' && known) {
+  if (input.mode === 'next' && known && !input.party) {
     const plan = planCommit(input, known, new Date());
     if (await writePlan(dataSource.manager, plan, 'refuse')) return outcomeOf(chapterOf(input, plan));
   }
@@ -147,6 +154,7 @@ export async function commitChapter(dataSource: DataSource, input: CommitInput, 
     const before = await lockedStateBefore(m, input);
     const p = planCommit(input, before, new Date());
     if (!(await writePlan(m, p, 'throw'))) throw new AppError('CONFLICT', CHANGED);
+    if (input.party) await writeParty(m, input.chapterId, input.party);
     return p;
   });
   return outcomeOf(chapterOf(input, plan));
@@ -199,6 +207,19 @@ async function lockedStateBefore(m: EntityManager, input: CommitInput): Promise<
   };
 }
 
+/** A party round's take: its round and the companions' checks, and their party stats after it. */
+async function writeParty(m: EntityManager, chapterId: string, party: TakeParty): Promise<void> {
+  await m.query(`UPDATE chapters SET party_id = $2, party_round = $3, party_checks = $4::jsonb WHERE id = $1`, [
+    chapterId,
+    party.partyId,
+    party.round,
+    JSON.stringify(party.checks),
+  ]);
+  for (const c of party.checks) {
+    await m.query(`UPDATE party_members SET stats = $3::jsonb WHERE party_id = $1 AND user_id = $2`, [party.partyId, c.userId, JSON.stringify(c.statsAfter)]);
+  }
+}
+
 /** commit_chapter: true when written, false when its check refused the plan (nothing written). */
 async function writePlan(m: EntityManager, plan: CommitPlan, takenOver: 'refuse' | 'throw'): Promise<boolean> {
   try {
@@ -243,6 +264,9 @@ function chapterOf(input: CommitInput, plan: CommitPlan): Chapter {
     checkOutcome: plan.check,
     stakes: plan.stakes,
     choiceChecks: plan.choiceChecks,
+    partyId: input.party?.partyId ?? null,
+    partyRound: input.party?.round ?? null,
+    partyChecks: input.party?.checks ?? [],
     completedAt: now,
     createdAt: input.createdAt,
     updatedAt: now,

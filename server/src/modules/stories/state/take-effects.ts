@@ -111,6 +111,7 @@ export async function unapplyTake(m: EntityManager, take: Chapter): Promise<void
     take.settingBefore,
   ]);
   await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'backward');
+  await setPartyStats(m, take, 'statsBefore');
   // Health as it was before the take (takes recorded before stakes left it alone).
   if (take.stakes) {
     await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [
@@ -126,8 +127,20 @@ export async function applyTake(m: EntityManager, take: Chapter): Promise<void> 
   await applyMissionEffects(m, take.characterId, take.index, take.missionEffects ?? {});
   await applyCardEffects(m, take.characterId, take.cardEffects ?? [], 'forward');
   await m.query(`UPDATE characters SET stats = $2, current_setting = $3 WHERE id = $1`, [take.characterId, JSON.stringify(take.statsAfter), take.setting]);
+  await setPartyStats(m, take, 'statsAfter');
   if (take.stakes) {
     await m.query(`UPDATE characters SET health = $2, health_max = $3 WHERE id = $1`, [take.characterId, take.stakes.healthAfter, take.stakes.healthMaxAfter]);
+  }
+}
+
+/**
+ * A party round's take: the companions' party stats as they were before it, or after it. A member who
+ * has left since has no row to write (their stats went with it).
+ */
+async function setPartyStats(m: EntityManager, take: Chapter, which: 'statsBefore' | 'statsAfter'): Promise<void> {
+  if (!take.partyId) return;
+  for (const c of take.partyChecks ?? []) {
+    await m.query(`UPDATE party_members SET stats = $3::jsonb WHERE party_id = $1 AND user_id = $2`, [take.partyId, c.userId, JSON.stringify(c[which])]);
   }
 }
 
