@@ -103,3 +103,36 @@ it('shows the party behind a code, says when it no longer works, and is for sign
 
   expect((await ok(`{ partyChapterCredits }`, {}, guest.token)).partyChapterCredits).toBe(2);
 });
+
+it("partyInvites: the host's invites from any visit, each with its code masked (only its last 4 symbols are kept), its expiry and whether it works", async () => {
+  const host = await player('Mira');
+  const p = (
+    await ok(
+      `mutation($input: CreatePartyInput!) { createParty(input: $input) { id } }`,
+      { input: { characterId: host.characterId, mode: 'live' } },
+      host.token,
+    )
+  ).createParty;
+  const made = [];
+  for (const hours of [1, 2, 3])
+    made.push(
+      (await ok(`mutation($id: ID!, $h: Int) { partyInvite(partyId: $id, hours: $h) { id code expiresAt } }`, { id: p.id, h: hours }, host.token)).partyInvite,
+    );
+  await ok(`mutation($id: ID!) { revokeInvite(inviteId: $id) }`, { id: made[1].id }, host.token);
+
+  const INVITES = `query($id: ID!) { partyInvites(partyId: $id) { id maskedCode expiresAt revokedAt working } }`;
+  const listed = (await ok(INVITES, { id: p.id }, host.token)).partyInvites as Array<Record<string, unknown>>;
+  // Newest first; a code is shown as •••••-•XXXX: enough to tell codes apart, not enough to join with.
+  expect(listed).toEqual(
+    [...made].reverse().map((m, i) => ({
+      id: m.id,
+      maskedCode: `•••••-•${(m.code as string).slice(-4)}`,
+      expiresAt: m.expiresAt,
+      revokedAt: i === 1 ? expect.any(String) : null,
+      working: i !== 1,
+    })),
+  );
+  // What is stored cannot be joined with: the hash and the last 4 symbols only.
+  const [row] = (await t.app.db.dataSource.query(`SELECT * FROM party_invites WHERE id = $1`, [made[0].id])) as Array<Record<string, unknown>>;
+  expect(JSON.stringify(row)).not.toContain((made[0].code as string).replace('-', '').slice(0, 6));
+});

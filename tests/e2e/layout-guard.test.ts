@@ -4,8 +4,10 @@
  * covers the page when modal, keeps focus inside while open and gives it back when closed.
  */
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { Character } from '../../server/src/modules/characters/character.entity';
 import { launchBrowser } from '../support/browser';
+import { BASE_STATS } from '../support/story-fixtures';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AuthPage, openPage } from './pages/app';
 import { audit, checkModal, insideViewport, noHorizontalScroll } from './pages/layout';
@@ -194,6 +196,137 @@ describe('layout guard: every route and overlay at 390×844 and 1280×800', () =
       expect(problems).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
+    });
+  }
+});
+
+/**
+ * Party screens (issue 34) at both sizes: the story screen's "Play with friends" dialog, /party/:id as
+ * its host (the host's controls and settings, the invite code dialog, every confirmation) and as a
+ * member, and /party/join with a code's preview.
+ */
+describe('layout guard: party routes at 390×844 and 1280×800', () => {
+  /** A saved character called `name` of the signed-up `email`, in the first featured world. */
+  async function characterOf(email: string, name: string): Promise<string> {
+    const ds = t.app.db.dataSource;
+    const [u] = (await ds.query(`SELECT id FROM users WHERE email = $1`, [email])) as Array<{ id: string }>;
+    const [w] = (await ds.query(`SELECT id FROM worlds WHERE featured ORDER BY name LIMIT 1`)) as Array<{ id: string }>;
+    const repo = ds.getRepository(Character);
+    const c = await repo.save(
+      repo.create({
+        userId: u!.id,
+        worldId: w!.id,
+        name,
+        description: `${name}, who came to the valley looking for work and stayed for the stories.`,
+        stats: BASE_STATS,
+        traits: ['brave'],
+        strengths: ['climbing'],
+        weaknesses: ['impatience'],
+        special: { name: 'Knack', description: 'Finds a way.' },
+      }),
+    );
+    return c.id;
+  }
+
+  for (const size of SIZES) {
+    const phone = size.width < 768;
+    const at = `${size.width} party`;
+    it(`at ${size.width}×${size.height}`, async () => {
+      const problems: string[] = [];
+      const host = await openPage(browser, size);
+      const member = await openPage(browser, size);
+      const pages = [host.page, member.page];
+      try {
+        const hostId = newIdentity(`phost${size.width}`);
+        await new AuthPage(host.page).signUp(t.url, hostId);
+        const hostCharacter = await characterOf(hostId.email, 'Kael');
+        const memberId = newIdentity(`pmember${size.width}`);
+        await new AuthPage(member.page).signUp(t.url, memberId);
+        await characterOf(memberId.email, 'Tomas');
+
+        /** A tool of the party screen: a tab's panel on a wide screen, a bottom sheet on a phone (checked as a modal). */
+        const tool = async (page: Page, name: string, label: string): Promise<Locator> => {
+          if (phone) {
+            const { sheet, opener } = await new StoryPage(page).openToolSheet(name);
+            problems.push(...(await checkModal(page, sheet, label, () => page.keyboard.press('Escape'), opener)));
+            return (await new StoryPage(page).openToolSheet(name)).sheet;
+          }
+          await page
+            .getByRole('tablist', { name: 'Story tools' })
+            .getByRole('tab', { name: new RegExp(`^${name}`) })
+            .click();
+          const panel = page.getByRole('tabpanel');
+          problems.push(...(await insideViewport(panel, label)), ...(await audit(page, label)));
+          return panel;
+        };
+        /** A confirmation opened by `opener` (inside `within`), checked and dismissed with Escape. */
+        const confirmation = async (page: Page, opener: Locator, label: string) => {
+          await opener.click();
+          problems.push(...(await checkModal(page, page.getByRole('alertdialog'), label, () => page.keyboard.press('Escape'), opener)));
+        };
+
+        // The story screen's "Play with friends" dialog.
+        await host.page.goto(`${t.url}/storychat/${hostCharacter}`);
+        const withFriends = host.page.getByRole('button', { name: 'Play with friends' });
+        await withFriends.click();
+        const createDialog = host.page.getByRole('dialog', { name: 'Play with friends' });
+        problems.push(
+          ...(await checkModal(host.page, createDialog, `${at} "Play with friends" dialog`, () => host.page.keyboard.press('Escape'), withFriends)),
+        );
+        await withFriends.click();
+        await createDialog.getByLabel(/Live rounds/).check();
+        await createDialog.getByRole('button', { name: 'Start Party' }).click();
+        await host.page.waitForURL(/\/party\/[0-9a-f-]{36}$/);
+        const partyUrl = host.page.url();
+        await host.page.getByTestId('party-hint').filter({ hasText: 'Round 1:' }).waitFor();
+        problems.push(...(await route(host.page, `${at} /party/:id (host)`)));
+
+        // The host's controls and settings; the invite code dialog; ending's confirmation.
+        let controls = await tool(host.page, 'Host', `${at} host controls`);
+        const createInvite = controls.getByRole('button', { name: 'Create invite code' });
+        await createInvite.click();
+        const inviteDialog = host.page.getByRole('dialog', { name: 'Invite code' });
+        await inviteDialog.waitFor();
+        const code = (await inviteDialog.getByTestId('invite-code').textContent())!.trim();
+        problems.push(...(await checkModal(host.page, inviteDialog, `${at} invite code dialog`, () => host.page.keyboard.press('Escape'), createInvite)));
+        const settings = controls.getByRole('form', { name: 'Party settings' });
+        await settings.getByRole('checkbox', { name: 'I pay for every chapter' }).check();
+        problems.push(...(await insideViewport(settings, `${at} party settings`)), ...(await audit(host.page, `${at} party settings (changed)`)));
+        await confirmation(host.page, controls.getByRole('button', { name: 'End party' }), `${at} end party confirm`);
+
+        // The join screen with the code's preview, then the party as a member.
+        await member.page.goto(`${t.url}/party/join?code=${code}`);
+        await member.page.getByRole('radio', { name: 'Tomas', exact: true }).waitFor();
+        problems.push(...(await route(member.page, `${at} /party/join (preview)`)));
+        await member.page.getByRole('radio', { name: 'Tomas', exact: true }).check();
+        await member.page.getByRole('button', { name: 'Join party' }).click();
+        await member.page.waitForURL(partyUrl);
+        await member.page.getByTestId('party-hint').filter({ hasText: 'Round 1:' }).waitFor();
+        problems.push(...(await route(member.page, `${at} /party/:id (member)`)));
+        await tool(member.page, 'Players', `${at} players (member)`);
+        if (phone) await member.page.keyboard.press('Escape');
+        await confirmation(member.page, member.page.getByRole('button', { name: 'Leave party' }), `${at} leave party confirm`);
+
+        // The host's confirmations for a member: hand over, kick, ban.
+        if (phone) await host.page.keyboard.press('Escape');
+        controls = await tool(host.page, 'Players', `${at} players (host)`);
+        await controls.getByText('Tomas', { exact: true }).waitFor();
+        for (const [name, label] of [
+          ['Make host', 'make host confirm'],
+          ['Kick', 'kick confirm'],
+          ['Ban', 'ban confirm'],
+        ] as const) {
+          await confirmation(host.page, controls.getByRole('button', { name, exact: true }), `${at} ${label}`);
+        }
+      } catch (e) {
+        for (const [i, page] of pages.entries())
+          await page.screenshot({ path: `${SHOTS}/layout-guard-party-failed-${size.width}-${i}.png` }).catch(() => undefined);
+        throw new Error(`${String(e)}\nproblems so far:\n${problems.join('\n')}`, { cause: e });
+      }
+      expect(problems).toEqual([]);
+      expect([...host.errors, ...member.errors]).toEqual([]);
+      await host.context.close();
+      await member.context.close();
     });
   }
 });

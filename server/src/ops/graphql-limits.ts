@@ -59,7 +59,8 @@ const INTROSPECTION_MAX_DEPTH = 16;
  * one value per field per item of every list above it. A `limit`/`first` argument sets the size of
  * its field's list, or, on an object field (`storyline(limit: 200)`), of the lists inside it; a
  * variable counts as its default in the operation, else as the argument's maximum. A list without
- * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items.
+ * such an argument (myCharacters, missionHistory) counts DEFAULT_LIST_SIZE items, or its known bound
+ * (BOUNDED_LISTS).
  */
 export const DEFAULT_LIST_SIZE = 50;
 /** The most a page argument accepts (the resolvers refuse more); unknown ones count 100. */
@@ -72,10 +73,11 @@ const PAGE_ARGS = ['limit', 'first'];
  */
 const PAGED_LISTS: Record<string, readonly string[]> = { 'Character.storyline': ['chapters'] };
 /**
- * Lists whose size the rules bound, counted at that bound: a party round's companions' checks (every
- * member but the story's owner).
+ * Lists whose size the rules bound, counted at that bound: a party's members (it seats at most
+ * PARTY_MAX_MEMBERS players, so a list of parties can read each member's fields) and a party round's
+ * companions' checks (every member but the story's owner).
  */
-const BOUNDED_LISTS: Record<string, number> = { 'Chapter.partyChecks': PARTY_MAX_MEMBERS - 1 };
+const BOUNDED_LISTS: Record<string, number> = { 'Party.members': PARTY_MAX_MEMBERS, 'Chapter.partyChecks': PARTY_MAX_MEMBERS - 1 };
 /**
  * Large text fields weigh by their size limit, about one unit per kilobyte: a chapter's text is up to
  * 6,000 characters; a section of what the storyteller remembered is a part of a prompt of up to

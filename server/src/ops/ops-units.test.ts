@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config/env';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, Kind, parse, print, visit, type DocumentNode, type FieldNode } from 'graphql';
+import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 import { DEFAULT_LIST_SIZE, measureDocument } from './graphql-limits';
 import { originPolicy } from './headers';
 import { trustProxySetting } from './index';
@@ -145,5 +146,15 @@ describe('the cost limit counts list sizes', () => {
     // An export weighs what a whole story may.
     const exported = measureDocument('query($id: ID!) { exportStory(characterId: $id, format: md) { content } }', DEFAULTS, schema)[0];
     expect(exported.values).toBe(1 + 1000);
+  });
+
+  it("a list with a known bound counts that many items: a party's members are at most PARTY_MAX_MEMBERS, not DEFAULT_LIST_SIZE", () => {
+    // "Your parties" reads each member's name and character: 50 parties of at most 6 players.
+    const [mine] = measureDocument('{ myParties { id members { userId username characterName isHost } } }', DEFAULTS, schema);
+    expect(mine.values).toBe(1 + DEFAULT_LIST_SIZE * (1 + 1 + PARTY_MAX_MEMBERS * 4));
+    expect(mine.cost).toBeLessThan(DEFAULTS.maxCost / 2);
+    // The same type wherever it is reached (a party update's state).
+    const [update] = measureDocument('subscription($id: ID!) { partyUpdated(partyId: $id) { party { members { userId } } } }', DEFAULTS, schema);
+    expect(update.values).toBe(1 + 1 + 1 + PARTY_MAX_MEMBERS);
   });
 });

@@ -26,6 +26,27 @@ export function trapTab(event: KeyboardEvent, root: HTMLElement | null): void {
   }
 }
 
+/** The overlays open now, the newest last: only the top one answers Escape and keeps Tab. */
+const openOverlays: object[] = [];
+
+/**
+ * The control that last had focus. A browser moves focus to the body when a focused control is
+ * disabled (a button busy while its action runs): the dialog that action opens gives focus back here.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (e) => {
+    if (e.target instanceof HTMLElement) lastFocused = e.target;
+  });
+}
+
+/** What had focus before an overlay opened: the focused control, else the one that just lost it by being disabled. */
+function openerOfOverlay(): HTMLElement | null {
+  const active = document.activeElement as HTMLElement | null;
+  if (active && active !== document.body) return active;
+  return lastFocused && document.contains(lastFocused) ? lastFocused : active;
+}
+
 /**
  * What every overlay does while it is open (the modal, the story tools' bottom sheet): Escape
  * closes it, Tab stays inside `root`, the page behind does not scroll. `onOpen` runs first (it
@@ -38,7 +59,11 @@ export function useOverlay(root: RefObject<HTMLElement | null>, onClose: () => v
   });
   useEffect(() => {
     const onClosed = onOpen();
+    const me = {};
+    openOverlays.push(me);
     const onKey = (e: KeyboardEvent) => {
+      // A dialog opened over another (a confirmation over a tools sheet): Escape closes the top one only.
+      if (openOverlays.at(-1) !== me) return;
       if (e.key === 'Escape') {
         e.stopPropagation();
         onCloseRef.current();
@@ -48,6 +73,7 @@ export function useOverlay(root: RefObject<HTMLElement | null>, onClose: () => v
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
+      openOverlays.splice(openOverlays.indexOf(me), 1);
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
       onClosed?.();
@@ -93,7 +119,7 @@ export function Modal({
   const dialog = useRef<HTMLDivElement>(null);
 
   useOverlay(dialog, onClose, () => {
-    const opener = document.activeElement as HTMLElement | null;
+    const opener = openerOfOverlay();
     const root = dialog.current;
     const auto = root?.querySelector<HTMLElement>('[data-autofocus]') ?? root?.querySelector<HTMLElement>(FOCUSABLE);
     (auto ?? root)?.focus({ preventScroll: true });

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { renderApp } from '../../test/render-app';
 import { member } from './party-fixtures';
 
-it('lists your parties with links, your turn marked, and a way to join one', async () => {
+it('lists your parties with links: who plays which character, your turn marked, and a way to join one', async () => {
   await renderApp(
     '/characters',
     {
@@ -38,11 +38,12 @@ it('lists your parties with links, your turn marked, and a way to join one', asy
     },
     { signedIn: true },
   );
-  const first = await screen.findByRole('link', { name: /Kael, Tomas/ });
+  // Each player by their character and their name (you as "you").
+  const first = await screen.findByRole('link', { name: /^Kael \(you\), Tomas \(tom\) ·/ });
   expect(first.getAttribute('href')).toBe('/party/p-1');
   expect(first.textContent).toContain('By post');
   expect(first.textContent).toContain('Your turn');
-  const second = screen.getByRole('link', { name: /^Kael ·/ });
-  expect(second.textContent).toBe('Kael · Live rounds · you host · ended');
+  const second = screen.getByRole('link', { name: /^Kael \(you\) ·/ });
+  expect(second.textContent).toBe('Kael (you) · Live rounds · you host · ended');
   expect(screen.getByRole('link', { name: 'Join with a code' }).getAttribute('href')).toBe('/party/join');
 });

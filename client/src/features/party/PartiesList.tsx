@@ -29,7 +29,7 @@ export function PartiesList() {
             return (
               <li key={p.id}>
                 <Link to={`/party/${p.id}`} className="parties-list-link">
-                  <strong>{p.members.map((m) => m.characterName).join(', ')}</strong>
+                  <strong>{p.members.map((m) => `${m.characterName} (${m.userId === meId ? 'you' : m.username})`).join(', ')}</strong>
                   <span className="muted">
                     {' '}
                     · {p.mode === 'live' ? 'Live rounds' : 'By post'}

@@ -15,6 +15,7 @@ import { formatRemaining } from './PartyPanels';
 const base = (p: ReturnType<typeof party>, extra: Record<string, (call: { variables: Record<string, unknown> }) => unknown> = {}) => ({
   PartyPage_party: () => ({ data: { party: p } }),
   PartyPage_previously: () => ({ data: { partyPreviously: [] } }),
+  PartyPage_invites: () => ({ data: { partyInvites: [] } }),
   ...extra,
 });
 
@@ -23,6 +24,18 @@ async function open(p = party(), extra: Parameters<typeof base>[1] = {}) {
   await screen.findByRole('heading', { name: "Kael's party" });
   return r;
 }
+
+/** A PartyInvite as partyInvites answers it (`end`: the code's last 4 symbols). */
+const invite = (id: string, end: string, expiresAt: string, extra: Record<string, unknown> = {}) => ({
+  __typename: 'PartyInvite',
+  id,
+  maskedCode: `•••••-•${end}`,
+  createdAt: '2030-01-01T09:00:00.000Z',
+  expiresAt,
+  revokedAt: null,
+  working: true,
+  ...extra,
+});
 
 const guestView = { hostUserId: 'user-2', members: [member(1, { isHost: false }), member(2, { isHost: true }), member(3)] };
 
@@ -99,11 +112,13 @@ describe('party screen', () => {
   });
 
   it('host controls only for the host', async () => {
-    await open(party(guestView));
+    const { calls } = await open(party(guestView));
     expect(screen.queryByRole('tab', { name: /^Host/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Kick' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create invite code' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Leave party' })).toBeTruthy();
+    // A member is not asked for the party's invites (the server would refuse them).
+    expect(calls.map((c) => c.operationName)).not.toContain('PartyPage_invites');
   });
 
   it('kick and ban ask first; ban goes through after the confirmation', async () => {
@@ -135,11 +150,17 @@ describe('party screen', () => {
     const writeText = jest.fn(async () => undefined);
     Object.assign(navigator, { clipboard: { writeText } });
     const revoked: unknown[] = [];
+    let made = false;
     await open(party(), {
-      PartyPage_invite: () => ({
-        data: { partyInvite: { __typename: 'PartyInviteCode', id: 'inv-1', code: '7K3QD-M9XTA', expiresAt: '2030-01-03T10:00:00.000Z' } },
-      }),
+      PartyPage_invite: () => (
+        (made = true),
+        { data: { partyInvite: { __typename: 'PartyInviteCode', id: 'inv-1', code: '7K3QD-M9XTA', expiresAt: '2030-01-03T10:00:00.000Z' } } }
+      ),
       PartyPage_revokeInvite: (call) => (revoked.push(call.variables), { data: { revokeInvite: true } }),
+      // The server's list: the code masked, as it keeps it.
+      PartyPage_invites: () => ({
+        data: { partyInvites: made && revoked.length === 0 ? [invite('inv-1', '9XTA', '2030-01-03T10:00:00.000Z')] : [] },
+      }),
     });
     fireEvent.click(screen.getByRole('tab', { name: /^Host/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Create invite code' }));
@@ -153,9 +174,33 @@ describe('party screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Once: the code itself is gone, only its last four symbols name it.
     expect(screen.queryByText('7K3QD-M9XTA')).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Revoke invite ending 9XTA' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Revoke invite ending 9XTA' }));
     await waitFor(() => expect(revoked).toEqual([{ inviteId: 'inv-1' }]));
-    expect(await screen.findByText(/\(revoked\)/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Revoke invite ending 9XTA' })).toBeNull());
+  });
+
+  it('the host sees every working invite, made on earlier visits too (masked as the server gives it, with its expiry), and revokes any', async () => {
+    const revoked: string[] = [];
+    const all = [
+      invite('inv-3', 'QD7K', '2030-01-05T10:00:00.000Z'),
+      invite('inv-2', 'M9XT', '2030-01-04T10:00:00.000Z'),
+      invite('inv-1', 'AAAA', '2030-01-03T10:00:00.000Z', { revokedAt: '2030-01-01T10:00:00.000Z', working: false }),
+      invite('inv-0', 'BBBB', '2020-01-03T10:00:00.000Z', { working: false }),
+    ];
+    await open(party(), {
+      PartyPage_invites: () => ({ data: { partyInvites: all.filter((i) => !revoked.includes(i.id)) } }),
+      PartyPage_revokeInvite: (call) => (revoked.push(String(call.variables.inviteId)), { data: { revokeInvite: true } }),
+    });
+    fireEvent.click(screen.getByRole('tab', { name: /^Host/ }));
+    const list = await screen.findByRole('list', { name: 'Working invites' });
+    const rows = within(list).getAllByRole('listitem');
+    // Working ones only, newest first; revoked and expired ones are of no use to revoke.
+    expect(rows.map((r) => r.querySelector('.party-invite-code')?.textContent)).toEqual(['•••••-•QD7K', '•••••-•M9XT']);
+    expect(rows[0]!.textContent).toContain(new Date('2030-01-05T10:00:00.000Z').toLocaleString());
+    fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Revoke invite ending M9XT' }));
+    await waitFor(() => expect(revoked).toEqual(['inv-2']));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(list).getByRole('button', { name: 'Revoke invite ending QD7K' })).toBeTruthy();
   });
 
   it('the host changes who pays and the round time', async () => {

@@ -10,6 +10,7 @@ import {
   usePartyPage_closeRoundMutation,
   usePartyPage_endMutation,
   usePartyPage_inviteMutation,
+  usePartyPage_invitesQuery,
   usePartyPage_kickMutation,
   usePartyPage_leaveMutation,
   usePartyPage_lockMutation,
@@ -59,6 +60,9 @@ export default function PartyPage() {
   const previously = usePartyPage_previouslyQuery({ variables: { partyId: id }, fetchPolicy: 'network-only' });
   const [previouslyClosed, setPreviouslyClosed] = useState(false);
   const party = data?.party;
+  // The host's invites, whichever visit made them (members are not asked: the server refuses them).
+  const hosting = Boolean(party && party.hostUserId === meId && party.status === 'open');
+  const hostInvites = usePartyPage_invitesQuery({ variables: { partyId: id }, skip: !hosting, fetchPolicy: 'network-only' });
 
   const [act, actState] = usePartyPage_actMutation(NO_CACHE);
   const [closeRound, closeState] = usePartyPage_closeRoundMutation(NO_CACHE);
@@ -86,8 +90,8 @@ export default function PartyPage() {
   const [typed, setTyped] = useState('');
   /** What I sent this round (live: shown, and replaced by sending again). */
   const [sent, setSent] = useState<{ round: number; text: string } | null>(null);
-  const [invites, setInvites] = useState<CreatedInvite[]>([]);
-  const [shownInvite, setShownInvite] = useState<string | null>(null);
+  /** The invite just made: its code is shown this once. */
+  const [shown, setShown] = useState<CreatedInvite | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
@@ -196,15 +200,15 @@ export default function PartyPage() {
     void host(MESSAGES.partyInviteFailed, async () => {
       const { data: r } = await invite({ variables: { partyId: party.id } });
       if (!r) return;
-      const made = { ...r.partyInvite, revoked: false };
-      setInvites((l) => [...l, made]);
-      setShownInvite(made.id);
+      setShown({ ...r.partyInvite, revoked: false });
+      void hostInvites.refetch().catch(() => undefined);
     });
 
   const onRevoke = (inviteId: string) =>
     void host(MESSAGES.partyHostActionFailed, async () => {
       await revoke({ variables: { inviteId } });
-      setInvites((l) => l.map((i) => (i.id === inviteId ? { ...i, revoked: true } : i)));
+      setShown((i) => (i?.id === inviteId ? { ...i, revoked: true } : i));
+      await hostInvites.refetch().catch(() => undefined);
     });
 
   const onConfirmed = async (c: Confirm) => {
@@ -221,8 +225,6 @@ export default function PartyPage() {
       else await transfer({ variables: { partyId: party.id, userId: c.member.userId } });
     });
   };
-
-  const shown = invites.find((i) => i.id === shownInvite) ?? null;
 
   const tools: StoryTool[] = [
     {
@@ -247,7 +249,7 @@ export default function PartyPage() {
       content: (
         <HostControls
           party={party}
-          invites={invites}
+          invites={(hostInvites.data?.partyInvites ?? []).filter((i) => i.working)}
           busy={hostBusy}
           onInvite={onInvite}
           onRevoke={onRevoke}
@@ -395,9 +397,9 @@ export default function PartyPage() {
           invite={shown}
           onRevoke={() => {
             onRevoke(shown.id);
-            setShownInvite(null);
+            setShown(null);
           }}
-          onClose={() => setShownInvite(null)}
+          onClose={() => setShown(null)}
         />
       )}
       {confirm && c && (

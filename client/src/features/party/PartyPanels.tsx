@@ -169,6 +169,14 @@ export interface CreatedInvite {
   revoked: boolean;
 }
 
+/** An invite in the host's list (PartyPage_invites): its code masked as the server keeps it. */
+export interface WorkingInvite {
+  id: string;
+  maskedCode?: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
 function inviteLink(code: string): string {
   return `${window.location.origin}/party/join?code=${encodeURIComponent(code)}`;
 }
@@ -186,7 +194,8 @@ export function HostControls({
   settings,
 }: {
   party: Party;
-  invites: CreatedInvite[];
+  /** The working invites, as partyInvites gives them (codes masked). */
+  invites: WorkingInvite[];
   busy: boolean;
   onInvite: () => void;
   onRevoke: (id: string) => void;
@@ -216,25 +225,20 @@ export function HostControls({
           </div>
           {party.locked && <p className="party-hint">Locked: nobody new can join.</p>}
           {invites.length > 0 && (
-            <ul className="party-invites" aria-label="Invites made here">
-              {invites.map((i) => (
-                <li key={i.id}>
-                  <span>
-                    Invite …{i.code.slice(-4)} {i.revoked ? '(revoked)' : `(until ${new Date(i.expiresAt).toLocaleString()})`}
-                  </span>
-                  {!i.revoked && (
-                    <button
-                      type="button"
-                      className="edit-link"
-                      onClick={() => onRevoke(i.id)}
-                      disabled={busy}
-                      aria-label={`Revoke invite ending ${i.code.slice(-4)}`}
-                    >
+            <ul className="party-invites" aria-label="Working invites">
+              {invites.map((i) => {
+                const name = i.maskedCode ? `ending ${i.maskedCode.slice(-4)}` : `made ${new Date(i.createdAt).toLocaleString()}`;
+                return (
+                  <li key={i.id}>
+                    <span>
+                      <span className="party-invite-code">{i.maskedCode ?? 'Invite'}</span> (until {new Date(i.expiresAt).toLocaleString()})
+                    </span>
+                    <button type="button" className="edit-link" onClick={() => onRevoke(i.id)} disabled={busy} aria-label={`Revoke invite ${name}`}>
                       Revoke
                     </button>
-                  )}
-                </li>
-              ))}
+                  </li>
+                );
+              })}
             </ul>
           )}
           {party.mode === 'live' && (

@@ -21,6 +21,7 @@ import { CharacterDrafts1795737619880 } from './1795737619880-CharacterDrafts';
 import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
 import { Parties1795764658637 } from './1795764658637-Parties';
 import { PartyStakes1795800000000 } from './1795800000000-PartyStakes';
+import { PartyInviteCodeEnd1795800000001 } from './1795800000001-PartyInviteCodeEnd';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   ReadAloud1795737758908,
   Parties1795764658637,
   PartyStakes1795800000000,
+  PartyInviteCodeEnd1795800000001,
 ];

@@ -28,6 +28,16 @@ export function newInviteCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
+/** The end of a code kept beside its hash: its last 4 symbols (20 of its 50 bits: not enough to join with). */
+export function inviteCodeEnd(code: string): string {
+  return code.replace(/[\s-]/g, '').slice(-4).toUpperCase();
+}
+
+/** A code as the host's invite list shows it: •••••-•XXXX (null when its end was not kept). */
+export function maskedInviteCode(end: string | null): string | null {
+  return end ? `•••••-•${end}` : null;
+}
+
 /** The stored form of a code: SHA-256 of its symbols, case and dashes ignored; null when it cannot be one. */
 export function inviteCodeHash(code: unknown): string | null {
   if (typeof code !== 'string' || code.length > 40) return null;

@@ -189,6 +189,10 @@ export class PartyInvite {
   @Column({ type: 'char', length: 64 })
   codeHash: string;
 
+  /** The code's last 4 symbols, to tell codes apart in the host's list (null: made before they were kept). */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  codeEnd: string | null;
+
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
 

@@ -30,7 +30,9 @@ import { Party, PartyInvite, type PartyMode, type PartyStatus, type RoundState }
 import {
   chapterGist,
   composeRoundAction,
+  inviteCodeEnd,
   inviteCodeHash,
+  maskedInviteCode,
   newInviteCode,
   nextInTurn,
   PARTY_ACTION_MAX,
@@ -122,6 +124,8 @@ export interface PartyInviteCode {
 
 export interface PartyInviteInfo {
   id: string;
+  /** •••••-•XXXX: the code's last 4 symbols (null for an invite made before they were kept). */
+  maskedCode: string | null;
   createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
@@ -261,7 +265,11 @@ export class PartyService {
     const expiresAt = new Date(now.getTime() + hours * 3600_000);
     const invite = await this.dataSource
       .getRepository(PartyInvite)
-      .save(this.dataSource.getRepository(PartyInvite).create({ partyId: party.id, codeHash: inviteCodeHash(code)!, expiresAt, revokedAt: null }));
+      .save(
+        this.dataSource
+          .getRepository(PartyInvite)
+          .create({ partyId: party.id, codeHash: inviteCodeHash(code)!, codeEnd: inviteCodeEnd(code), expiresAt, revokedAt: null }),
+      );
     return { id: invite.id, code, expiresAt };
   }
 
@@ -272,6 +280,7 @@ export class PartyService {
     const rows = await this.dataSource.getRepository(PartyInvite).find({ where: { partyId: party.id }, order: { createdAt: 'DESC' }, take: 100 });
     return rows.map((r) => ({
       id: r.id,
+      maskedCode: maskedInviteCode(r.codeEnd),
       createdAt: r.createdAt,
       expiresAt: r.expiresAt,
       revokedAt: r.revokedAt,
@@ -448,10 +457,44 @@ export class PartyService {
     return this.deps.stories().storylineOf(c, parseStorylinePage(page), requestScope);
   }
 
-  /** The party story's chapter stream (the one being written, or the given chapter), for members only. */
+  /**
+   * The party story's chapter stream (the one being written, or the given chapter), for members only.
+   * A member removed meanwhile (kicked, banned, left) reads no further: their stream ends with it.
+   */
   async openStream(userId: string, partyId: unknown, chapterId?: unknown, signal?: AbortSignal): Promise<AsyncGenerator<StreamEvent>> {
-    const { party } = await this.asMember(userId, partyId);
-    return this.deps.stories().openStream(party.storyOwnerId, party.storyCharacterId, chapterId, signal);
+    if (!isUuid(partyId)) throw AppError.notFound('Party');
+    // Listen before the membership check, so a removal right after it is not missed.
+    const updates = this.deps.realtime.pubSub.subscribe(PARTY_TOPIC, partyId);
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const release = async () => {
+      signal?.removeEventListener('abort', onAbort);
+      await updates.return?.();
+    };
+    let stream: AsyncGenerator<StreamEvent>;
+    try {
+      const { party } = await this.asMember(userId, partyId);
+      stream = await this.deps.stories().openStream(party.storyOwnerId, party.storyCharacterId, chapterId, stop.signal);
+    } catch (e) {
+      await release();
+      throw e;
+    }
+    void (async () => {
+      for (;;) {
+        const r = await updates.next();
+        if (r.done) return;
+        const m = r.value as PartyUpdateMessage;
+        if (m?.partyId === partyId && (!m.party || !m.party.members.some((x) => x.userId === userId))) return stop.abort();
+      }
+    })().catch(() => undefined);
+    return (async function* () {
+      try {
+        yield* stream;
+      } finally {
+        await release();
+      }
+    })();
   }
 
   /** "Previously…": the chapters written since the caller's last turn (or since they joined). */

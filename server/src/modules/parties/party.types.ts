@@ -81,6 +81,8 @@ export class PartyInviteCode {
 @ObjectType({ description: 'An invite of a party as its host sees it (the code itself is shown only when it is made).' })
 export class PartyInvite {
   @Field(() => ID) id: string;
+  @Field(() => String, { nullable: true, description: 'The code masked, •••••-•XXXX (its last 4 symbols): to tell invites apart, not to join with.' })
+  maskedCode: string | null;
   @Field(() => Date) createdAt: Date;
   @Field(() => Date) expiresAt: Date;
   @Field(() => Date, { nullable: true }) revokedAt: Date | null;
