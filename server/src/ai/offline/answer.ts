@@ -397,7 +397,11 @@ export function answerAction(
     ? (/^(?:(?:out|off|forth|back|away)\s+)?for\s+/i.exec(rest)?.[0] ?? '')
     : '';
   const target = (
-    way + (` ${rest.slice(way.length)}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ?? '').trim()
+    way +
+    (
+      ` ${rest.slice(way.length)}`.split(/\s+(?:for|about|and|then|while|until|before|after|what|who|where|how|whether|why|if|to see|to find|to learn)\b/)[0] ??
+      ''
+    ).trim()
   ).trim();
   // What was acted on, as a noun ("the merchant" of "with the merchant").
   let thing =

@@ -613,14 +613,16 @@ const OBJECT_AFTER =
 export function narrate(sentence: string, pov: PointOfView, heroNames: readonly string[]): string {
   const names = [...heroNames].filter(Boolean).sort((a, b) => b.length - a.length);
   // Quoted speech stays as spoken: split it out, convert the narration around it.
-  return sentence
-    .split(/([“"][^”"]*[”"]|\u0004[^\u0005]*\u0005)/)
-    .map((part, i) => (i % 2 === 1 ? part.replace(/[\u0002\u0004\u0005]/g, '') : narrateOutside(part, pov, names)))
-    .join('')
-    .replace(/^(\W*)(\p{Ll})/u, (_m, pre: string, c: string) => pre + c.toUpperCase())
-    // A sentence inside the line that began with the hero's name ("…before. Edmund asked" → "…before.
-    // You ask"); an ellipsis goes on mid-sentence.
-    .replace(/(?<!\.)([.!?]\s+)(\p{Ll})/gu, (_m, stop: string, c: string) => stop + c.toUpperCase());
+  return (
+    sentence
+      .split(/([“"][^”"]*[”"]|\u0004[^\u0005]*\u0005)/)
+      .map((part, i) => (i % 2 === 1 ? part.replace(/[\u0002\u0004\u0005]/g, '') : narrateOutside(part, pov, names)))
+      .join('')
+      .replace(/^(\W*)(\p{Ll})/u, (_m, pre: string, c: string) => pre + c.toUpperCase())
+      // A sentence inside the line that began with the hero's name ("…before. Edmund asked" → "…before.
+      // You ask"); an ellipsis goes on mid-sentence.
+      .replace(/(?<!\.)([.!?]\s+)(\p{Ll})/gu, (_m, stop: string, c: string) => stop + c.toUpperCase())
+  );
 }
 
 function narrateOutside(text: string, pov: PointOfView, names: string[]): string {
