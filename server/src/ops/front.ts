@@ -105,15 +105,19 @@ export function createFront(o: FrontOptions): Handler {
     const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
     const cacheable = url === '/graphql' && o.cache.candidate(req);
     if (!cacheable && !lane) return enter(o, req, res, url, reqId, start, () => o.app(req, res));
-    readBody(req, o.graphqlBodyLimit, (err, raw) => {
+    readBody(req, o.graphqlBodyLimit, (err, bytes) => {
       if (err) {
         return enter(o, req, res, url, reqId, start, () => {
           throw err;
         });
       }
+      // The featured worlds' usual path: the exact body was answered before, nothing to parse (and,
+      // sent again byte for byte, nothing to decode).
+      const quick = cacheable ? o.cache.hitForBytes(req, bytes) : null;
+      if (quick) return answerHit(o, req, res, quick, reqId, start, 'graphql', quick.operation);
+      const raw = bytes.toString('utf8');
       if (cacheable) {
-        // The featured worlds' usual path: the exact body was answered before, nothing to parse.
-        const hit = o.cache.hitForBody(req, raw);
+        const hit = o.cache.hitForBody(req, raw, bytes);
         if (hit) return answerHit(o, req, res, hit, reqId, start, 'graphql', hit.operation);
       }
       enter(o, req, res, url, reqId, start, () => afterBody(o, req, res, raw, reqId, cacheable, lane));
@@ -254,8 +258,10 @@ function sendGraphQLError(res: http.ServerResponse, status: number, message: str
   res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extra } }] }));
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** Reads a body with plain callbacks (no promise: a hit is answered from the 'end' event itself). */
-function readBody(req: http.IncomingMessage, limit: number, done: (err: Error | null, raw: string) => void): void {
+function readBody(req: http.IncomingMessage, limit: number, done: (err: Error | null, bytes: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
@@ -265,18 +271,18 @@ function readBody(req: http.IncomingMessage, limit: number, done: (err: Error | 
     if (size > limit) {
       over = true;
       req.destroy();
-      done(new Error('body over limit despite its content-length'), '');
+      done(new Error('body over limit despite its content-length'), EMPTY);
       return;
     }
     chunks.push(c);
   });
   req.on('end', () => {
-    if (!over) done(null, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    if (!over) done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   });
   req.on('error', (err) => {
     if (over) return;
     over = true;
-    done(err, '');
+    done(err, EMPTY);
   });
 }
 

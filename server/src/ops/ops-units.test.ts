@@ -1,11 +1,13 @@
 import { getIntrospectionQuery } from 'graphql';
 import { ConfigError, loadConfig } from '../config/env';
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import { buildSchema, Kind, parse, print, visit, type DocumentNode, type FieldNode } from 'graphql';
 import { PARTY_MAX_MEMBERS } from '../modules/parties/party-rules';
 import { DEFAULT_LIST_SIZE, measureDocument } from './graphql-limits';
 import { originPolicy } from './headers';
+import { ResponseCache } from './response-cache';
 import { trustProxySetting } from './index';
 
 const LIMITS = { maxDepth: 8, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 };
@@ -156,5 +158,34 @@ describe('the cost limit counts list sizes', () => {
     // The same type wherever it is reached (a party update's state).
     const [update] = measureDocument('subscription($id: ID!) { partyUpdated(partyId: $id) { party { members { userId } } } }', DEFAULTS, schema);
     expect(update.values).toBe(1 + 1 + 1 + PARTY_MAX_MEMBERS);
+  });
+});
+
+describe('the public response cache: a body sent again byte for byte', () => {
+  const body = JSON.stringify({ query: 'query Featured { featuredWorlds(limit: 12) { id name } }' });
+  const req = (origin?: string) => ({ method: 'POST', headers: origin ? { origin } : {} }) as unknown as http.IncomingMessage;
+  const stored = (cache: ResponseCache) => {
+    const lookup = cache.lookup(req(), body, JSON.parse(body));
+    expect(lookup).not.toBeNull();
+    cache.store(lookup!, 200, { 'content-type': 'application/json' }, Buffer.from('{"data":{"featuredWorlds":[]}}'));
+  };
+
+  it('is answered from its bytes once its text was answered, for the same origin only', () => {
+    const cache = new ResponseCache(30);
+    stored(cache);
+    const bytes = Buffer.from(body);
+    expect(cache.hitForBytes(req(), bytes)).toBeNull(); // not yet a hot body
+    expect(cache.hitForBody(req(), body, bytes)).not.toBeNull();
+    expect(cache.hitForBytes(req(), Buffer.from(body))?.body.toString()).toBe('{"data":{"featuredWorlds":[]}}');
+    expect(cache.hitForBytes(req('https://elsewhere.example'), Buffer.from(body))).toBeNull();
+    expect(cache.hitForBytes(req(), Buffer.from(body.replace('12', '13')))).toBeNull();
+  });
+
+  it('forgets its hot bodies when worlds change', () => {
+    const cache = new ResponseCache(30);
+    stored(cache);
+    expect(cache.hitForBody(req(), body, Buffer.from(body))).not.toBeNull();
+    cache.invalidate();
+    expect(cache.hitForBytes(req(), Buffer.from(body))).toBeNull();
   });
 });
