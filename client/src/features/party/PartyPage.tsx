@@ -27,7 +27,7 @@ import { MESSAGES } from '../../lib/messages';
 import { useAuth } from '../auth/auth-context';
 import { ChapterList } from '../story/ChapterList';
 import { PartyDice } from './PartyDice';
-import { Composer } from '../story/Composer';
+import { Composer, useComposerDraft } from '../story/Composer';
 import { StoryTools, type StoryTool } from '../story/tools/StoryTools';
 import { useChapterStream, type StreamEnd } from '../story/useChapterStream';
 import { partyError } from './party-errors';
@@ -86,8 +86,7 @@ export default function PartyPage() {
     endState.loading ||
     settingsState.loading;
 
-  const [selected, setSelected] = useState<string | null>(null);
-  const [typed, setTyped] = useState('');
+  const draft = useComposerDraft();
   /** What I sent this round (live: shown, and replaced by sending again). */
   const [sent, setSent] = useState<{ round: number; text: string } | null>(null);
   /** The invite just made: its code is shown this once. */
@@ -192,8 +191,7 @@ export default function PartyPage() {
     void host(MESSAGES.partyActionFailed, async () => {
       await act({ variables: { partyId: party.id, action } });
       setSent({ round: party.round, text: action });
-      setSelected(null);
-      setTyped('');
+      draft.clear();
     });
 
   const onInvite = () =>
@@ -373,17 +371,11 @@ export default function PartyPage() {
           {canAct && (
             <Composer
               choices={latest?.choices ?? []}
-              selected={selected}
-              typed={typed}
+              selected={draft.selected}
+              typed={draft.typed}
               busy={actState.loading}
-              onSelect={(choice) => {
-                setSelected(choice);
-                setTyped('');
-              }}
-              onType={(text) => {
-                setTyped(text);
-                if (text.trim()) setSelected(null);
-              }}
+              onSelect={draft.onSelect}
+              onType={draft.onType}
               onSend={onSend}
             />
           )}

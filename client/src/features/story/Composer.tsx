@@ -1,6 +1,28 @@
-import { useEffect, useId, useRef } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ACTION_MAX } from '../../lib/constants';
 import { currentAction, sendDisabled } from './story-rules';
+
+/**
+ * The composer's draft: a suggested choice or typed text, never both — picking a choice clears the
+ * text, typing something clears the choice. `setTyped` puts an action back (a chapter that failed).
+ */
+export function useComposerDraft() {
+  const [selected, setSelected] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const onSelect = useCallback((choice: string) => {
+    setSelected(choice);
+    setTyped('');
+  }, []);
+  const onType = useCallback((text: string) => {
+    setTyped(text);
+    if (text.trim()) setSelected(null);
+  }, []);
+  const clear = useCallback(() => {
+    setSelected(null);
+    setTyped('');
+  }, []);
+  return { selected, typed, onSelect, onType, clear, setTyped };
+}
 
 /**
  * The player's next move (SPEC §5): a suggested choice (highlighted while nothing is typed) or a

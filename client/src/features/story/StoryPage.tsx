@@ -25,7 +25,7 @@ import { rememberSelectedCharacter } from '../characters/selected-character';
 import { PlayWithFriends } from '../party/CreatePartyDialog';
 import { ChapterList } from './ChapterList';
 import { ChapterTools } from './ChapterTools';
-import { Composer } from './Composer';
+import { Composer, useComposerDraft } from './Composer';
 import { MissionPanel, useMissionCompleteHighlight } from './MissionPanel';
 import { StatsPanel } from './StatsPanel';
 import { StoryExport } from './StoryExport';
@@ -68,8 +68,8 @@ export default function StoryPage() {
   const immersive = immersiveActive(settings.data?.settings.immersiveUi, setting);
   const styles = useStoryPage_settingStylesQuery({ variables: { settingDescription: setting ?? '' }, skip: !immersive });
 
-  const [selected, setSelected] = useState<string | null>(null);
-  const [typed, setTyped] = useState('');
+  const draft = useComposerDraft();
+  const { clear: clearDraft, setTyped: putBackAction } = draft;
   const [confirmUndo, setConfirmUndo] = useState(false);
   /** The chapter (0-based) the player asked to rewind to, while the confirmation is open. */
   const [confirmRewind, setConfirmRewind] = useState<number | null>(null);
@@ -97,12 +97,11 @@ export default function StoryPage() {
     async (result: StoryChapterResultFieldsFragment | null) => {
       const previous = missionBefore.current;
       if (result && previous && (result.missionCompleted || (result.newMission && result.newMission.objective !== previous))) trigger(previous);
-      setSelected(null);
-      setTyped('');
+      clearDraft();
       await refetch().catch(() => undefined);
       if (result?.newSettingGenerated) await styles.refetch?.().catch(() => undefined);
     },
-    [refetch, styles, trigger],
+    [refetch, styles, trigger, clearDraft],
   );
   const onStreamEnd = useCallback(
     async (end: StreamEnd) => {
@@ -117,9 +116,9 @@ export default function StoryPage() {
       await settle(null);
       // Nothing of the chapter was kept: the action it answered goes back to the composer, to send
       // again or change.
-      if (end.action) setTyped(end.action);
+      if (end.action) putBackAction(end.action);
     },
-    [settle, autoRead, playAloud],
+    [settle, autoRead, playAloud, putBackAction],
   );
   const { live, follow } = useChapterStream(id, onStreamEnd);
 
@@ -457,17 +456,11 @@ export default function StoryPage() {
             <Composer
               choices={live ? live.choices : (latest?.choices ?? [])}
               pending={live !== null}
-              selected={selected}
-              typed={typed}
+              selected={draft.selected}
+              typed={draft.typed}
               busy={busy}
-              onSelect={(choice) => {
-                setSelected(choice);
-                setTyped('');
-              }}
-              onType={(text) => {
-                setTyped(text);
-                if (text.trim()) setSelected(null);
-              }}
+              onSelect={draft.onSelect}
+              onType={draft.onType}
               onSend={generate}
             />
           )}
