@@ -13,11 +13,12 @@ const args = process.argv.slice(2);
 const wantsBrowser = !args.includes('--selectProjects') || args.includes('e2e');
 if (wantsBrowser) ensureChromium();
 
-// Parallel workers: most suites wait on I/O (servers they start, PGlite's thread, the browser), so
-// one more worker than cores keeps both cores busy; capped, since each worker holds apps and databases.
+// Parallel workers: most suites wait on I/O (servers they start, PGlite's thread, the browser, a
+// page's animations), so two more workers than cores keep both cores busy (on 2 cores, quiet: 341 s
+// with 4 workers, 362 s with 3); capped, since each worker holds apps, databases and browser pages.
 // Suites never collide: ports are chosen by the OS, data folders are temporary, every test file has its
 // own database (tests/support/database-environment.js) and its own rate-limit keys in Redis.
-const workers = Math.min(os.availableParallelism() + 1, 4);
+const workers = Math.min(os.availableParallelism() + 2, 4);
 const chooses = args.some((a) => /^(-i|--runInBand|-w|--maxWorkers)(=|$)/.test(a));
 const withWorkers = chooses ? [] : [`--maxWorkers=${workers}`];
 
