@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 /**
  * Party play (issue 34) against a real database: joining by invite code (expired, revoked, banned,
  * locked refused with coded errors), live rounds (one chapter naming every actor, closed by the last
@@ -153,6 +154,15 @@ it('three players join by code; expired, revoked and unknown codes, and a charac
   const stored = (await t.app.db.dataSource.query(`SELECT code_hash FROM party_invites WHERE id = $1`, [inv.id])) as Array<{ code_hash: string }>;
   expect(stored[0]!.code_hash).toHaveLength(64);
   expect(stored[0]!.code_hash).not.toContain(inv.code.replace('-', ''));
+  // A slow hash (scrypt), not SHA-256 of the symbols: with 4 of them in the host's invite list, a copy of
+  // the database must not give the code back in seconds.
+  const sha256 = (code: string) => crypto.createHash('sha256').update(code.replace('-', '')).digest('hex');
+  expect(stored[0]!.code_hash).not.toBe(sha256(inv.code));
+  // An invite stored the old way (plain SHA-256, before the slow hash) still leads to its party.
+  const old = (await ok(INVITE, { id: p.id }, host.token)).partyInvite;
+  await t.app.db.dataSource.query(`UPDATE party_invites SET code_hash = $2 WHERE id = $1`, [old.id, sha256(old.code)]);
+  expect(await t.app.services.parties.previewInvite(a.id, old.code)).toMatchObject({ hostUsername: expect.any(String), expired: false, revoked: false });
+  await t.app.db.dataSource.query(`DELETE FROM party_invites WHERE id = $1`, [old.id]); // (the invite counts below are of the others)
 
   await ok(JOIN, { code: inv.code, c: a.characterId }, a.token);
   // Case and dashes do not matter.

@@ -28,7 +28,11 @@ export function newInviteCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-/** The end of a code kept beside its hash: its last 4 symbols (20 of its 50 bits: not enough to join with). */
+/**
+ * The end of a code kept beside its hash: its last 4 symbols (20 of its 50 bits), so the host can tell
+ * their invites apart. Not enough to join with, and the stored hash is slow (inviteCodeHash): a copy of
+ * the database does not give the other 30 bits back within an invite's life.
+ */
 export function inviteCodeEnd(code: string): string {
   return code.replace(/[\s-]/g, '').slice(-4).toUpperCase();
 }
@@ -38,12 +42,37 @@ export function maskedInviteCode(end: string | null): string | null {
   return end ? `•••••-•${end}` : null;
 }
 
-/** The stored form of a code: SHA-256 of its symbols, case and dashes ignored; null when it cannot be one. */
-export function inviteCodeHash(code: unknown): string | null {
+/** A code's symbols, case, dashes and look-alikes (I, L → 1; O → 0) folded; null when it cannot be one. */
+function codeSymbols(code: unknown): string | null {
   if (typeof code !== 'string' || code.length > 40) return null;
   const symbols = code.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (symbols.length !== CODE_SYMBOLS || [...symbols].some((c) => !ALPHABET.includes(c))) return null;
-  return crypto.createHash('sha256').update(symbols).digest('hex');
+  return symbols;
+}
+
+/**
+ * scrypt (N 2^14, r 8: ~16 MB and tens of milliseconds a code) on the threadpool, never the event
+ * loop. One fixed salt, since a code is looked up by its hash; the code's 50 random bits are what a
+ * search must cover, and with 20 of them in the host's list the rest must still cost years of CPU.
+ */
+const SCRYPT = { N: 2 ** 14, r: 8, p: 1 };
+const SCRYPT_SALT = 'taleforge/party-invite/v2';
+const scrypt = (symbols: string) =>
+  new Promise<string>((resolve, reject) => crypto.scrypt(symbols, SCRYPT_SALT, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key.toString('hex')))));
+
+/** The stored form of a new code: its slow hash (see above); null when it cannot be a code. */
+export async function inviteCodeHash(code: unknown): Promise<string | null> {
+  const symbols = codeSymbols(code);
+  return symbols ? scrypt(symbols) : null;
+}
+
+/**
+ * Every stored form a code may have, to look it up: the slow hash, and the plain SHA-256 that invites
+ * made before it were stored with (they expire within the invite limit's days). Null for no code.
+ */
+export async function inviteCodeHashes(code: unknown): Promise<string[] | null> {
+  const symbols = codeSymbols(code);
+  return symbols ? [await scrypt(symbols), crypto.createHash('sha256').update(symbols).digest('hex')] : null;
 }
 
 export interface RoundAction {

@@ -11,7 +11,7 @@
  * requests, or the sweeps of two instances, never close, skip or advance one twice; joins and
  * actions take the party row's lock so they never land in a round that has just closed.
  */
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { AppError, isAppError } from '../../common/app-error';
 import { escapeHtml } from '../../common/html';
 import type { Logger } from '../../common/logger';
@@ -32,6 +32,7 @@ import {
   composeRoundAction,
   inviteCodeEnd,
   inviteCodeHash,
+  inviteCodeHashes,
   maskedInviteCode,
   newInviteCode,
   nextInTurn,
@@ -268,7 +269,7 @@ export class PartyService {
       .save(
         this.dataSource
           .getRepository(PartyInvite)
-          .create({ partyId: party.id, codeHash: inviteCodeHash(code)!, codeEnd: inviteCodeEnd(code), expiresAt, revokedAt: null }),
+          .create({ partyId: party.id, codeHash: (await inviteCodeHash(code))!, codeEnd: inviteCodeEnd(code), expiresAt, revokedAt: null }),
       );
     return { id: invite.id, code, expiresAt };
   }
@@ -310,8 +311,8 @@ export class PartyService {
    * or banned; CONFLICT with reason ended, locked, full or already_member (with another character).
    */
   async join(userId: string, code: unknown, characterId: unknown): Promise<PartyView> {
-    const hash = inviteCodeHash(code);
-    const invite = hash ? await this.dataSource.getRepository(PartyInvite).findOne({ where: { codeHash: hash } }) : null;
+    const hashes = await inviteCodeHashes(code);
+    const invite = hashes ? await this.dataSource.getRepository(PartyInvite).findOne({ where: { codeHash: In(hashes) } }) : null;
     if (!invite) throw AppError.notFound('Invite');
     if (invite.revokedAt) throw new AppError('FORBIDDEN', 'This invite was revoked by the host.', { reason: 'invite_revoked' });
     if (invite.expiresAt.getTime() <= this.clock().getTime()) throw new AppError('FORBIDDEN', 'This invite has expired.', { reason: 'invite_expired' });
@@ -389,9 +390,9 @@ export class PartyService {
    * such code. Nothing of the party's story.
    */
   async previewInvite(userId: string, code: unknown): Promise<InvitePreview | null> {
-    const hash = inviteCodeHash(code);
-    if (!hash) return null;
-    const invite = await this.dataSource.getRepository(PartyInvite).findOne({ where: { codeHash: hash } });
+    const hashes = await inviteCodeHashes(code);
+    if (!hashes) return null;
+    const invite = await this.dataSource.getRepository(PartyInvite).findOne({ where: { codeHash: In(hashes) } });
     if (!invite) return null;
     const [row] = (await this.dataSource.query(
       `SELECT p.id AS party_id, p.world_id, w.name AS world_name, u.username AS host_username, p.mode, p.host_pays, p.locked, p.status,
