@@ -5,9 +5,8 @@
  * an unknown code is null. Also partyChapterCredits, which the create dialog states.
  */
 import { loadConfig } from '../../server/src/config/env';
-import { Character } from '../../server/src/modules/characters/character.entity';
-import { BASE_STATS } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { partyPlayer } from '../support/party-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let worldId: string;
@@ -25,24 +24,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function player(name: string) {
-  const u = await signUp(t);
-  const repo = t.app.db.dataSource.getRepository(Character);
-  const c = await repo.save(
-    repo.create({
-      userId: u.user.id,
-      worldId,
-      name,
-      description: `${name}, a traveller.`,
-      stats: BASE_STATS,
-      traits: ['brave'],
-      strengths: ['climbing'],
-      weaknesses: ['impatience'],
-      special: { name: 'Knack', description: 'Finds a way.' },
-    }),
-  );
-  return { token: u.accessToken, username: u.username, characterId: c.id };
-}
+const player = (name: string) => partyPlayer(t, worldId, name);
 
 async function ok<T = any>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
   const r = await t.gql(query, variables, token);

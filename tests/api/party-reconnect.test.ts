@@ -6,10 +6,10 @@
  */
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { Character } from '../../server/src/modules/characters/character.entity';
 import { Chapter } from '../../server/src/modules/stories/chapter.entity';
-import { BASE_STATS, gatedStream, scriptedAI, useStoryAI } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { gatedStream, scriptedAI, useStoryAI } from '../support/story-fixtures';
+import { partyPlayer } from '../support/party-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 let t: TestApp;
@@ -24,24 +24,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function player(name: string) {
-  const u = await signUp(t);
-  const repo = t.app.db.dataSource.getRepository(Character);
-  const c = await repo.save(
-    repo.create({
-      userId: u.user.id,
-      worldId,
-      name,
-      description: `${name}, a traveller.`,
-      stats: BASE_STATS,
-      traits: [],
-      strengths: [],
-      weaknesses: [],
-      special: { name: 'Knack', description: 'Finds a way.' },
-    }),
-  );
-  return { id: u.user.id, token: u.accessToken, characterId: c.id, name };
-}
+const player = (name: string) => partyPlayer(t, worldId, name);
 
 async function ok(query: string, variables: Record<string, unknown>, token: string): Promise<any> {
   const r = await t.gql(query, variables, token);

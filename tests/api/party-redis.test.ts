@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config/env';
-import { Character } from '../../server/src/modules/characters/character.entity';
 import type { PartyUpdateMessage } from '../../server/src/modules/parties/party.service';
-import { BASE_STATS } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { partyPlayer } from '../support/party-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Party play (issue 34) on two instances sharing one PostgreSQL and one Redis, as behind a load
@@ -49,24 +48,7 @@ if (!enabled) process.stderr.write(`\n[tests/api/party-redis.test.ts] ${title}\n
     fs.rmSync(outbox, { recursive: true, force: true });
   });
 
-  async function player(name: string) {
-    const u = await signUp(a);
-    const repo = a.app.db.dataSource.getRepository(Character);
-    const c = await repo.save(
-      repo.create({
-        userId: u.user.id,
-        worldId,
-        name,
-        description: `${name}, a traveller.`,
-        stats: BASE_STATS,
-        traits: [],
-        strengths: [],
-        weaknesses: [],
-        special: { name: 'Knack', description: 'Finds a way.' },
-      }),
-    );
-    return { id: u.user.id, email: u.email, token: u.accessToken, characterId: c.id };
-  }
+  const player = (name: string) => partyPlayer(a, worldId, name);
 
   async function ok(t: TestApp, query: string, variables: Record<string, unknown>, token: string): Promise<any> {
     const r = await t.gql(query, variables, token);

@@ -7,10 +7,10 @@
  * The dice are scripted in the order they are rolled: the hero first, then the companions by seat.
  */
 import type { ChapterInput } from '../../server/src/ai/story-ai';
-import { Character } from '../../server/src/modules/characters/character.entity';
 import type { PartyService } from '../../server/src/modules/parties/party.service';
 import { BASE_STATS, scriptedAI, scriptedDice, useStoryAI } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { partyPlayer } from '../support/party-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { loadConfig } from '../../server/src/config/env';
 
 let t: TestApp;
@@ -35,24 +35,7 @@ interface Player {
   characterId: string;
 }
 
-async function player(name: string, stats: Record<string, number>): Promise<Player> {
-  const u = await signUp(t);
-  const repo = t.app.db.dataSource.getRepository(Character);
-  const c = await repo.save(
-    repo.create({
-      userId: u.user.id,
-      worldId,
-      name,
-      description: `${name}, who came to the valley looking for work and stayed for the stories.`,
-      stats,
-      traits: ['brave'],
-      strengths: ['climbing'],
-      weaknesses: ['impatience'],
-      special: { name: 'Knack', description: 'Finds a way.' },
-    }),
-  );
-  return { id: u.user.id, token: u.accessToken, characterId: c.id };
-}
+const player = (name: string, stats: Record<string, number>) => partyPlayer(t, worldId, name, stats);
 
 async function ok<T = any>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
   const r = await t.gql(query, variables, token);

@@ -13,10 +13,10 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { ChapterEvent } from '../../server/src/ai/story-ai';
 import { loadConfig } from '../../server/src/config/env';
-import { Character } from '../../server/src/modules/characters/character.entity';
 import type { PartyService } from '../../server/src/modules/parties/party.service';
 import { BASE_STATS, gatedStream, scriptedAI, useStoryAI } from '../support/story-fixtures';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { partyPlayer } from '../support/party-fixtures';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 let t: TestApp;
@@ -54,24 +54,7 @@ interface Player {
 }
 
 /** A signed-up player with a saved character called `name` in the party world (or another). */
-async function player(name: string, world = worldId): Promise<Player> {
-  const u = await signUp(t);
-  const repo = t.app.db.dataSource.getRepository(Character);
-  const c = await repo.save(
-    repo.create({
-      userId: u.user.id,
-      worldId: world,
-      name,
-      description: `${name}, who came to the valley looking for work and stayed for the stories.`,
-      stats: BASE_STATS,
-      traits: ['brave'],
-      strengths: ['climbing'],
-      weaknesses: ['impatience'],
-      special: { name: 'Knack', description: 'Finds a way.' },
-    }),
-  );
-  return { id: u.user.id, password: u.password, email: u.email, token: u.accessToken, characterId: c.id, name };
-}
+const player = (name: string, world = worldId) => partyPlayer(t, world, name);
 
 const PARTY_FIELDS = /* GraphQL */ `
   id
