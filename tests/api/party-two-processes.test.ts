@@ -173,19 +173,26 @@ interface Ev {
       playerChoice: string;
     }>;
 
-  const ACT = `mutation($id: ID!, $a: String!) { submitPartyAction(partyId: $id, action: $a) { roundState } }`;
-
-  it('a live round: 3 players on two processes; the round closes on B, everyone on both follows the chapter as B writes it and gets the state; a kick on A mid-chapter ends the kicked player’s subscriptions on B at once; a ban holds on B', async () => {
-    const [host, tom, ada] = [await player('Mira', a), await player('Tom', a), await player('Ada', b)];
-    const id = (
-      await ok(a, `mutation($i: CreatePartyInput!) { createParty(input: $i) { id } }`, { i: { characterId: host.characterId, mode: 'live' } }, host.token)
-    ).createParty.id as string;
+  /**
+   * Mira (host, on A) starts a party in `mode`; Tom (on `tomOn`) and Ada (on `adaOn`) join by its code;
+   * all three are subscribed to its updates and have had their snapshot.
+   */
+  async function partyOfThree(mode: 'live' | 'post', tomOn: Instance, adaOn: Instance) {
+    const [host, tom, ada] = [await player('Mira', a), await player('Tom', tomOn), await player('Ada', adaOn)];
+    const id = (await ok(a, `mutation($i: CreatePartyInput!) { createParty(input: $i) { id } }`, { i: { characterId: host.characterId, mode } }, host.token))
+      .createParty.id as string;
     const code = (await ok(a, `mutation($id: ID!) { partyInvite(partyId: $id) { code } }`, { id }, host.token)).partyInvite.code as string;
     for (const p of [tom, ada])
       await ok(p.on, `mutation($c: String!, $ch: ID!) { joinParty(code: $c, characterId: $ch) { id } }`, { c: code, ch: p.characterId }, p.token);
-
     const [h, tm, ad] = [connect(host, id), connect(tom, id), connect(ada, id)];
     for (const c of [h, tm, ad]) await c.next((u) => u.reason === 'snapshot', 'the snapshot');
+    return { host, tom, ada, id, code, h, tm, ad };
+  }
+
+  const ACT = `mutation($id: ID!, $a: String!) { submitPartyAction(partyId: $id, action: $a) { roundState } }`;
+
+  it('a live round: 3 players on two processes; the round closes on B, everyone on both follows the chapter as B writes it and gets the state; a kick on A mid-chapter ends the kicked player’s subscriptions on B at once; a ban holds on B', async () => {
+    const { host, tom, ada, id, code, h, tm, ad } = await partyOfThree('live', a, b);
 
     // Actions on A are seen on B; Ada's on B, the last, closes the round there: B writes the chapter.
     await ok(a, ACT, { id, a: 'climbs the bell tower' }, host.token);
@@ -266,15 +273,7 @@ interface Ev {
   });
 
   it('by post: a turn taken on A reaches the next player on B, whose turn it then is; their turn on B reaches A', async () => {
-    const [host, tom, ada] = [await player('Mira', a), await player('Tom', b), await player('Ada', b)];
-    const id = (
-      await ok(a, `mutation($i: CreatePartyInput!) { createParty(input: $i) { id } }`, { i: { characterId: host.characterId, mode: 'post' } }, host.token)
-    ).createParty.id as string;
-    const code = (await ok(a, `mutation($id: ID!) { partyInvite(partyId: $id) { code } }`, { id }, host.token)).partyInvite.code as string;
-    for (const p of [tom, ada])
-      await ok(p.on, `mutation($c: String!, $ch: ID!) { joinParty(code: $c, characterId: $ch) { id } }`, { c: code, ch: p.characterId }, p.token);
-    const [h, tm, ad] = [connect(host, id), connect(tom, id), connect(ada, id)];
-    for (const c of [h, tm, ad]) await c.next((u) => u.reason === 'snapshot', 'the snapshot');
+    const { host, tom, ada, id, h, tm, ad } = await partyOfThree('post', b, b);
 
     // Not Tom's turn yet (B refuses as A would).
     expect((await gql(b, ACT, { id, a: 'jumps the queue' }, tom.token)).errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', reason: 'not_your_turn' });
