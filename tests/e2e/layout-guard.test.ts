@@ -5,9 +5,8 @@
  */
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { Character } from '../../server/src/modules/characters/character.entity';
+import { characterOfEmail } from '../support/party-fixtures';
 import { launchBrowser } from '../support/browser';
-import { BASE_STATS } from '../support/story-fixtures';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AuthPage, openPage } from './pages/app';
 import { audit, checkModal, insideViewport, noHorizontalScroll } from './pages/layout';
@@ -206,27 +205,7 @@ describe('layout guard: every route and overlay at 390×844 and 1280×800', () =
  * member, and /party/join with a code's preview.
  */
 describe('layout guard: party routes at 390×844 and 1280×800', () => {
-  /** A saved character called `name` of the signed-up `email`, in the first featured world. */
-  async function characterOf(email: string, name: string): Promise<string> {
-    const ds = t.app.db.dataSource;
-    const [u] = (await ds.query(`SELECT id FROM users WHERE email = $1`, [email])) as Array<{ id: string }>;
-    const [w] = (await ds.query(`SELECT id FROM worlds WHERE featured ORDER BY name LIMIT 1`)) as Array<{ id: string }>;
-    const repo = ds.getRepository(Character);
-    const c = await repo.save(
-      repo.create({
-        userId: u!.id,
-        worldId: w!.id,
-        name,
-        description: `${name}, who came to the valley looking for work and stayed for the stories.`,
-        stats: BASE_STATS,
-        traits: ['brave'],
-        strengths: ['climbing'],
-        weaknesses: ['impatience'],
-        special: { name: 'Knack', description: 'Finds a way.' },
-      }),
-    );
-    return c.id;
-  }
+  const characterOf = (email: string, name: string) => characterOfEmail(t, email, name);
 
   for (const size of SIZES) {
     const phone = size.width < 768;

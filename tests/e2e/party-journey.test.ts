@@ -7,9 +7,8 @@
  * on your turn. The offline storyteller writes the chapters.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { Character } from '../../server/src/modules/characters/character.entity';
+import { characterOfEmail } from '../support/party-fixtures';
 import { launchBrowser } from '../support/browser';
-import { BASE_STATS } from '../support/story-fixtures';
 import { newIdentity, type TestApp } from '../support/test-app';
 import { AuthPage, openPage, shot } from './pages/app';
 import { startAppWithPublicUrl } from './pages/server';
@@ -44,24 +43,8 @@ async function player(name: string, viewport: { width: number; height: number })
   contexts.push(context);
   const id = newIdentity(name.toLowerCase());
   await new AuthPage(page).signUp(t.url, id);
-  const ds = t.app.db.dataSource;
-  const [u] = (await ds.query(`SELECT id FROM users WHERE email = $1`, [id.email])) as Array<{ id: string }>;
-  const [w] = (await ds.query(`SELECT id FROM worlds WHERE featured ORDER BY name LIMIT 1`)) as Array<{ id: string }>;
-  const repo = ds.getRepository(Character);
-  const c = await repo.save(
-    repo.create({
-      userId: u!.id,
-      worldId: w!.id,
-      name,
-      description: `${name}, who came to the valley looking for work and stayed for the stories.`,
-      stats: BASE_STATS,
-      traits: ['brave'],
-      strengths: ['climbing'],
-      weaknesses: ['impatience'],
-      special: { name: 'Knack', description: 'Finds a way.' },
-    }),
-  );
-  return { page, errors, name, characterId: c.id };
+  const characterId = await characterOfEmail(t, id.email, name);
+  return { page, errors, name, characterId };
 }
 
 const chapters = (p: Player) => p.page.getByTestId('chapter');
