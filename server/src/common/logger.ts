@@ -12,7 +12,7 @@ export interface Logger {
 }
 
 /**
- * The request a piece of code runs for. The HTTP front (server/src/ops/request-id.ts) enters it per
+ * The request a piece of code runs for. The HTTP front (server/src/ops/front.ts) enters it per
  * request, so every log line written while serving that request — in a resolver, a service, the
  * error formatter — carries the same `reqId` without anyone passing it along.
  */

@@ -5,6 +5,7 @@ import { requestScope, type Logger, type RequestScope } from '../common/logger';
 import type { RateLimiter } from '../common/rate-limiter';
 import type { OpsConfig } from '../config/env';
 import type { GraphQLLane } from './graphql-lane';
+import { frontHeaders, type FrontHeaders } from './front-headers';
 import type { Metrics } from './metrics';
 import type { Lookup, ResponseCache } from './response-cache';
 
@@ -35,11 +36,11 @@ const LANE_MAX_BODY = 64 * 1024;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 
 /** A JSON POST small enough for the front to read (the lane and the response cache need the body). */
-function laneCandidate(req: http.IncomingMessage): boolean {
+function laneCandidate(req: http.IncomingMessage, h: FrontHeaders): boolean {
   if (req.method !== 'POST') return false;
-  const type = req.headers['content-type'];
+  const type = h.contentType;
   if (type === undefined || !JSON_TYPE.test(type)) return false;
-  const length = Number(req.headers['content-length']);
+  const length = Number(h.contentLength);
   return Number.isInteger(length) && length > 0 && length <= LANE_MAX_BODY;
 }
 
@@ -85,16 +86,17 @@ export function createFront(o: FrontOptions): Handler {
     // Shutting down: this response is the connection's last, so the drain can close it (http-drain.ts).
     if (o.draining()) res.shouldKeepAlive = false;
     const url = req.url ?? '/';
-    const incoming = req.headers['x-request-id'];
-    const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : newRequestId();
-    const refusal = limitedPath(url) ? overLimits(o, req, window) : null;
+    const h = frontHeaders(req);
+    const incoming = h.requestId;
+    const reqId = incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : newRequestId();
+    const refusal = limitedPath(url) ? overLimits(o, req, h, window) : null;
     if (refusal) return enter(o, req, res, url, reqId, start, () => tooMany(res, url, refusal.retryAfterSeconds));
-    const rest = o.cache.restLookup(req, url);
+    const rest = o.cache.restLookup(req.method, h, url);
     if (rest) {
       const hit = o.cache.get(rest.key);
       const q = url.indexOf('?');
       const route = q === -1 ? url : url.slice(0, q);
-      if (hit) return answerHit(o, req, res, hit, reqId, start, 'rest', route);
+      if (hit) return answerHit(o, h, res, hit, reqId, start, 'rest', route);
       o.metrics.cache('miss');
       return enter(o, req, res, url, reqId, start, () => {
         (res as Timed).route = route;
@@ -102,8 +104,8 @@ export function createFront(o: FrontOptions): Handler {
         o.app(req, res);
       });
     }
-    const lane = url === '/graphql' && laneCandidate(req) ? o.graphqlLane() : undefined;
-    const cacheable = url === '/graphql' && o.cache.candidate(req);
+    const lane = url === '/graphql' && laneCandidate(req, h) ? o.graphqlLane() : undefined;
+    const cacheable = url === '/graphql' && o.cache.candidate(req.method, h);
     if (!cacheable && !lane) return enter(o, req, res, url, reqId, start, () => o.app(req, res));
     readBody(req, o.graphqlBodyLimit, (err, bytes) => {
       if (err) {
@@ -113,14 +115,15 @@ export function createFront(o: FrontOptions): Handler {
       }
       // The featured worlds' usual path: the exact body was answered before, nothing to parse (and,
       // sent again byte for byte, nothing to decode).
-      const quick = cacheable ? o.cache.hitForBytes(req, bytes) : null;
-      if (quick) return answerHit(o, req, res, quick, reqId, start, 'graphql', quick.operation);
+      const origin = h.origin ?? '';
+      const quick = cacheable ? o.cache.hitForBytes(origin, bytes) : null;
+      if (quick) return answerHit(o, h, res, quick, reqId, start, 'graphql', quick.operation);
       const raw = bytes.toString('utf8');
       if (cacheable) {
-        const hit = o.cache.hitForBody(req, raw, bytes);
-        if (hit) return answerHit(o, req, res, hit, reqId, start, 'graphql', hit.operation);
+        const hit = o.cache.hitForBody(origin, raw, bytes);
+        if (hit) return answerHit(o, h, res, hit, reqId, start, 'graphql', hit.operation);
       }
-      enter(o, req, res, url, reqId, start, () => afterBody(o, req, res, raw, reqId, cacheable, lane));
+      enter(o, req, res, url, reqId, start, () => afterBody(o, req, h, res, raw, reqId, cacheable, lane));
     });
   };
 }
@@ -128,7 +131,7 @@ export function createFront(o: FrontOptions): Handler {
 /** A stored answer, replayed and metered where it is found (see createFront). */
 function answerHit(
   o: FrontOptions,
-  req: http.IncomingMessage,
+  h: FrontHeaders,
   res: http.ServerResponse,
   hit: NonNullable<ReturnType<ResponseCache['get']>>,
   reqId: string,
@@ -136,7 +139,7 @@ function answerHit(
   surface: 'graphql' | 'rest',
   operation: string | null,
 ): void {
-  o.cache.serve(req, res, hit, reqId);
+  o.cache.serve(res, hit, reqId, h.acceptEncoding);
   o.metrics.cache('hit');
   (hit.meter ??= o.metrics.requestMeter(surface, operation, hit.status))((performance.now() - start) / 1000);
 }
@@ -178,6 +181,7 @@ function enter(
 function afterBody(
   o: FrontOptions,
   req: http.IncomingMessage,
+  h: FrontHeaders,
   res: http.ServerResponse,
   raw: string,
   reqId: string,
@@ -194,7 +198,7 @@ function afterBody(
   if (typeof body !== 'object' || body === null) return sendGraphQLError(res, 400, 'Malformed JSON body.', 'BAD_USER_INPUT');
   // The body is read: express.json sees a finished request and keeps this parsed body.
   (req as http.IncomingMessage & { body?: unknown }).body = body;
-  const lookup = cacheable ? o.cache.lookup(req, raw, body) : null;
+  const lookup = cacheable ? o.cache.lookup(h.origin ?? '', raw, body) : null;
   if (lookup) {
     const hit = o.cache.get(lookup.key);
     (res as Timed).operation = lookup.operation;
@@ -202,7 +206,7 @@ function afterBody(
       // Stored since this body was first looked up (another request's miss filled it).
       o.metrics.cache('hit');
       (res as Timed).cacheHit = true;
-      return o.cache.serve(req, res, hit, reqId);
+      return o.cache.serve(res, hit, reqId, h.acceptEncoding);
     }
     o.metrics.cache('miss');
     capture(res, o.cache, lookup);
@@ -218,17 +222,17 @@ function afterBody(
  * The per-IP and per-player limits, decided at once (RateLimiter.hitNow): null when within them. The
  * client address is the socket's when no proxy header came (what proxy-addr would answer anyway).
  */
-function overLimits(o: FrontOptions, req: http.IncomingMessage, window: number): Refusal | null {
+function overLimits(o: FrontOptions, req: http.IncomingMessage, h: FrontHeaders, window: number): Refusal | null {
   const { perIp, perUser } = o.rateLimit;
   if (perIp > 0) {
-    const ip = req.headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : proxyaddr(req as Parameters<typeof proxyaddr>[0], o.trust);
+    const ip = h.forwardedFor === undefined ? req.socket.remoteAddress : proxyaddr(req as Parameters<typeof proxyaddr>[0], o.trust);
     const r = o.limiter.hitNow(`ip:${ip}`, perIp, window);
     if (!r.allowed) {
       o.metrics.rateLimitedRequest('ip');
       return r;
     }
   }
-  const auth = req.headers.authorization;
+  const auth = h.authorization;
   if (perUser > 0 && auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     const player = m ? o.playerOf(m[1]) : null;

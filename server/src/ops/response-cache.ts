@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
 import { acceptedEncodings } from '../common/http';
+import type { FrontHeaders } from './front-headers';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
@@ -106,12 +107,12 @@ export class ResponseCache {
   }
 
   /** Whether the front should read this request's body to look it up (cheap header checks only). */
-  candidate(req: http.IncomingMessage): boolean {
-    if (!this.enabled || req.method !== 'POST') return false;
-    if (req.headers.authorization !== undefined) return false;
-    const type = req.headers['content-type'];
+  candidate(method: string | undefined, h: FrontHeaders): boolean {
+    if (!this.enabled || method !== 'POST') return false;
+    if (h.authorization !== undefined) return false;
+    const type = h.contentType;
     if (type === undefined || !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type)) return false;
-    const length = Number(req.headers['content-length']);
+    const length = Number(h.contentLength);
     return Number.isInteger(length) && length > 0 && length <= MAX_CACHEABLE_BODY;
   }
 
@@ -119,9 +120,8 @@ export class ResponseCache {
    * The stored answer for this exact body, before it is parsed: only bodies classified public are
    * ever stored, so a key found here needs no parse (the hit path of the featured worlds).
    */
-  hitForBody(req: http.IncomingMessage, raw: string, bytes?: Buffer): Entry | null {
+  hitForBody(origin: string, raw: string, bytes?: Buffer): Entry | null {
     if (this.entries.size === 0) return null;
-    const origin = req.headers.origin ?? '';
     const key = `POST\n${origin}\n${raw}`;
     const hit = this.get(key);
     if (hit && bytes) {
@@ -132,9 +132,8 @@ export class ResponseCache {
   }
 
   /** A stored answer for a body sent byte for byte as one answered lately (hitForBody remembers them), or null. */
-  hitForBytes(req: http.IncomingMessage, bytes: Buffer): Entry | null {
+  hitForBytes(origin: string, bytes: Buffer): Entry | null {
     if (this.hot.length === 0) return null;
-    const origin = req.headers.origin ?? '';
     for (const h of this.hot) {
       if (h.body.length === bytes.length && h.origin === origin && h.body.equals(bytes)) return this.get(h.key);
     }
@@ -145,22 +144,21 @@ export class ResponseCache {
    * The lookup for an anonymous GET of a public REST read, or null. Keyed by Origin and the whole URL
    * (path and query string); the method leads every key, and a header value holds no newline.
    */
-  restLookup(req: http.IncomingMessage, url: string): Lookup | null {
-    if (!this.enabled || req.method !== 'GET' || req.headers.authorization !== undefined) return null;
+  restLookup(method: string | undefined, h: FrontHeaders, url: string): Lookup | null {
+    if (!this.enabled || method !== 'GET' || h.authorization !== undefined) return null;
     if (url.length > MAX_CACHEABLE_URL) return null;
     const q = url.indexOf('?');
     if (!PUBLIC_REST_PATHS.has(q === -1 ? url : url.slice(0, q))) return null;
-    return { key: `GET\n${req.headers.origin ?? ''}\n${url}`, generation: this.gen, operation: null };
+    return { key: `GET\n${h.origin ?? ''}\n${url}`, generation: this.gen, operation: null };
   }
 
   /** The lookup for a parsed body, or null when the operation is not a public cacheable query. */
-  lookup(req: http.IncomingMessage, raw: string, body: unknown): Lookup | null {
+  lookup(origin: string, raw: string, body: unknown): Lookup | null {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
     const { query, operationName } = body as { query?: unknown; operationName?: unknown };
     if (typeof query !== 'string' || (operationName !== undefined && operationName !== null && typeof operationName !== 'string')) return null;
     const doc = this.classify(query, (operationName as string | null | undefined) ?? null);
     if (!doc.cacheable) return null;
-    const origin = req.headers.origin ?? '';
     return { key: `POST\n${origin}\n${raw}`, generation: this.gen, operation: doc.operation };
   }
 
@@ -178,8 +176,8 @@ export class ResponseCache {
    * Replays a stored answer, gzipped when the caller accepts it, with this request's id: one writeHead
    * and one end, nothing waited for (the caller is answered in the tick its request arrived).
    */
-  serve(req: http.IncomingMessage, res: http.ServerResponse, e: Entry, reqId: string): void {
-    const gzip = e.gzipHead !== null && acceptsGzip(req.headers['accept-encoding']);
+  serve(res: http.ServerResponse, e: Entry, reqId: string, acceptEncoding: string | undefined): void {
+    const gzip = e.gzipHead !== null && acceptsGzip(acceptEncoding);
     const head = gzip ? e.gzipHead! : e.head;
     // Filled in place: writeHead turns the array into the head's bytes before it returns, and keeps
     // no reference to it, so the next hit may write its own id into the same slot.
