@@ -23,7 +23,7 @@ export interface Config {
   pgliteThread: 'worker' | 'main';
   /**
    * The featured worlds' pictures when a database is seeded: the offline storyteller's procedural art
-   * (default, ~3 s each), or a flat picture in the world's colour (tests: seeding then takes
+   * (default, ~0.2 s each, on the painter thread), or a flat picture in the world's colour (tests: seeding then takes
    * milliseconds; the art itself is tested where it is drawn and in one boot test).
    */
   seedImages: 'procedural' | 'placeholder';

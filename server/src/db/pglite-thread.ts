@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { spawnModuleWorker } from '../common/module-worker';
 import { decodeAnswer, errorFromWire, parsersFor, Session, type Parsers, type PgResult, type SessionRunner, type WireError } from './pglite-session';
 
 /**
@@ -91,7 +90,7 @@ export class PGliteThread implements EmbeddedDatabase {
   }
 
   static async open(options: PGliteThreadOptions): Promise<PGliteThread> {
-    const thread = new PGliteThread(spawn());
+    const thread = new PGliteThread(spawnModuleWorker(__filename, 'pglite-worker'));
     const loadDataDir = options.loadDataDir ? new Uint8Array(await options.loadDataDir.arrayBuffer()) : undefined;
     try {
       const arrayTypes = await thread.call({ op: 'open', dataDir: options.dataDir, loadDataDir }, loadDataDir ? [loadDataDir.buffer as ArrayBuffer] : []);
@@ -149,29 +148,4 @@ export class PGliteThread implements EmbeddedDatabase {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
   }
-}
-
-/**
- * The compiled worker next to this file; from TypeScript sources (the test runner), the same module
- * compiled on load with swc (a dev dependency, like the test runner's own transform).
- */
-function spawn(): Worker {
-  const ext = path.extname(__filename);
-  const entry = path.join(__dirname, `pglite-worker${ext}`);
-  if (ext === '.js') return new Worker(entry);
-  if (!fs.existsSync(entry)) throw new Error(`pglite worker not found: ${entry}`);
-  const swc = require.resolve('@swc/core');
-  return new Worker(
-    `const fs = require('node:fs');
-     const { workerData } = require('node:worker_threads');
-     const swc = require(workerData.swc);
-     require.extensions['.ts'] = (module, filename) => module._compile(
-       swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-         filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' },
-       }).code,
-       filename,
-     );
-     require(workerData.entry);`,
-    { eval: true, workerData: { swc, entry } },
-  );
 }

@@ -37,7 +37,7 @@ import {
 } from '../story-ai';
 import { writeChapter, nextMission } from './chapter';
 import { offlineCharacter } from './character';
-import { renderWorldImage } from './image';
+import { paintWorldImage } from './image-thread';
 import { Rng, mixSeed } from './prng';
 import { offlineStyles } from './styles';
 import { offlineSummary } from './summary';
@@ -102,7 +102,7 @@ export class OfflineStoryAI implements StoryAI {
   async generateWorldImage(input: WorldImageInput, opts?: CallOptions): Promise<WorldImageResult> {
     checkAborted(opts);
     const t = performance.now();
-    const img = await renderWorldImage(input.worldDescription, input.seed ?? 0);
+    const img = await paintWorldImage(input.worldDescription, input.seed ?? 0);
     this.usage('worldImage', input.worldDescription, '', t);
     return { mime: 'image/jpeg', bytes: img.bytes, width: img.width, height: img.height, source: 'procedural' };
   }

@@ -24,7 +24,8 @@ import type { z } from 'zod';
 import { AppError } from '../../common/app-error';
 import { CHAPTER_TEXT_MAX } from '../../modules/shared/limits';
 import type { Logger } from '../../common/logger';
-import { renderWorldImage, IMAGE_HEIGHT, IMAGE_MAX_BYTES, IMAGE_WIDTH } from '../offline/image';
+import { IMAGE_HEIGHT, IMAGE_MAX_BYTES, IMAGE_WIDTH } from '../offline/image';
+import { paintWorldImage } from '../offline/image-thread';
 import { offlineStyles } from '../offline/styles';
 import {
   chapterResultSchema,
@@ -633,7 +634,7 @@ export class OpenAIStoryAI implements StoryAI {
         void e; // fall back to procedural art: a world always gets a picture
       }
     }
-    const img = await renderWorldImage(input.worldDescription, input.seed ?? 0);
+    const img = await paintWorldImage(input.worldDescription, input.seed ?? 0);
     return { mime: 'image/jpeg', bytes: img.bytes, width: img.width, height: img.height, source: 'procedural' };
   }
 
