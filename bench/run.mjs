@@ -45,10 +45,11 @@ const PUBLIC_P99_MS = 20;
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'taleforge-bench-'));
-  // A fresh data folder's first boot migrates it and paints the 14 featured worlds' pictures, ~2 s of
-  // drawing on the app's thread that a deployment does once, on its first start; the process that did
-  // it measured 10–15% more CPU per cached read for the rest of its life (paired runs, 2026-11-27). The
-  // server measured is the next boot on that folder, as every later start of a deployment is.
+  // A fresh data folder's first boot migrates it and paints the 14 featured worlds' pictures, which a
+  // deployment does once, on its first start; while the pictures were painted on the app's thread, that
+  // process measured 10–15% more CPU per cached read for the rest of its life (paired runs, 2026-11-27;
+  // they are painted on a thread of their own since). The server measured is the next boot on that
+  // folder, as every later start of a deployment is.
   await (await startApp(dataDir)).stop();
   const app = await startApp(dataDir);
   let raw;
