@@ -174,9 +174,11 @@ it('hostile names and descriptions other players wrote stay text in Community ca
   const dialogs = watchDialogs(page);
   await page.goto(`${t.url}/worlds`);
   const community = page.locator('section.community-section');
+  // The search goes out when typing pauses: its answer is awaited before the cards are read, and
+  // waited for from before the typing, or on a slow machine it can come and go unseen in between.
+  const searched = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"search":"Fen"'));
   await community.getByLabel('Search').fill('Fen');
-  // The search goes out when typing pauses: wait for its answer before reading the cards.
-  await page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"search":"Fen"'));
+  await searched;
   await community.locator('ul.world-grid[aria-busy="false"]').waitFor();
   const card = community.getByRole('button', { name: /Fen/ });
   await card.waitFor();
