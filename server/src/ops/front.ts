@@ -35,13 +35,13 @@ const LANE_MAX_BODY = 64 * 1024;
 
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 
-/** A JSON POST small enough for the front to read (the lane and the response cache need the body). */
-function laneCandidate(req: http.IncomingMessage, h: FrontHeaders): boolean {
-  if (req.method !== 'POST') return false;
+/** A JSON POST's declared body length, or 0 for anything else (the lane and the response cache need a JSON body). */
+function jsonPostLength(req: http.IncomingMessage, h: FrontHeaders): number {
+  if (req.method !== 'POST') return 0;
   const type = h.contentType;
-  if (type === undefined || !JSON_TYPE.test(type)) return false;
+  if (type === undefined || !JSON_TYPE.test(type)) return 0;
   const length = Number(h.contentLength);
-  return Number.isInteger(length) && length > 0 && length <= LANE_MAX_BODY;
+  return Number.isInteger(length) && length > 0 ? length : 0;
 }
 
 /** The operation's name (explicit, or the first named operation of the document), for metrics and logs. */
@@ -104,8 +104,9 @@ export function createFront(o: FrontOptions): Handler {
         o.app(req, res);
       });
     }
-    const lane = url === '/graphql' && laneCandidate(req, h) ? o.graphqlLane() : undefined;
-    const cacheable = url === '/graphql' && o.cache.candidate(req.method, h);
+    const json = url === '/graphql' ? jsonPostLength(req, h) : 0;
+    const lane = json > 0 && json <= LANE_MAX_BODY ? o.graphqlLane() : undefined;
+    const cacheable = json > 0 && o.cache.candidate(h, json);
     if (!cacheable && !lane) return enter(o, req, res, url, reqId, start, () => o.app(req, res));
     readBody(req, o.graphqlBodyLimit, (err, bytes) => {
       if (err) {

@@ -106,14 +106,12 @@ export class ResponseCache {
     this.hot = [];
   }
 
-  /** Whether the front should read this request's body to look it up (cheap header checks only). */
-  candidate(method: string | undefined, h: FrontHeaders): boolean {
-    if (!this.enabled || method !== 'POST') return false;
-    if (h.authorization !== undefined) return false;
-    const type = h.contentType;
-    if (type === undefined || !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type)) return false;
-    const length = Number(h.contentLength);
-    return Number.isInteger(length) && length > 0 && length <= MAX_CACHEABLE_BODY;
+  /**
+   * Whether the front should read this JSON POST's body (of `length` bytes, as the front checked it)
+   * to look it up: anonymous and small.
+   */
+  candidate(h: FrontHeaders, length: number): boolean {
+    return this.enabled && h.authorization === undefined && length <= MAX_CACHEABLE_BODY;
   }
 
   /**
