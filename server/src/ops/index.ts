@@ -35,7 +35,11 @@ export function trustProxySetting(raw: string): number | boolean | string {
 export function createOps(config: Config, services: Services, logger: Logger) {
   const ops = config.ops;
   const metrics = services.metrics;
-  const cache = new ResponseCache(ops.responseCacheSeconds);
+  // Never expected: this Node writes a stored head differently from replay-head.ts's copy of its rules,
+  // so cached answers go back to writeHead (a little slower, still right) and the operator hears why.
+  const cache = new ResponseCache(ops.responseCacheSeconds, (d) =>
+    logger.warn('cached answers are written through writeHead: this Node writes their head differently', { node: d.node, ours: d.ours }),
+  );
   const origins = originPolicy(config.publicUrl, ops.corsOrigins);
   const headers = securityHeaders(config.publicUrl);
   const playerOf = (token: string) => services.auth.verifyAccessToken(token)?.userId ?? null;

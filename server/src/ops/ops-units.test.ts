@@ -176,7 +176,7 @@ describe('the public response cache: a body sent again byte for byte', () => {
     const bytes = Buffer.from(body);
     expect(cache.hitForBytes(origin(), bytes)).toBeNull(); // not yet a hot body
     expect(cache.hitForBody(origin(), body, bytes)).not.toBeNull();
-    expect(cache.hitForBytes(origin(), Buffer.from(body))?.body.toString()).toBe('{"data":{"featuredWorlds":[]}}');
+    expect(cache.hitForBytes(origin(), Buffer.from(body))?.plain.body.toString()).toBe('{"data":{"featuredWorlds":[]}}');
     expect(cache.hitForBytes(origin('https://elsewhere.example'), Buffer.from(body))).toBeNull();
     expect(cache.hitForBytes(origin(), Buffer.from(body.replace('12', '13')))).toBeNull();
   });

@@ -1,7 +1,8 @@
-import type http from 'node:http';
+import http from 'node:http';
 import zlib from 'node:zlib';
 import { acceptedEncodings } from '../common/http';
 import type { FrontHeaders } from './front-headers';
+import { replayHead, writeReplay, type ReplayCheck, type ReplayHead } from './replay-head';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
@@ -29,13 +30,21 @@ const MIN_GZIP_BODY = 1024;
  */
 type Head = Array<string | string[]>;
 
+/** One encoding of a stored answer: its body and the head that goes with it. */
+interface Variant {
+  body: Buffer;
+  /** For writeHead: name, value, … with the request id's value last. */
+  head: Head;
+  /** The same head as text, written without Node re-checking it once checked against Node's (replay-head.ts). */
+  replay: ReplayHead | null;
+  check: ReplayCheck;
+}
+
 interface Entry {
   status: number;
-  body: Buffer;
-  head: Head;
+  plain: Variant;
   /** The same body gzipped once when stored (a page of featured worlds shrinks ~4×), for callers that take it. */
-  gzip: Buffer | null;
-  gzipHead: Head | null;
+  gzip: Variant | null;
   operation: string | null;
   expiresAt: number;
   /** The front's request timing for this answer's hits, resolved on the first one (see Metrics.requestMeter). */
@@ -86,7 +95,11 @@ export class ResponseCache {
   private hot: Array<{ origin: string; body: Buffer; key: string }> = [];
   private gen = 0;
 
-  constructor(private readonly ttlSeconds: number) {}
+  /** `onReplayMismatch` hears once if Node wrote a stored head differently from replay-head.ts (which then stands down). */
+  constructor(
+    private readonly ttlSeconds: number,
+    private readonly onReplayMismatch: (detail: { node: string; ours: string }) => void = () => undefined,
+  ) {}
 
   get enabled(): boolean {
     return this.ttlSeconds > 0;
@@ -171,17 +184,12 @@ export class ResponseCache {
   }
 
   /**
-   * Replays a stored answer, gzipped when the caller accepts it, with this request's id: one writeHead
-   * and one end, nothing waited for (the caller is answered in the tick its request arrived).
+   * Replays a stored answer, gzipped when the caller accepts it, with this request's id: its head and
+   * body in one end, nothing waited for (the caller is answered in the tick its request arrived).
    */
   serve(res: http.ServerResponse, e: Entry, reqId: string, acceptEncoding: string | undefined): void {
-    const gzip = e.gzipHead !== null && acceptsGzip(acceptEncoding);
-    const head = gzip ? e.gzipHead! : e.head;
-    // Filled in place: writeHead turns the array into the head's bytes before it returns, and keeps
-    // no reference to it, so the next hit may write its own id into the same slot.
-    head[head.length - 1] = reqId;
-    res.writeHead(e.status, head as string[]);
-    res.end(gzip ? e.gzip : e.body);
+    const v = e.gzip !== null && acceptsGzip(acceptEncoding) ? e.gzip : e.plain;
+    writeReplay(res, e.status, v, reqId, this.onReplayMismatch);
   }
 
   /** Stores an answer computed by the full path, unless worlds changed meanwhile or it carried errors. */
@@ -212,13 +220,15 @@ export class ResponseCache {
       'x-request-id',
       '',
     ];
-    const gzip = body.length >= MIN_GZIP_BODY ? zlib.gzipSync(body) : null;
+    const message = http.STATUS_CODES[status] ?? 'unknown';
+    const variant = (b: Buffer, encoding?: string): Variant => {
+      const head = headFor(b, encoding);
+      return { body: b, head, replay: replayHead(status, message, head, b.length), check: { verified: false } };
+    };
     this.entries.set(lookup.key, {
       status,
-      body,
-      head: headFor(body),
-      gzip,
-      gzipHead: gzip ? headFor(gzip, 'gzip') : null,
+      plain: variant(body),
+      gzip: body.length >= MIN_GZIP_BODY ? variant(zlib.gzipSync(body), 'gzip') : null,
       operation: lookup.operation,
       expiresAt: Date.now() + this.ttlSeconds * 1000,
     });
