@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../scripts/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = path.join(ROOT, 'server', 'dist', 'index.js');
@@ -29,7 +30,7 @@ export function startApp(dataDir, env = {}) {
     AUTH_RATE_LIMIT_PER_IP: '100000',
     ...env,
   };
-  const proc = spawn(process.execPath, [SERVER], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise((r) => proc.on('exit', r));
   return new Promise((resolve, reject) => {

@@ -8,6 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Node flags for the server process. On Node 22 the request scope (AsyncLocalStorage: the request id
+ * on every log line) otherwise runs on async hooks, which call into every promise: ~30 µs of a signed-in
+ * GraphQL read's ~160 µs (bench, 2026-11-27). `--experimental-async-context-frame` gives Node 22 the
+ * implementation Node 24 uses by default (and what its image runs); Node 24 needs nothing.
+ */
+export const SERVER_NODE_FLAGS = process.versions.node.split('.')[0] === '22' ? ['--experimental-async-context-frame'] : [];
+
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...opts });
   if (r.status !== 0) {

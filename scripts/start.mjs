@@ -2,12 +2,12 @@
 // seeds and serves everything on one port). Signals go to the server, which shuts down cleanly.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, ensureBuilt, ensureInstalled } from './lib.mjs';
+import { ROOT, SERVER_NODE_FLAGS, ensureBuilt, ensureInstalled } from './lib.mjs';
 
 ensureInstalled();
 ensureBuilt();
 
-const child = spawn(process.execPath, [path.join(ROOT, 'server', 'dist', 'index.js')], { cwd: ROOT, stdio: 'inherit' });
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'server', 'dist', 'index.js')], { cwd: ROOT, stdio: 'inherit' });
 // Signals sent to this wrapper alone (a supervisor's SIGTERM, `kill -INT`) are passed on to the server.
 // A terminal's Ctrl-C reaches the whole process group, so the server also gets it directly (and npm
 // forwards it once more): the server treats signals within a second of each other as one.
