@@ -373,6 +373,13 @@ describe('the public response cache', () => {
       expect(replayed.headers.get('x-content-type-options')).toBe('nosniff');
       expect(replayed.headers.get('x-request-id')).toBe('edge-cached-0001');
       expect(replayed.headers.get('vary')).toBe(`${computed.headers.get('vary')}, Accept-Encoding`);
+      // Later replays write the stored head as text once the first matched Node's (ops/replay-head.ts).
+      const later = await fetch(`${t.url}${path}`, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'x-request-id': 'edge-cached-0002' } });
+      expect(await later.text()).toBe(await (await fetch(`${t.url}${path}`, init)).text());
+      expect(headersOf(later)).toEqual(headersOf(computed));
+      expect(later.headers.get('x-request-id')).toBe('edge-cached-0002');
+      expect(later.headers.get('vary')).toBe(replayed.headers.get('vary'));
+      expect(later.headers.get('content-length')).toBe(replayed.headers.get('content-length'));
     }
   });
 
