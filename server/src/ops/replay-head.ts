@@ -35,8 +35,11 @@ interface NodeOutgoing {
   statusCode: number;
 }
 
-/** Header names whose presence changes what Node writes around them: such a head is never shortcut. */
-const NODE_MANAGED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'expect', 'trailer', 'content-disposition']);
+/**
+ * Header names whose presence changes what Node writes around them (or, for set-cookie, how it writes
+ * their values): such a head is never shortcut.
+ */
+const NODE_MANAGED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'expect', 'trailer', 'content-disposition', 'set-cookie']);
 
 /** The stored part of a head: the status line and every header line up to the request id's value. */
 export interface ReplayHead {
@@ -58,7 +61,7 @@ export function replayHead(status: number, statusMessage: string, head: Readonly
       text += `${name}: `;
       break;
     }
-    // An array value is one line per value (Node's processHeader; set-cookie is never stored).
+    // An array value is one line per value (Node's processHeader).
     for (const v of Array.isArray(value) ? value : [value]) text += `${name}: ${v}\r\n`;
   }
   return { text, contentLength };
