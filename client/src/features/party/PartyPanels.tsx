@@ -177,6 +177,22 @@ export interface WorkingInvite {
   expiresAt: string;
 }
 
+/**
+ * The invites not expired yet, each dropped from the list the moment it expires: the server's list says
+ * which worked when it was fetched, and it is fetched again only when the host changes something.
+ */
+function useUnexpired<T extends { expiresAt: string }>(items: T[]): T[] {
+  const [now, setNow] = useState(() => Date.now());
+  const next = Math.min(...items.map((i) => Date.parse(i.expiresAt)).filter((t) => t > now));
+  useEffect(() => {
+    if (!Number.isFinite(next)) return;
+    // setTimeout's longest delay is ~24.8 days; a later expiry is looked at again then.
+    const t = setTimeout(() => setNow(Date.now()), Math.min(Math.max(next - Date.now(), 0), 2 ** 31 - 1));
+    return () => clearTimeout(t);
+  }, [next]);
+  return items.filter((i) => Date.parse(i.expiresAt) > now);
+}
+
 function inviteLink(code: string): string {
   return `${window.location.origin}/party/join?code=${encodeURIComponent(code)}`;
 }
@@ -206,6 +222,7 @@ export function HostControls({
   settings: ReactNode;
 }) {
   const ids = useId();
+  const working = useUnexpired(invites);
   const anyActed = party.members.some((m) => m.hasActed);
   const open = party.status === 'open';
   return (
@@ -224,9 +241,9 @@ export function HostControls({
             </button>
           </div>
           {party.locked && <p className="party-hint">Locked: nobody new can join.</p>}
-          {invites.length > 0 && (
+          {working.length > 0 && (
             <ul className="party-invites" aria-label="Working invites">
-              {invites.map((i) => {
+              {working.map((i) => {
                 const name = i.maskedCode ? `ending ${i.maskedCode.slice(-4)}` : `made ${new Date(i.createdAt).toLocaleString()}`;
                 return (
                   <li key={i.id}>
