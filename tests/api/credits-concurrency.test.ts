@@ -48,6 +48,36 @@ describe('concurrent character generation', () => {
     expect(latest[0].balance_after).toBe(0);
   });
 
+  // PGlite has one connection: a second transaction waits for the first to end, so this cannot happen there.
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'the ledger lists spends in the order they changed the balance, even when a slower transaction began first (PostgreSQL)',
+    async () => {
+      const me = await signUp(t);
+      const credits = t.app.services.credits;
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      let begun!: () => void;
+      const hasBegun = new Promise<void>((r) => (begun = r));
+      // Begins first, spends last: another spend commits while it is open.
+      const slow = t.app.db.dataSource.transaction(async (m) => {
+        await m.query('SELECT 1');
+        begun();
+        await sleep(300);
+        return credits.spendIn(m, me.user.id, 2, 'character_generate');
+      });
+      await hasBegun;
+      await sleep(50);
+      await credits.spend(me.user.id, 1, 'character_generate');
+      await slow;
+      expect(await balanceOf(t, me.user.id)).toBe(6);
+      const ledger = await t.gql('query { creditLedger(limit: 3) { delta balanceAfter } }', {}, me.accessToken);
+      expect(ledger.data!.creditLedger).toEqual([
+        { delta: -2, balanceAfter: 6 },
+        { delta: -1, balanceAfter: 8 },
+        { delta: 9, balanceAfter: 9 },
+      ]);
+    },
+  );
+
   it('a failed generation refunds its 3 credits, with a ledger row pointing at the spend', async () => {
     const me = await signUp(t);
     const spy = jest.spyOn(t.app.services.ai, 'generateCharacter').mockRejectedValueOnce(new Error('model fell over'));

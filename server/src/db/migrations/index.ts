@@ -22,6 +22,7 @@ import { ReadAloud1795737758908 } from './1795737758908-ReadAloud';
 import { Parties1795764658637 } from './1795764658637-Parties';
 import { PartyStakes1795800000000 } from './1795800000000-PartyStakes';
 import { PartyInviteCodeEnd1795800000001 } from './1795800000001-PartyInviteCodeEnd';
+import { LedgerWriteTime1795800000002 } from './1795800000002-LedgerWriteTime';
 
 export const MIGRATIONS = [
   Init1795240494005,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   Parties1795764658637,
   PartyStakes1795800000000,
   PartyInviteCodeEnd1795800000001,
+  LedgerWriteTime1795800000002,
 ];

@@ -45,7 +45,12 @@ export class CreditTransaction {
   @Column({ type: 'varchar', length: 200, nullable: true })
   idempotencyKey: string | null;
 
+  /**
+   * When the row was written (clock_timestamp), not when its transaction began (now()): spends of one
+   * player queue on the balance row's lock, so a transaction that began first may write second, and
+   * the ledger, newest first, would list a balance below an older one.
+   */
   @Field()
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' })
   createdAt: Date;
 }
