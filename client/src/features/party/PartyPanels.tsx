@@ -186,8 +186,12 @@ function useUnexpired<T extends { expiresAt: string }>(items: T[]): T[] {
   const next = Math.min(...items.map((i) => Date.parse(i.expiresAt)).filter((t) => t > now));
   useEffect(() => {
     if (!Number.isFinite(next)) return;
-    // setTimeout's longest delay is ~24.8 days; a later expiry is looked at again then.
-    const t = setTimeout(() => setNow(Date.now()), Math.min(Math.max(next - Date.now(), 0), 2 ** 31 - 1));
+    // The timer firing means that expiry has come: a timer may fire a millisecond before Date.now()
+    // reaches it (timers run on the event loop's clock), and a `now` short of it would keep the invite
+    // listed with no timer left. setTimeout's longest delay is ~24.8 days; a later expiry is looked at
+    // again then.
+    const delay = next - Date.now();
+    const t = setTimeout(() => setNow(Math.max(Date.now(), delay <= 2 ** 31 - 1 ? next : 0)), Math.min(Math.max(delay, 0), 2 ** 31 - 1));
     return () => clearTimeout(t);
   }, [next]);
   return items.filter((i) => Date.parse(i.expiresAt) > now);
