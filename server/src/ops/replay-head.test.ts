@@ -25,8 +25,8 @@ const HEAD = [
 
 const stored = (): Replayable => ({
   head: HEAD.map((v) => (Array.isArray(v) ? [...v] : v)),
-  replay: replayHead(200, 'OK', HEAD, BODY.length),
-  check: { verified: false },
+  replay: replayHead(200, 'OK', HEAD),
+  verified: false,
   body: BODY,
 });
 
@@ -114,7 +114,7 @@ describe('a stored answer written from its stored head', () => {
       // Warm the shortcut up first (its first answer goes through writeHead and is compared).
       await exchange(ours.port, get('Connection: close\r\n'), 1);
       await exchange(node.port, get('Connection: close\r\n'), 1);
-      expect(ours.v.check.verified).toBe(true);
+      expect(ours.v.verified).toBe(true);
       const [a, b] = await Promise.all([exchange(node.port, raw, expected), exchange(ours.port, raw, expected)]);
       expect(wholeResponses(a)).toBe(expected);
       expect(noDate(b)).toBe(noDate(a));
@@ -163,7 +163,7 @@ describe('a stored answer written from its stored head', () => {
       expect(ours.mismatches[0]!.node).toContain('Server-Timing: node');
       expect(ours.mismatches[0]!.ours).not.toContain('Server-Timing');
       expect(replayTrust.on).toBe(false);
-      expect(ours.v.check.verified).toBe(false);
+      expect(ours.v.verified).toBe(false);
     } finally {
       await ours.close();
     }
@@ -171,10 +171,8 @@ describe('a stored answer written from its stored head', () => {
 
   it('leaves to Node any head with a header Node writes around (connection, transfer-encoding, date, …)', () => {
     for (const name of ['Connection', 'transfer-encoding', 'date', 'content-disposition', 'keep-alive', 'Set-Cookie']) {
-      expect(replayHead(200, 'OK', [name, 'x', 'x-request-id', ''], 1)).toBeNull();
+      expect(replayHead(200, 'OK', [name, 'x', 'x-request-id', ''])).toBeNull();
     }
-    expect(replayHead(200, 'OK', ['content-type', 'text/plain', 'x-request-id', ''], 1)?.text).toBe(
-      'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-request-id: ',
-    );
+    expect(replayHead(200, 'OK', ['content-type', 'text/plain', 'x-request-id', ''])).toBe('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-request-id: ');
   });
 });

@@ -41,17 +41,12 @@ interface NodeOutgoing {
  */
 const NODE_MANAGED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'expect', 'trailer', 'content-disposition', 'set-cookie']);
 
-/** The stored part of a head: the status line and every header line up to the request id's value. */
-export interface ReplayHead {
-  text: string;
-  contentLength: number;
-}
-
 /**
  * The head text for `status` and `head` (name, value, … with the request id's name last and its value
- * left to fill), as Node would write it, or null when Node would treat one of its headers specially.
+ * left to fill): the status line and every header line up to the request id's value, as Node would
+ * write them, or null when Node would treat one of its headers specially.
  */
-export function replayHead(status: number, statusMessage: string, head: ReadonlyArray<string | string[]>, contentLength: number): ReplayHead | null {
+export function replayHead(status: number, statusMessage: string, head: ReadonlyArray<string | string[]>): string | null {
   let text = `HTTP/1.1 ${status} ${statusMessage}\r\n`;
   for (let i = 0; i < head.length; i += 2) {
     const name = head[i] as string;
@@ -64,7 +59,7 @@ export function replayHead(status: number, statusMessage: string, head: Readonly
     // An array value is one line per value (Node's processHeader).
     for (const v of Array.isArray(value) ? value : [value]) text += `${name}: ${v}\r\n`;
   }
-  return { text, contentLength };
+  return text;
 }
 
 /**
@@ -98,18 +93,15 @@ function tail(res: NodeOutgoing): { text: string; last: boolean } {
 /** Whether the shortcut still holds in this process (a mismatch with Node's own head turns it off). */
 let trusted = true;
 
-export interface ReplayCheck {
-  /** True once this head matched what Node wrote for it: later hits may take the shortcut. */
-  verified: boolean;
-}
-
 /** A stored answer's head and body in the forms writeReplay takes (ResponseCache keeps one per encoding). */
 export interface Replayable {
+  body: Buffer;
   /** For writeHead: name, value, … with the request id's value last (filled per request). */
   head: Array<string | string[]>;
-  replay: ReplayHead | null;
-  check: ReplayCheck;
-  body: Buffer;
+  /** The same head as text (replayHead), written without Node re-checking it once `verified`. */
+  replay: string | null;
+  /** True once the text matched what Node wrote for this head: later hits may take the shortcut. */
+  verified: boolean;
 }
 
 /**
@@ -128,11 +120,11 @@ export function writeReplay(
   const out = res as unknown as NodeOutgoing;
   const stored = v.replay;
   const fresh = out._header === null && out.statusMessage === undefined && res.getHeaderNames().length === 0;
-  if (stored !== null && trusted && v.check.verified && fresh) {
+  if (stored !== null && trusted && v.verified && fresh) {
     const t = tail(out);
     out.statusCode = status;
-    out._contentLength = stored.contentLength;
-    out._header = stored.text + reqId + t.text;
+    out._contentLength = v.body.length;
+    out._header = stored + reqId + t.text;
     out._headerSent = false;
     if (t.last) out._last = true;
     res.end(v.body);
@@ -142,11 +134,11 @@ export function writeReplay(
   // reference to it, so the next hit may write its own id into the same slot.
   v.head[v.head.length - 1] = reqId;
   res.writeHead(status, v.head as string[]);
-  if (stored !== null && trusted && !v.check.verified && fresh) {
-    const ours = stored.text + reqId + tail(out).text;
+  if (stored !== null && trusted && !v.verified && fresh) {
+    const ours = stored + reqId + tail(out).text;
     // Compared with the Date taken out: Node's cache and ours may straddle a second.
     const node = out._header ?? '';
-    if (withoutDate(node) === withoutDate(ours)) v.check.verified = true;
+    if (withoutDate(node) === withoutDate(ours)) v.verified = true;
     else {
       trusted = false;
       onMismatch({ node, ours });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { acceptedEncodings } from '../common/http';
 import type { FrontHeaders } from './front-headers';
-import { replayHead, writeReplay, type ReplayCheck, type ReplayHead } from './replay-head';
+import { replayHead, writeReplay, type Replayable } from './replay-head';
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /** Root fields whose answer is the same for every anonymous caller and changes only with worlds. */
@@ -30,21 +30,12 @@ const MIN_GZIP_BODY = 1024;
  */
 type Head = Array<string | string[]>;
 
-/** One encoding of a stored answer: its body and the head that goes with it. */
-interface Variant {
-  body: Buffer;
-  /** For writeHead: name, value, … with the request id's value last. */
-  head: Head;
-  /** The same head as text, written without Node re-checking it once checked against Node's (replay-head.ts). */
-  replay: ReplayHead | null;
-  check: ReplayCheck;
-}
-
 interface Entry {
   status: number;
-  plain: Variant;
+  /** One per encoding: its body and the head that goes with it. */
+  plain: Replayable;
   /** The same body gzipped once when stored (a page of featured worlds shrinks ~4×), for callers that take it. */
-  gzip: Variant | null;
+  gzip: Replayable | null;
   operation: string | null;
   expiresAt: number;
   /** The front's request timing for this answer's hits, resolved on the first one (see Metrics.requestMeter). */
@@ -221,9 +212,9 @@ export class ResponseCache {
       '',
     ];
     const message = http.STATUS_CODES[status] ?? 'unknown';
-    const variant = (b: Buffer, encoding?: string): Variant => {
+    const variant = (b: Buffer, encoding?: string): Replayable => {
       const head = headFor(b, encoding);
-      return { body: b, head, replay: replayHead(status, message, head, b.length), check: { verified: false } };
+      return { body: b, head, replay: replayHead(status, message, head), verified: false };
     };
     this.entries.set(lookup.key, {
       status,
