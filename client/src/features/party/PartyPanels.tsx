@@ -193,7 +193,8 @@ function useUnexpired<T extends { expiresAt: string }>(items: T[]): T[] {
     const delay = next - Date.now();
     const t = setTimeout(() => setNow(Math.max(Date.now(), delay <= 2 ** 31 - 1 ? next : 0)), Math.min(Math.max(delay, 0), 2 ** 31 - 1));
     return () => clearTimeout(t);
-  }, [next]);
+    // `now` too: a wait cut at setTimeout's longest moves `now` without reaching `next`, and waits again.
+  }, [next, now]);
   return items.filter((i) => Date.parse(i.expiresAt) > now);
 }
 
